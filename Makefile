@@ -1,0 +1,54 @@
+# Prism: every command a contributor and CI need. `make help` lists them.
+SWIFT ?= swift
+# Packages under Packages/, in dependency order.
+PACKAGES := PrismEffects PrismStore
+# Where each nested package builds when tested on its own: one folder shared by all of them,
+# so that a package's dependencies are not rebuilt for every package.
+PACKAGES_SCRATCH := $(CURDIR)/.build-packages
+TSAN_SCRATCH := $(CURDIR)/.build-tsan
+SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps
+
+.DEFAULT_GOAL := help
+.PHONY: help build test test-packages test-tsan test-all lint format bench run docs clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
+
+build: ## Build every module and the sample app (debug)
+	$(SWIFT) build
+
+test: ## Run every package's tests in one root build
+	$(SWIFT) test
+
+test-packages: ## Build and test each package under Packages/ on its own
+	@set -e; for package in $(PACKAGES); do \
+		echo "== $$package"; \
+		$(SWIFT) build --package-path Packages/$$package --scratch-path $(PACKAGES_SCRATCH) --build-tests; \
+		$(SWIFT) test --package-path Packages/$$package --scratch-path $(PACKAGES_SCRATCH) --skip-build; \
+	done
+
+test-tsan: ## Run the root tests under ThreadSanitizer
+	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+test-all: lint test test-packages test-tsan ## Everything CI runs: lint, tests, each package alone, TSan
+
+lint: ## Check formatting with swift format lint --strict
+	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
+
+format: ## Format the tree in place with the root .swift-format
+	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)
+
+bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=--check
+	@# Touch the benchmark sources: SwiftPM does not always recompile a client when only the
+	@# @inlinable code of a dependency changed, and a stale build measures old code.
+	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
+	$(SWIFT) run -c release --package-path Tools/Benchmarks PrismBenchmarks $(ARGS)
+
+run: ## Build and run the sample app (prism-sample)
+	$(SWIFT) run prism-sample $(ARGS)
+
+docs: ## Build the DocC documentation of every module into .build/docs
+	Tools/scripts/build-docs.sh $(PACKAGES)
+
+clean: ## Remove every build folder
+	rm -rf .build .build-packages .build-tsan Tools/Benchmarks/.build

@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+// The umbrella manifest. Every module is a target whose sources live in its own package under
+// Packages/ (each of which also builds and tests alone); this manifest lets one build run every
+// test, and lets users depend on the repository by URL and pick any product.
+import PackageDescription
+
+let package = Package(
+    name: "Prism",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "Prism", targets: ["Prism"]),
+        .library(name: "PrismArchitecture", targets: ["PrismArchitecture"]),
+        .library(name: "PrismEffects", targets: ["PrismEffects"]),
+        .library(name: "PrismStore", targets: ["PrismStore"]),
+        .executable(name: "prism-sample", targets: ["PrismSample"]),
+    ],
+    targets: [
+        // Architecture
+        .target(name: "PrismEffects", path: "Packages/PrismEffects/Sources/PrismEffects"),
+        .target(
+            name: "PrismStore",
+            dependencies: ["PrismEffects"],
+            path: "Packages/PrismStore/Sources/PrismStore"
+        ),
+
+        // Umbrellas: re-exports only
+        .target(
+            name: "PrismArchitecture",
+            dependencies: ["PrismEffects", "PrismStore"],
+            path: "Sources/PrismArchitecture"
+        ),
+        .target(name: "Prism", dependencies: ["PrismArchitecture"], path: "Sources/Prism"),
+
+        // The sample app
+        .executableTarget(name: "PrismSample", dependencies: ["Prism"], path: "Apps/PrismSample/Sources/PrismSample"),
+
+        // Tests
+        .testTarget(
+            name: "PrismEffectsTests",
+            dependencies: ["PrismEffects"],
+            path: "Packages/PrismEffects/Tests/PrismEffectsTests"
+        ),
+        .testTarget(
+            name: "PrismStoreTests",
+            dependencies: ["PrismStore"],
+            path: "Packages/PrismStore/Tests/PrismStoreTests"
+        ),
+        .testTarget(
+            name: "PrismIntegrationTests",
+            dependencies: ["Prism", "PrismArchitecture"],
+            path: "Tests/PrismIntegrationTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

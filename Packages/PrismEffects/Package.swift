@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PrismEffects",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismEffects", targets: ["PrismEffects"])
+    ],
+    targets: [
+        .target(name: "PrismEffects"),
+        .testTarget(name: "PrismEffectsTests", dependencies: ["PrismEffects"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,289 @@
+/// Runs effects for one store: starts their tasks, keeps the cancellation ids, and funnels the
+/// actions they send back to the main actor in order.
+///
+/// This is the machinery behind `PrismStore`; it is exposed to Prism's own modules only
+/// (`@_spi(PrismInternals)`) and is not a stable API.
+@_spi(PrismInternals)
+public final class PrismEffectRuntime<Action: Sendable>: Sendable {
+    /// Reduces one action that an effect sent, on behalf of the effects in `task`.
+    public typealias Deliver = @MainActor @Sendable (Action, PrismEffectTask) -> Void
+
+    private struct Entry: Sendable {
+        let action: Action
+        let group: EffectGroup
+        let token: EffectToken?
+    }
+
+    private struct State {
+        var mailbox: [Entry] = []
+        var drainScheduled = false
+        var cancellables: [PrismCancelID: [ObjectIdentifier: EffectToken]] = [:]
+        var deliver: Deliver?
+        var errorHandler: (@Sendable (PrismEffectError) -> Void)?
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a runtime that has no store yet; call ``setDeliver(_:)`` before starting effects.
+    public init() {}
+
+    /// Sets where actions sent by effects go.
+    public func setDeliver(_ deliver: @escaping Deliver) {
+        state.withLock { $0.deliver = deliver }
+    }
+
+    /// The handler for errors effects throw and do not handle; `nil` uses
+    /// ``PrismEffectError/unhandledErrorHandler``.
+    public var unhandledErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
+        get { state.withLock { $0.errorHandler } }
+        set { state.withLock { $0.errorHandler = newValue } }
+    }
+
+    // MARK: Starting effects (main actor)
+
+    /// Starts `effect`: immediate actions go to `sendNow` in order, asynchronous work starts
+    /// in tasks that `task` covers (created on first need).
+    @MainActor
+    public func start(
+        _ effect: PrismEffect<Action>,
+        task: inout PrismEffectTask,
+        sendNow: (Action) -> Void
+    ) {
+        start(effect, ids: [], task: &task, sendNow: sendNow)
+    }
+
+    @MainActor
+    private func start(
+        _ effect: PrismEffect<Action>,
+        ids: [PrismCancelID],
+        task: inout PrismEffectTask,
+        sendNow: (Action) -> Void
+    ) {
+        switch effect.operation {
+        case .none:
+            return
+        case .send(let action):
+            sendNow(action)
+        case .sequence(let actions):
+            for action in actions { sendNow(action) }
+        case .merge(let effects):
+            for effect in effects { start(effect, ids: ids, task: &task, sendNow: sendNow) }
+        case .cancel(let id):
+            cancel(id)
+        case .cancellable(let id, let cancelInFlight, let inner):
+            if cancelInFlight { cancel(id) }
+            start(inner, ids: ids + [id], task: &task, sendNow: sendNow)
+        case .concatenate(let effects):
+            var index = effects.startIndex
+            while index < effects.endIndex, effects[index].isImmediate {
+                start(effects[index], ids: ids, task: &task, sendNow: sendNow)
+                index += 1
+            }
+            if index < effects.endIndex {
+                let rest = PrismEffect<Action>.concatenate(Array(effects[index...]))
+                spawnTopLevel(rest, ids: ids, task: &task)
+            }
+        case .run, .wait:
+            spawnTopLevel(effect, ids: ids, task: &task)
+        }
+    }
+
+    @MainActor
+    private func spawnTopLevel(_ effect: PrismEffect<Action>, ids: [PrismCancelID], task: inout PrismEffectTask) {
+        let group: EffectGroup
+        if let existing = task.group {
+            group = existing
+        } else {
+            group = EffectGroup()
+            task = PrismEffectTask(group: group)
+        }
+        var priority: TaskPriority?
+        if case .run(let run) = effect.operation { priority = run.priority }
+        _ = spawn(ids: ids, group: group, parent: nil, priority: priority, body: Self.executor(for: effect))
+    }
+
+    /// The body of a task that runs `effect`, made outside the main actor so that it does not
+    /// inherit the main actor's isolation: effects run on the global executor.
+    private nonisolated static func executor(
+        for effect: PrismEffect<Action>
+    ) -> @Sendable (PrismEffectRuntime, Context) async -> Void {
+        { runtime, context in _ = await runtime.execute(effect, context) }
+    }
+
+    // MARK: Tasks
+
+    private struct Context: Sendable {
+        let group: EffectGroup
+        let token: EffectToken
+        let send: Send<Action>
+
+        var isCancelled: Bool { Task.isCancelled || token.isCancelled }
+    }
+
+    private func spawn(
+        ids: [PrismCancelID],
+        group: EffectGroup,
+        parent: EffectToken?,
+        priority: TaskPriority?,
+        body: @escaping @Sendable (PrismEffectRuntime, Context) async -> Void
+    ) -> EffectToken {
+        let token = EffectToken(parent: parent)
+        group.enter(token)
+        if !ids.isEmpty {
+            state.withLock { state in
+                for id in ids { state.cancellables[id, default: [:]][ObjectIdentifier(token)] = token }
+            }
+        }
+        let send = Send<Action>(token: token) { [self] action in enqueue(action, group: group, token: token) }
+        let context = Context(group: group, token: token, send: send)
+        let task = Task(priority: priority) { [self] in
+            await body(self, context)
+            if !ids.isEmpty {
+                state.withLock { state in
+                    for id in ids {
+                        state.cancellables[id]?[ObjectIdentifier(token)] = nil
+                        if state.cancellables[id]?.isEmpty == true { state.cancellables[id] = nil }
+                    }
+                }
+            }
+            group.leave(token)
+        }
+        token.attach(task)
+        return token
+    }
+
+    /// Runs `effect` inside a task. Returns `false` when it was interrupted (cancelled, or a
+    /// wait failed), so that a concatenation stops.
+    private func execute(_ effect: PrismEffect<Action>, _ context: Context) async -> Bool {
+        switch effect.operation {
+        case .none:
+            return true
+        case .send(let action):
+            context.send(action)
+            return true
+        case .sequence(let actions):
+            for action in actions { context.send(action) }
+            return true
+        case .run(let run):
+            await perform(run, send: context.send)
+            return !context.isCancelled
+        case .wait(let wait):
+            do {
+                try await wait()
+                return !context.isCancelled
+            } catch {
+                return false
+            }
+        case .merge(let effects):
+            await withTaskGroup(of: Void.self) { tasks in
+                for effect in effects {
+                    tasks.addTask { _ = await self.execute(effect, context) }
+                }
+            }
+            return !context.isCancelled
+        case .concatenate(let effects):
+            for effect in effects {
+                guard !context.isCancelled else { return false }
+                guard await execute(effect, context) else { return false }
+            }
+            return !context.isCancelled
+        case .cancel(let id):
+            cancel(id)
+            return true
+        case .cancellable(let id, let cancelInFlight, let inner):
+            if cancelInFlight { cancel(id) }
+            let child = spawn(ids: [id], group: context.group, parent: context.token, priority: nil) {
+                runtime,
+                childContext in
+                _ = await runtime.execute(inner, childContext)
+            }
+            await withTaskCancellationHandler {
+                await child.task?.value
+            } onCancel: {
+                child.cancel()
+            }
+            return !context.isCancelled && !child.isCancelled
+        }
+    }
+
+    private func perform(_ run: PrismEffect<Action>.Run, send: Send<Action>) async {
+        do {
+            try await run.operation(send)
+        } catch {
+            if error is CancellationError || send.isCancelled { return }
+            if let handler = run.handler {
+                await handler(error, send)
+            } else {
+                report(PrismEffectError(underlying: error, fileID: "\(run.fileID)", line: run.line))
+            }
+        }
+    }
+
+    private func report(_ error: PrismEffectError) {
+        let handler = state.withLock { $0.errorHandler } ?? PrismEffectError.unhandledErrorHandler
+        handler(error)
+    }
+
+    // MARK: Cancellation
+
+    /// Cancels every running effect registered under `id`.
+    public func cancel(id: some Hashable & Sendable) {
+        cancel(PrismCancelID(id))
+    }
+
+    private func cancel(_ id: PrismCancelID) {
+        let tokens = state.withLock { $0.cancellables.removeValue(forKey: id) }
+        for token in tokens?.values ?? [:].values { token.cancel() }
+    }
+
+    /// Cancels every effect this runtime is running; the store calls it when it goes away.
+    public func cancelAll() {
+        let tokens = state.withLock { state -> [EffectToken] in
+            defer { state.cancellables = [:] }
+            return state.cancellables.values.flatMap(\.values)
+        }
+        for token in tokens { token.cancel() }
+    }
+
+    // MARK: Mailbox
+
+    private func enqueue(_ action: Action, group: EffectGroup, token: EffectToken?) {
+        group.enter()
+        let schedule = state.withLock { state -> Bool in
+            state.mailbox.append(Entry(action: action, group: group, token: token))
+            if state.drainScheduled { return false }
+            state.drainScheduled = true
+            return true
+        }
+        if schedule {
+            Task { @MainActor [self] in drain() }
+        }
+    }
+
+    @MainActor
+    private func drain() {
+        let (batch, deliver) = state.withLock { state -> ([Entry], Deliver?) in
+            state.drainScheduled = false
+            defer { state.mailbox = [] }
+            return (state.mailbox, state.deliver)
+        }
+        for entry in batch {
+            if let deliver, !(entry.token?.isCancelled ?? false), !entry.group.isCancelled {
+                deliver(entry.action, PrismEffectTask(group: entry.group))
+            }
+            entry.group.leave()
+        }
+    }
+}
+
+extension PrismEffect {
+    /// Whether the store can handle this effect entirely before `send` returns.
+    var isImmediate: Bool {
+        switch operation {
+        case .none, .send, .sequence, .cancel: return true
+        case .merge(let effects), .concatenate(let effects): return effects.allSatisfy(\.isImmediate)
+        case .cancellable(_, _, let effect): return effect.isImmediate
+        case .run, .wait: return false
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Observation
+@_spi(PrismInternals) import PrismEffects
+
+/// A store that is a view onto part of a root store.
+///
+/// It owns no state: reading projects the root's state (a scope of a scope composes its
+/// projection with the root's), and `PrismStore` sends through a closure chain specialized
+/// for each level's types, ending in the root's inlined send. Its observers hear about
+/// changes of the projected state only, and only while they look (see `ProjectionWatcher`):
+/// a root with a thousand scoped stores does not visit them on every send.
+final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>:
+    StoreCore<State, Action>
+{
+    private let root: RootCore<RootState, RootAction>
+    private let toState: (RootState) -> State
+    private let write: ((inout RootState, State) -> Void)?
+    private var reader: (() -> State)!
+
+    init(
+        root: RootCore<RootState, RootAction>,
+        toState: @escaping (RootState) -> State,
+        write: ((inout RootState, State) -> Void)?
+    ) {
+        self.root = root
+        self.toState = toState
+        self.write = write
+        super.init()
+        self.reader = root.makeReader(toState, isEqual: equality(of: State.self), registrar: registrar)
+    }
+
+    override func cancelEffects<ID: Hashable & Sendable>(id: ID) {
+        root.cancelEffects(id: id)
+    }
+
+    override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
+        get { root.unhandledEffectErrorHandler }
+        set { root.unhandledEffectErrorHandler = newValue }
+    }
+
+    override var observedState: State {
+        registrar.accessState()
+        return reader()
+    }
+
+    override var currentState: State { toState(root.currentState) }
+
+    override func replaceState(_ state: State) {
+        guard let write else {
+            preconditionFailure(
+                """
+                replaceState(with:) on a store scoped with a closure or a read-only key path cannot write \
+                back to its parent. Scope with a WritableKeyPath (store.scope(state: \\.child, action: ...)), \
+                or call replaceState(with:) on the parent store.
+                """
+            )
+        }
+        var next = root.currentState
+        write(&next, state)
+        root.replaceState(next)
+    }
+
+    override func makeReader<Value>(
+        _ project: @escaping (State) -> Value,
+        isEqual: ((Value, Value) -> Bool)?,
+        registrar: ObservationRegistrar
+    ) -> () -> Value {
+        let toState = self.toState
+        return root.makeReader({ project(toState($0)) }, isEqual: isEqual, registrar: registrar)
+    }
+
+    override func scope<ChildState: Sendable, ChildAction: Sendable>(
+        state toChildState: @escaping (State) -> ChildState,
+        write childWrite: ((inout State, ChildState) -> Void)?
+    ) -> StoreCore<ChildState, ChildAction> {
+        let toState = self.toState
+        var composedWrite: ((inout RootState, ChildState) -> Void)?
+        if let write, let childWrite {
+            composedWrite = { root, child in
+                var state = toState(root)
+                childWrite(&state, child)
+                write(&root, state)
+            }
+        }
+        return ScopedCore<RootState, RootAction, ChildState, ChildAction>(
+            root: root,
+            toState: { toChildState(toState($0)) },
+            write: composedWrite
+        )
+    }
+}

@@ -1,0 +1,38 @@
+/// The business logic of a feature: how each action changes state, and what to do next.
+///
+/// A reducer mutates `state` in place and returns a `PrismEffect` for any asynchronous
+/// work. It runs on the main actor, synchronously, so it must not block.
+///
+/// ```swift
+/// struct CounterReducer: PrismReducer {
+///     func reduce(into state: inout CounterState, action: CounterAction) -> PrismEffect<CounterAction> {
+///         switch action {
+///         case .increment:
+///             state.count += 1
+///             return .none
+///         case .fetchRemoteCount:
+///             state.isLoading = true
+///             return .run { send in
+///                 send(.remoteCountLoaded(try await CounterAPI.fetchCount()))
+///             }
+///         case .remoteCountLoaded(let count):
+///             state.isLoading = false
+///             state.count = count
+///             return .none
+///         }
+///     }
+/// }
+/// ```
+///
+/// Use ``PrismReduce`` for a reducer written as a closure, ``eraseToReduce()`` to erase a
+/// reducer's type, and ``handling(with:)`` to run a middleware after it.
+@MainActor
+public protocol PrismReducer<State, Action>: Sendable {
+    /// The state this reducer changes.
+    associatedtype State: Sendable
+    /// The actions this reducer handles.
+    associatedtype Action: Sendable
+
+    /// Applies `action` to `state` and returns the effect to run next (often `.none`).
+    func reduce(into state: inout State, action: Action) -> PrismEffect<Action>
+}

@@ -1,0 +1,72 @@
+extension PrismStore {
+    /// A store for a child feature: its state is part of this store's state, its actions are
+    /// embedded in this store's actions.
+    ///
+    /// ```swift
+    /// let profileStore: PrismStore<ProfileState, ProfileAction> = store.scope(
+    ///     state: \.profile,
+    ///     action: AppAction.profile
+    /// )
+    /// ```
+    ///
+    /// The child owns nothing: its ``state`` is always this store's state seen through
+    /// `state`, and ``send(_:)`` sends `action(childAction)` to this store, whose reducer,
+    /// middleware and effects handle it. Observers of the child hear about changes of the
+    /// child's state only (for `Equatable` child state). With a writable key path,
+    /// ``replaceState(with:)`` on the child writes through to this store.
+    @inlinable
+    public func scope<ChildState: Sendable, ChildAction: Sendable>(
+        state toChildState: KeyPath<State, ChildState>,
+        action fromChildAction: @escaping (ChildAction) -> Action
+    ) -> PrismStore<ChildState, ChildAction> {
+        var write: ((inout State, ChildState) -> Void)?
+        if let writable = toChildState as? WritableKeyPath<State, ChildState> {
+            write = { $0[keyPath: writable] = $1 }
+        }
+        let parentSend = sendAction
+        let childCore: StoreCore<ChildState, ChildAction> = core.scope(
+            state: { $0[keyPath: toChildState] },
+            write: write
+        )
+        return PrismStore<ChildState, ChildAction>(
+            core: childCore,
+            send: { parentSend(fromChildAction($0)) },
+            read: { childCore.observedState }
+        )
+    }
+
+    /// A store for a child feature whose state is computed from this store's state.
+    ///
+    /// Like ``scope(state:action:)-(KeyPath<State,ChildState>,_)``, for a child state that is not a
+    /// stored property (`{ $0.users.first { $0.isSelected } }`). Such a child cannot
+    /// ``replaceState(with:)``.
+    @inlinable
+    public func scope<ChildState: Sendable, ChildAction: Sendable>(
+        state toChildState: @escaping (State) -> ChildState,
+        action fromChildAction: @escaping (ChildAction) -> Action
+    ) -> PrismStore<ChildState, ChildAction> {
+        let parentSend = sendAction
+        let childCore: StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: nil)
+        return PrismStore<ChildState, ChildAction>(
+            core: childCore,
+            send: { parentSend(fromChildAction($0)) },
+            read: { childCore.observedState }
+        )
+    }
+
+    /// A read-only view of a value computed from the state, that notifies its observers only
+    /// when that value changes.
+    ///
+    /// ```swift
+    /// let filteredUsers = store.derive { state in
+    ///     state.users.filter { $0.matches(state.selectedFilter) }
+    /// }
+    /// print(filteredUsers.value)
+    /// ```
+    ///
+    /// `transform` runs at most once per change of the state, when the value is read or, while
+    /// somebody observes it, when the state changes.
+    public func derive<Value: Equatable>(_ transform: @escaping (State) -> Value) -> PrismDerivedStore<State, Value> {
+        PrismDerivedStore(core: core, transform: transform)
+    }
+}

@@ -1,0 +1,185 @@
+import Observation
+@_spi(PrismInternals) import PrismEffects
+
+/// An observable container of a feature's state that changes it only through actions.
+///
+/// Views read ``state`` and call ``send(_:)``. Each action runs through the reducer, then the
+/// middleware; the effect they return runs, and the actions it sends come back through the
+/// reducer.
+///
+/// ```swift
+/// let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+/// store.send(.increment)
+/// print(store.state.count)  // 1
+/// ```
+///
+/// ## Observation
+/// The store is `Observable`: SwiftUI re-renders views that read `state` when it changes, and
+/// `withObservationTracking` sees changes on every platform. While nobody reads the state, a
+/// send pays nothing for observation; once somebody has, the next changing send notifies once.
+/// With `Equatable` state, a send that changes nothing notifies nobody.
+///
+/// ## Order of actions
+/// `send` is synchronous. When it returns, the action and every action sent immediately by its
+/// effects (`.send`, `.sequence`) have been reduced, in order. A send made while the store is
+/// reducing (by middleware, by an observer, by a `.send` effect) waits behind the current
+/// action and is reduced before the outer `send` returns; it never interleaves with another
+/// action. Actions sent by asynchronous effects are reduced on the main actor in the order
+/// they were sent.
+///
+/// ## Scoping
+/// ``scope(state:action:)-(KeyPath<State,ChildState>,_)`` gives a child feature a store of its
+/// own types whose state follows this one and whose actions flow up through this one;
+/// ``derive(_:)`` gives a read-only view that notifies only when the derived value changes.
+@MainActor
+@dynamicMemberLookup
+public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
+    @usableFromInline
+    let core: StoreCore<State, Action>
+    /// Sends to the root: for the root, its inlined send; for a scoped store, the embedding
+    /// of this level composed with the parent's. Built where the types are known, so every
+    /// link is specialized.
+    @usableFromInline
+    let sendAction: (Action) -> PrismEffectTask
+    /// Reads the state and records the observation, specialized like `sendAction`.
+    @usableFromInline
+    let readState: () -> State
+
+    @usableFromInline
+    init(
+        core: StoreCore<State, Action>,
+        send: @escaping (Action) -> PrismEffectTask,
+        read: @escaping () -> State
+    ) {
+        self.core = core
+        self.sendAction = send
+        self.readState = read
+    }
+
+    @inlinable
+    convenience init(root: RootCore<State, Action>) {
+        self.init(core: root, send: { root.send($0) }, read: { root.observedRootState })
+    }
+
+    /// Creates a store that runs `reducer` for every action.
+    ///
+    /// ```swift
+    /// let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+    /// ```
+    @inlinable
+    public convenience init<R: PrismReducer>(
+        initialState: State,
+        reducer: R
+    ) where R.State == State, R.Action == Action {
+        self.init(root: RootCore(initialState: initialState) { reducer.reduce(into: &$0, action: $1) })
+    }
+
+    /// Creates a store that runs `reducer`, then `middleware`, for every action.
+    ///
+    /// The middleware sees the state after the reducer ran; the effects of both are merged.
+    ///
+    /// ```swift
+    /// let store = PrismStore(
+    ///     initialState: CounterState(),
+    ///     reducer: CounterReducer(),
+    ///     middleware: AnalyticsMiddleware()
+    /// )
+    /// ```
+    @inlinable
+    public convenience init<R: PrismReducer, M: PrismMiddleware>(
+        initialState: State,
+        reducer: R,
+        middleware: M
+    ) where R.State == State, R.Action == Action, M.State == State, M.Action == Action {
+        self.init(initialState: initialState, reducer: reducer.handling(with: middleware))
+    }
+
+    /// Creates a store that runs `reducer`, then each of `middleware` in order, for every action.
+    ///
+    /// Each middleware sees the state after the reducer ran; the effects of the reducer and of
+    /// every middleware are merged.
+    ///
+    /// ```swift
+    /// let store = PrismStore(
+    ///     initialState: AppState(),
+    ///     reducer: AppReducer(),
+    ///     middleware: [LoggingMiddleware(), AnalyticsMiddleware(), ErrorMiddleware()]
+    /// )
+    /// ```
+    @inlinable
+    public convenience init<R: PrismReducer>(
+        initialState: State,
+        reducer: R,
+        middleware: [any PrismMiddleware<State, Action>]
+    ) where R.State == State, R.Action == Action {
+        if middleware.isEmpty {
+            self.init(initialState: initialState, reducer: reducer)
+            return
+        }
+        let runs = middleware.map { middleware in
+            { (state: State, action: Action) in middleware.run(state: state, action: action) }
+        }
+        self.init(
+            root: RootCore(initialState: initialState) { state, action in
+                var effect = reducer.reduce(into: &state, action: action)
+                for run in runs {
+                    let next = run(state, action)
+                    if !next.isNone { effect = effect.merge(with: next) }
+                }
+                return effect
+            }
+        )
+    }
+
+    /// The current state.
+    ///
+    /// Read-only: the only way to change it is ``send(_:)`` (or ``replaceState(with:)``, for
+    /// tools such as time travel). Reading it inside `withObservationTracking`, or in a
+    /// SwiftUI view's body, observes it.
+    @inlinable
+    public var state: State {
+        readState()
+    }
+
+    /// Reads a property of the state: `store.count` is `store.state.count`.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        readState()[keyPath: keyPath]
+    }
+
+    /// Sends an action to the reducer and starts the effect it returns.
+    ///
+    /// When `send` returns, `action` and every action its effects sent immediately have been
+    /// reduced. The returned handle covers the asynchronous effects that started; await
+    /// `PrismEffectTask/finish()` to wait for them, or `PrismEffectTask/cancel()` them.
+    @inlinable
+    @discardableResult
+    public func send(_ action: Action) -> PrismEffectTask {
+        sendAction(action)
+    }
+
+    /// Replaces the whole state without running the reducer, notifying observers.
+    ///
+    /// For tools that restore an earlier state: time travel, undo/redo, restoring a saved
+    /// session. Running effects are not cancelled. On a scoped store, writes through to the
+    /// parent (which requires the store to be scoped with a writable key path).
+    public func replaceState(with state: State) {
+        core.replaceState(state)
+    }
+
+    /// Receives the errors this store's effects throw and do not handle.
+    ///
+    /// `nil` (the default) uses `PrismEffectError/unhandledErrorHandler`, which prints them.
+    /// Scoped stores share their root's handler.
+    public var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
+        get { core.unhandledEffectErrorHandler }
+        set { core.unhandledEffectErrorHandler = newValue }
+    }
+
+    /// Cancels every running effect of this store that was made cancellable with `id`.
+    ///
+    /// The same as an effect returning `.cancel(id:)`, for code outside a reducer.
+    public func cancelEffects(id: some Hashable & Sendable) {
+        core.cancelEffects(id: id)
+    }
+}

@@ -1,0 +1,125 @@
+import Testing
+
+@testable import PrismStore
+
+@MainActor
+@Suite("Middleware")
+struct StoreMiddlewareTests {
+    /// Records what every middleware saw, in order.
+    final class Journal: @unchecked Sendable {
+        let entries = LockedBox<[String]>([])
+        func write(_ entry: String) { entries.mutate { $0.append(entry) } }
+        var all: [String] { entries.wrappedValue }
+    }
+
+    struct Recorder: PrismMiddleware {
+        let name: String
+        let journal: Journal
+
+        func run(state: Counter, action: CounterAction) -> PrismEffect<CounterAction> {
+            journal.write("\(name) saw \(action) at \(state.count)")
+            return .none
+        }
+    }
+
+    @Test("middleware runs after the reducer and sees the new state")
+    func seesNewState() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Counter(),
+            reducer: CounterFeature(),
+            middleware: Recorder(name: "m", journal: journal)
+        )
+        store.send(.increment)
+        store.send(.set(10))
+        #expect(journal.all == ["m saw increment at 1", "m saw set(10) at 10"])
+    }
+
+    @Test("middleware effects run, and their actions go through the reducer and the middleware")
+    func middlewareEffects() async {
+        let journal = Journal()
+        let echo = PrismSideEffect<Counter, CounterAction> { state, action in
+            journal.write("\(action)")
+            if case .note = action { return .none }
+            return .run { send in send(.note("after \(action)")) }
+        }
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature(), middleware: echo)
+        await store.send(.increment).finish()
+        #expect(store.state.log == ["after increment"])
+        #expect(journal.all == ["increment", "note(\"after increment\")"])
+    }
+
+    @Test("the builder runs middleware in the order written")
+    func builderOrder() {
+        let journal = Journal()
+        let includeThird = true
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature()) {
+            Recorder(name: "first", journal: journal)
+            Recorder(name: "second", journal: journal)
+            if includeThird {
+                Recorder(name: "third", journal: journal)
+            }
+        }
+        store.send(.increment)
+        #expect(journal.all == ["first saw increment at 1", "second saw increment at 1", "third saw increment at 1"])
+    }
+
+    @Test("the builder takes either branch of an if/else")
+    func builderEither() {
+        let journal = Journal()
+        for verbose in [true, false] {
+            let store = PrismStore(initialState: Counter(), reducer: CounterFeature()) {
+                if verbose {
+                    Recorder(name: "verbose", journal: journal)
+                } else {
+                    Recorder(name: "quiet", journal: journal)
+                }
+            }
+            store.send(.noop)
+        }
+        #expect(journal.all == ["verbose saw noop at 0", "quiet saw noop at 0"])
+    }
+
+    @Test("an array of middleware runs each in order")
+    func arrayOfMiddleware() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Counter(),
+            reducer: CounterFeature(),
+            middleware: [Recorder(name: "a", journal: journal), Recorder(name: "b", journal: journal)]
+        )
+        store.send(.decrement)
+        #expect(journal.all == ["a saw decrement at -1", "b saw decrement at -1"])
+    }
+
+    @Test("handling(with:) combines a reducer with middleware into one reducer")
+    func handlingWith() {
+        let journal = Journal()
+        let combined = CounterFeature().handling(with: Recorder(name: "h", journal: journal))
+        let store = PrismStore(initialState: Counter(), reducer: combined)
+        store.send(.increment)
+        #expect(store.state.count == 1)
+        #expect(journal.all == ["h saw increment at 1"])
+    }
+
+    @Test("PrismSideEffect.none does nothing and combine runs every side effect")
+    func sideEffectCombinators() async {
+        let journal = Journal()
+        let combined = PrismSideEffect<Counter, CounterAction>.combine(
+            .none,
+            PrismSideEffect { _, action in
+                journal.write("log \(action)")
+                return .none
+            },
+            PrismSideEffect { _, action in
+                guard action == .increment else { return .none }
+                return .run { send in send(.note("tracked")) }
+            }
+        )
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature(), middleware: combined)
+        await store.send(.increment).finish()
+        #expect(journal.all == ["log increment", "log note(\"tracked\")"])
+        #expect(store.state.log == ["tracked"])
+        #expect(PrismSideEffect<Counter, CounterAction>.none.run(state: Counter(), action: .increment).isNone)
+    }
+}

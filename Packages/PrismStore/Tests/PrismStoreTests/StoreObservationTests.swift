@@ -1,0 +1,128 @@
+import Observation
+import Testing
+
+@testable import PrismStore
+
+@MainActor
+@Suite("Observing a store")
+struct StoreObservationTests {
+    struct App: Equatable, Sendable {
+        var counter = Counter()
+        var title = ""
+    }
+
+    enum AppAction: Sendable {
+        case counter(CounterAction)
+        case retitle(String)
+    }
+
+    struct AppFeature: PrismReducer {
+        func reduce(into state: inout App, action: AppAction) -> PrismEffect<AppAction> {
+            switch action {
+            case .counter(let action):
+                return CounterFeature().reduce(into: &state.counter, action: action).map(AppAction.counter)
+            case .retitle(let title):
+                state.title = title
+                return .none
+            }
+        }
+    }
+
+    @Test("an observer of state is notified exactly once per changing send")
+    func oneNotificationPerChange() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let observer = ObservationCounter { _ = store.state.count }
+        for _ in 0..<10 { store.send(.increment) }
+        #expect(observer.count == 10)
+    }
+
+    @Test("with Equatable state, a send that changes nothing notifies nobody")
+    func unchangedStateDoesNotNotify() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let observer = ObservationCounter { _ = store.state }
+        store.send(.noop)
+        store.send(.set(0))
+        #expect(observer.count == 0)
+        store.send(.set(1))
+        #expect(observer.count == 1)
+    }
+
+    @Test("with state that is not Equatable, every send notifies an observer")
+    func nonEquatableStateAlwaysNotifies() {
+        struct Box: Sendable { var value = 0 }
+        let store = PrismStore(
+            initialState: Box(),
+            reducer: PrismReduce<Box, Int> { state, value in
+                state.value = value
+                return .none
+            })
+        let observer = ObservationCounter { _ = store.state.value }
+        store.send(1)
+        store.send(1)
+        #expect(observer.count == 2)
+        #expect(store.state.value == 1)
+    }
+
+    @Test("a change notifies an observer before the state changes, like every Observable")
+    func notifiedBeforeChange() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let seen = LockedBox<[Int]>([])
+        withObservationTracking {
+            _ = store.state.count
+        } onChange: {
+            MainActor.assumeIsolated { seen.mutate { $0.append(store.state.count) } }
+        }
+        store.send(.set(5))
+        #expect(seen.wrappedValue == [0])
+        #expect(store.state.count == 5)
+    }
+
+    @Test("replaceState notifies observers")
+    func replaceStateNotifies() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let observer = ObservationCounter { _ = store.state }
+        store.replaceState(with: Counter(count: 3))
+        #expect(observer.count == 1)
+    }
+
+    @Test("observers of a scoped store hear about changes of the child state only")
+    func scopedObservation() {
+        let store = PrismStore(initialState: App(), reducer: AppFeature())
+        let counter = store.scope(state: \.counter, action: AppAction.counter)
+        let childObserver = ObservationCounter { _ = counter.state }
+        let rootObserver = ObservationCounter { _ = store.state }
+        store.send(.retitle("Hello"))
+        #expect(childObserver.count == 0)
+        #expect(rootObserver.count == 1)
+        counter.send(.increment)
+        #expect(childObserver.count == 1)
+        #expect(rootObserver.count == 2)
+        #expect(counter.state.count == 1)
+    }
+
+    @Test("observers of a store scoped twice hear about their own state only")
+    func deepScopedObservation() {
+        let store = PrismStore(initialState: App(), reducer: AppFeature())
+        let counter = store.scope(state: \.counter, action: AppAction.counter)
+        let log = counter.scope(state: \.log, action: { (action: CounterAction) in action })
+        let observer = ObservationCounter { _ = log.state }
+        counter.send(.increment)
+        counter.send(.increment)
+        #expect(observer.count == 0)
+        counter.send(.note("changed"))
+        #expect(observer.count == 1)
+        #expect(log.state == ["changed"])
+    }
+
+    @Test("a sent action still notifies after an observer re-tracks through many changes")
+    func observationSurvivesManyChanges() {
+        let store = PrismStore(initialState: App(), reducer: AppFeature())
+        let counter = store.scope(state: \.counter, action: AppAction.counter)
+        let observer = ObservationCounter { _ = counter.state.count }
+        for round in 1...50 {
+            store.send(.retitle("\(round)"))
+            counter.send(.increment)
+        }
+        #expect(observer.count == 50)
+    }
+}

@@ -1,0 +1,2 @@
+// All of Prism in one import.
+@_exported import PrismArchitecture

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+
+/// `--filter TEXT` on the command line: only benchmarks whose name contains TEXT run.
+let benchmarkFilter: String? = {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}()
+
+/// Whether the benchmark called `name` should run.
+func selected(_ name: String) -> Bool {
+    benchmarkFilter.map { name.contains($0) } ?? true
+}
+
+/// Keeps the optimizer from deleting the work whose result it sees.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The time one operation takes: the median over several repetitions of a timed loop.
+struct Timing {
+    let nanosecondsPerOperation: Double
+
+    var formatted: String {
+        if nanosecondsPerOperation >= 10_000 {
+            return String(format: "%9.2f us", nanosecondsPerOperation / 1_000)
+        }
+        return String(format: "%9.1f ns", nanosecondsPerOperation)
+    }
+}
+
+/// Times `body`, which must perform `operations` operations per call, and returns the median
+/// time per operation over `repetitions` calls, after one warm-up call.
+@MainActor
+func measure(operations: Int, repetitions: Int = 9, _ body: @MainActor () -> Void) -> Timing {
+    body()
+    var samples: [Double] = []
+    for _ in 0..<repetitions {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let end = DispatchTime.now().uptimeNanoseconds
+        samples.append(Double(end - start) / Double(operations))
+    }
+    samples.sort()
+    return Timing(nanosecondsPerOperation: samples[samples.count / 2])
+}
+
+/// Async twin of ``measure(operations:repetitions:_:)``.
+@MainActor
+func measureAsync(operations: Int, repetitions: Int = 5, _ body: @MainActor () async -> Void) async -> Timing {
+    await body()
+    var samples: [Double] = []
+    for _ in 0..<repetitions {
+        let start = DispatchTime.now().uptimeNanoseconds
+        await body()
+        let end = DispatchTime.now().uptimeNanoseconds
+        samples.append(Double(end - start) / Double(operations))
+    }
+    samples.sort()
+    return Timing(nanosecondsPerOperation: samples[samples.count / 2])
+}
+
+/// One line of the report: a figure, what it is compared with, and the bar it must clear.
+struct Result {
+    enum Bar {
+        /// At most this many nanoseconds per operation.
+        case atMostNanoseconds(Double)
+        /// At most this multiple of the baseline.
+        case atMostRatio(Double)
+        /// Informational only.
+        case none
+    }
+
+    let name: String
+    let timing: Timing
+    let baselineName: String?
+    let baseline: Timing?
+    let bar: Bar
+    var note: String = ""
+
+    var ratio: Double? {
+        baseline.map { timing.nanosecondsPerOperation / $0.nanosecondsPerOperation }
+    }
+
+    var passes: Bool {
+        switch bar {
+        case .atMostNanoseconds(let limit): return timing.nanosecondsPerOperation <= limit
+        case .atMostRatio(let limit): return (ratio ?? .infinity) <= limit
+        case .none: return true
+        }
+    }
+
+    var barDescription: String {
+        switch bar {
+        case .atMostNanoseconds(let limit): return String(format: "<= %.0f ns", limit)
+        case .atMostRatio(let limit): return String(format: "<= %.2fx", limit)
+        case .none: return "-"
+        }
+    }
+}
+
+func printReport(_ title: String, _ results: [Result]) {
+    print("\n## \(title)\n")
+    let header = [
+        "benchmark".padding(toLength: 58, withPad: " ", startingAt: 0),
+        "time".padding(toLength: 13, withPad: " ", startingAt: 0),
+        "baseline".padding(toLength: 46, withPad: " ", startingAt: 0),
+        "ratio  ", "bar        ", "ok",
+    ]
+    print(header.joined(separator: " "))
+    for result in results {
+        let baseline =
+            result.baseline.map { "\($0.formatted)  \(result.baselineName ?? "")" } ?? ""
+        let ratio = result.ratio.map { String(format: "%6.2fx", $0) } ?? "      -"
+        let line = [
+            result.name.padding(toLength: 58, withPad: " ", startingAt: 0),
+            result.timing.formatted.padding(toLength: 13, withPad: " ", startingAt: 0),
+            baseline.padding(toLength: 46, withPad: " ", startingAt: 0),
+            ratio, " " + result.barDescription.padding(toLength: 11, withPad: " ", startingAt: 0),
+            result.passes ? "yes" : "NO",
+        ]
+        print(line.joined(separator: " ") + (result.note.isEmpty ? "" : "  (\(result.note))"))
+    }
+}

@@ -1,0 +1,311 @@
+import Observation
+import PrismArchitecture
+
+// MARK: Features under test
+
+struct CounterState: Equatable, Sendable {
+    var count = 0
+}
+
+enum CounterAction: Sendable {
+    case increment
+    case incrementLater
+}
+
+struct CounterReducer: PrismReducer {
+    func reduce(into state: inout CounterState, action: CounterAction) -> PrismEffect<CounterAction> {
+        switch action {
+        case .increment:
+            state.count &+= 1
+            return .none
+        case .incrementLater:
+            return .run { send in send(.increment) }
+        }
+    }
+}
+
+struct PassThroughMiddleware: PrismMiddleware {
+    func run(state: CounterState, action: CounterAction) -> PrismEffect<CounterAction> { .none }
+}
+
+struct ListState: Equatable, Sendable {
+    var children: [CounterState] = Array(repeating: CounterState(), count: 1_000)
+}
+
+enum ListAction: Sendable {
+    case child(index: Int, action: CounterAction)
+}
+
+struct ListReducer: PrismReducer {
+    func reduce(into state: inout ListState, action: ListAction) -> PrismEffect<ListAction> {
+        switch action {
+        case .child(let index, let action):
+            return CounterReducer().reduce(into: &state.children[index], action: action)
+                .map { ListAction.child(index: index, action: $0) }
+        }
+    }
+}
+
+// MARK: Baselines
+
+/// The store everybody writes first: generic and `@Observable`. Its key path into a generic
+/// class is built at run time on every registrar call.
+@Observable
+@MainActor
+final class NaiveStore<State, Action> {
+    var state: State
+    @ObservationIgnored let reducer: (inout State, Action) -> Void
+
+    init(state: State, reducer: @escaping (inout State, Action) -> Void) {
+        self.state = state
+        self.reducer = reducer
+    }
+
+    func send(_ action: Action) {
+        reducer(&state, action)
+    }
+}
+
+/// The least an observable counter can do: one registrar mutation on a constant key path.
+final class MinimalObservable: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+    private var storage = 0
+
+    var count: Int {
+        registrar.access(self, keyPath: \.count)
+        return storage
+    }
+
+    func increment() {
+        registrar.withMutation(of: self, keyPath: \.count) { storage &+= 1 }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+// MARK: Benchmarks
+
+/// The reducer, called through a function the optimizer cannot inline: the price of one call.
+@MainActor
+@inline(never)
+func reduceOnce(_ reducer: CounterReducer, _ state: inout CounterState, _ action: CounterAction) -> Bool {
+    reducer.reduce(into: &state, action: action).isNone
+}
+
+@MainActor
+func storeBenchmarks() async -> [Result] {
+    let sends = 1_000_000
+    var results: [Result] = []
+
+    // The bare send, also the baseline of several others.
+    let bare = measure(operations: sends) {
+        let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+        for _ in 0..<sends { store.send(.increment) }
+        precondition(store.state.count == sends)
+    }
+
+    if selected("send, no middleware") {
+        let reducer = CounterReducer()
+        let plain = measure(operations: sends) {
+            var state = CounterState()
+            for _ in 0..<sends { blackHole(reduceOnce(reducer, &state, .increment)) }
+            blackHole(state)
+        }
+        results.append(
+            Result(
+                name: "send, no middleware, nobody observing",
+                timing: bare,
+                baselineName: "reduce(into:action:), not inlined",
+                baseline: plain,
+                bar: .atMostNanoseconds(50)
+            )
+        )
+    }
+
+    if selected("naive") {
+        let naiveSends = 20_000
+        let naive = measure(operations: naiveSends) {
+            let store = NaiveStore<CounterState, CounterAction>(state: CounterState()) { state, _ in
+                state.count &+= 1
+            }
+            for _ in 0..<naiveSends { store.send(CounterAction.increment) }
+            blackHole(store.state)
+        }
+        results.append(
+            Result(
+                name: "naive generic @Observable store (reference)",
+                timing: naive,
+                baselineName: "PrismStore send, nobody observing",
+                baseline: bare,
+                bar: .none
+            )
+        )
+    }
+
+    if selected("observer") {
+        let observedSends = 100_000
+        var notifications = 0
+        let observed = measure(operations: observedSends) {
+            let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+            let counter = Counter()
+            @MainActor func track() {
+                withObservationTracking {
+                    blackHole(store.state.count)
+                } onChange: {
+                    counter.value += 1
+                }
+            }
+            track()
+            for _ in 0..<observedSends {
+                store.send(.increment)
+                track()
+            }
+            notifications = counter.value
+        }
+        let minimal = measure(operations: observedSends) {
+            let model = MinimalObservable()
+            let counter = Counter()
+            @MainActor func track() {
+                withObservationTracking {
+                    blackHole(model.count)
+                } onChange: {
+                    counter.value += 1
+                }
+            }
+            track()
+            for _ in 0..<observedSends {
+                model.increment()
+                track()
+            }
+        }
+        results.append(
+            Result(
+                name: "send with one re-tracking observer",
+                timing: observed,
+                baselineName: "non-generic Observable, 1 mutation",
+                baseline: minimal,
+                bar: .atMostRatio(1.25),
+                note: "\(notifications) notifications / \(observedSends) sends"
+            )
+        )
+    }
+
+    if selected("middleware") {
+        let built = measure(operations: sends) {
+            let store = PrismStore(initialState: CounterState(), reducer: CounterReducer()) {
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+                PassThroughMiddleware()
+            }
+            for _ in 0..<sends { store.send(.increment) }
+            precondition(store.state.count == sends)
+        }
+        results.append(
+            Result(
+                name: "send through 10 pass-through middleware (builder)",
+                timing: built,
+                baselineName: "send, no middleware",
+                baseline: bare,
+                bar: .atMostRatio(2)
+            )
+        )
+        let erased = measure(operations: sends) {
+            let store = PrismStore(
+                initialState: CounterState(),
+                reducer: CounterReducer(),
+                middleware: Array(repeating: PassThroughMiddleware(), count: 10)
+            )
+            for _ in 0..<sends { store.send(.increment) }
+            precondition(store.state.count == sends)
+        }
+        results.append(
+            Result(
+                name: "send through 10 pass-through middleware ([any])",
+                timing: erased,
+                baselineName: "send, no middleware",
+                baseline: bare,
+                bar: .none
+            )
+        )
+    }
+
+    if selected("scope") {
+        let rootDeep = measure(operations: sends) {
+            let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+            for _ in 0..<sends { store.send(deepestActionFromRoot) }
+            blackHole(store.state)
+        }
+        let childDeep = measure(operations: sends) {
+            let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+            let deepest = scopeToDeepest(store)
+            for _ in 0..<sends { deepest.send(.increment) }
+            precondition(deepest.state.count == sends)
+        }
+        results.append(
+            Result(
+                name: "send from a store scoped 10 levels deep",
+                timing: childDeep,
+                baselineName: "root send of the same (wrapped) action",
+                baseline: rootDeep,
+                bar: .atMostRatio(2)
+            )
+        )
+    }
+
+    if selected("children") {
+        let noChildren = measure(operations: sends) {
+            let store = PrismStore(initialState: ListState(), reducer: ListReducer())
+            for index in 0..<sends { store.send(.child(index: index % 1_000, action: .increment)) }
+            blackHole(store.state)
+        }
+        let thousandChildren = measure(operations: sends) {
+            let store = PrismStore(initialState: ListState(), reducer: ListReducer())
+            let children = (0..<1_000).map { index in
+                store.scope(state: \.children[index], action: { ListAction.child(index: index, action: $0) })
+            }
+            for index in 0..<sends { store.send(.child(index: index % 1_000, action: .increment)) }
+            blackHole(children)
+        }
+        results.append(
+            Result(
+                name: "root send with 1,000 live scoped children",
+                timing: thousandChildren,
+                baselineName: "the same send with no children",
+                baseline: noChildren,
+                bar: .atMostRatio(2)
+            )
+        )
+    }
+
+    if selected("effects") {
+        let effects = 10_000
+        let roundTrips = await measureAsync(operations: effects) {
+            let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+            var tasks: [PrismEffectTask] = []
+            tasks.reserveCapacity(effects)
+            for _ in 0..<effects { tasks.append(store.send(.incrementLater)) }
+            for task in tasks { await task.finish() }
+            precondition(store.state.count == effects)
+        }
+        results.append(
+            Result(
+                name: "10,000 .run effects, each sending one action back",
+                timing: roundTrips,
+                baselineName: nil,
+                baseline: nil,
+                bar: .atMostNanoseconds(10_000),
+                note: "per round trip"
+            )
+        )
+    }
+    return results
+}

@@ -30,7 +30,7 @@ test-packages: ## Build and test each package under Packages/ on its own
 test-tsan: ## Run the root tests under ThreadSanitizer
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
-test-all: lint test test-packages test-tsan ## Everything CI runs: lint, tests, each package alone, TSan
+test-all: lint test test-packages test-tsan docs ## Everything CI runs: lint, tests, each package alone, TSan, docs
 
 lint: ## Check formatting with swift format lint --strict
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)

@@ -15,7 +15,14 @@
 /// cancelled, calling `send` does nothing, and actions it sent that were not reduced yet are
 /// dropped.
 public struct Send<Action: Sendable>: Sendable {
-    let deliver: @Sendable (Action) -> Void
+    /// Where actions go: straight to a store's effect runtime (no closure to allocate per
+    /// effect), or through a closure (a user-made or mapped `Send`).
+    private enum Destination: Sendable {
+        case runtime(PrismEffectRuntime<Action>, EffectGroup)
+        case closure(@Sendable (Action) -> Void)
+    }
+
+    private let destination: Destination
     let token: EffectToken?
 
     /// A `Send` that hands every action to `send`.
@@ -23,12 +30,17 @@ public struct Send<Action: Sendable>: Sendable {
     /// Stores build their own; this is for calling an effect's operation yourself, for example
     /// in a unit test of a function that takes a `Send`.
     public init(send: @escaping @Sendable (Action) -> Void) {
-        self.deliver = send
+        self.destination = .closure(send)
         self.token = nil
     }
 
     init(token: EffectToken?, deliver: @escaping @Sendable (Action) -> Void) {
-        self.deliver = deliver
+        self.destination = .closure(deliver)
+        self.token = token
+    }
+
+    init(runtime: PrismEffectRuntime<Action>, group: EffectGroup, token: EffectToken) {
+        self.destination = .runtime(runtime, group)
         self.token = token
     }
 
@@ -38,13 +50,26 @@ public struct Send<Action: Sendable>: Sendable {
         deliver(action)
     }
 
+    private func deliver(_ action: Action) {
+        switch destination {
+        case .runtime(let runtime, let group): runtime.enqueue(action, group: group, token: token)
+        case .closure(let deliver): deliver(action)
+        }
+    }
+
     /// Whether the effect that owns this `Send` was cancelled (or the calling task was).
     public var isCancelled: Bool {
         Task.isCancelled || (token?.isCancelled ?? false)
     }
 
     func map<Other: Sendable>(_ transform: @escaping @Sendable (Other) -> Action) -> Send<Other> {
-        let deliver = self.deliver
-        return Send<Other>(token: token) { deliver(transform($0)) }
+        let destination = self.destination
+        let token = self.token
+        return Send<Other>(token: token) { action in
+            switch destination {
+            case .runtime(let runtime, let group): runtime.enqueue(transform(action), group: group, token: token)
+            case .closure(let deliver): deliver(transform(action))
+            }
+        }
     }
 }

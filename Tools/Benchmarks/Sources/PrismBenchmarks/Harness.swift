@@ -47,6 +47,34 @@ func measure(operations: Int, repetitions: Int = 9, _ body: @MainActor () -> Voi
     return Timing(nanosecondsPerOperation: samples[samples.count / 2])
 }
 
+/// Times `candidate` and `baseline` (each performing `operations` operations per call)
+/// alternately, so that both see the same machine, and returns the median time per operation
+/// of each: (candidate, baseline).
+@MainActor
+func measurePair(
+    operations: Int,
+    repetitions: Int = 11,
+    _ candidate: @MainActor () -> Void,
+    against baseline: @MainActor () -> Void
+) -> (Timing, Timing) {
+    candidate()
+    baseline()
+    var candidateSamples: [Double] = []
+    var baselineSamples: [Double] = []
+    for _ in 0..<repetitions {
+        var start = DispatchTime.now().uptimeNanoseconds
+        candidate()
+        candidateSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+        start = DispatchTime.now().uptimeNanoseconds
+        baseline()
+        baselineSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+    }
+    func median(_ samples: [Double]) -> Timing {
+        Timing(nanosecondsPerOperation: samples.sorted()[samples.count / 2])
+    }
+    return (median(candidateSamples), median(baselineSamples))
+}
+
 /// Async twin of ``measure(operations:repetitions:_:)``.
 @MainActor
 func measureAsync(operations: Int, repetitions: Int = 5, _ body: @MainActor () async -> Void) async -> Timing {

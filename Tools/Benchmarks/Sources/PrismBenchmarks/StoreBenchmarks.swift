@@ -147,7 +147,7 @@ func storeBenchmarks() async -> [Result] {
     if selected("observer") {
         let observedSends = 100_000
         var notifications = 0
-        let observed = measure(operations: observedSends) {
+        let (observed, minimal) = measurePair(operations: observedSends) {
             let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
             let counter = Counter()
             @MainActor func track() {
@@ -163,8 +163,7 @@ func storeBenchmarks() async -> [Result] {
                 track()
             }
             notifications = counter.value
-        }
-        let minimal = measure(operations: observedSends) {
+        } against: {
             let model = MinimalObservable()
             let counter = Counter()
             @MainActor func track() {
@@ -239,16 +238,15 @@ func storeBenchmarks() async -> [Result] {
     }
 
     if selected("scope") {
-        let rootDeep = measure(operations: sends) {
-            let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
-            for _ in 0..<sends { store.send(deepestActionFromRoot) }
-            blackHole(store.state)
-        }
-        let childDeep = measure(operations: sends) {
+        let (childDeep, rootDeep) = measurePair(operations: sends) {
             let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
             let deepest = scopeToDeepest(store)
             for _ in 0..<sends { deepest.send(.increment) }
             precondition(deepest.state.count == sends)
+        } against: {
+            let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+            for _ in 0..<sends { store.send(deepestActionFromRoot) }
+            blackHole(store.state)
         }
         results.append(
             Result(
@@ -259,21 +257,39 @@ func storeBenchmarks() async -> [Result] {
                 bar: .atMostRatio(2)
             )
         )
+        let chain = plainClosureChain()
+        let (_, floor) = measurePair(operations: sends) {
+            blackHole(0)
+        } against: {
+            var total = 0
+            for _ in 0..<sends { total &+= chain(.increment) }
+            blackHole(total)
+        }
+        results.append(
+            Result(
+                name: "send from a store scoped 10 levels deep",
+                timing: childDeep,
+                baselineName: "root send + 10 plain closure calls",
+                baseline: Timing(
+                    nanosecondsPerOperation: rootDeep.nanosecondsPerOperation + floor.nanosecondsPerOperation),
+                bar: .none,
+                note: "10-closure chain alone: \(floor.formatted.trimmingCharacters(in: .whitespaces))"
+            )
+        )
     }
 
     if selected("children") {
-        let noChildren = measure(operations: sends) {
-            let store = PrismStore(initialState: ListState(), reducer: ListReducer())
-            for index in 0..<sends { store.send(.child(index: index % 1_000, action: .increment)) }
-            blackHole(store.state)
-        }
-        let thousandChildren = measure(operations: sends) {
+        let (thousandChildren, noChildren) = measurePair(operations: sends) {
             let store = PrismStore(initialState: ListState(), reducer: ListReducer())
             let children = (0..<1_000).map { index in
                 store.scope(state: \.children[index], action: { ListAction.child(index: index, action: $0) })
             }
             for index in 0..<sends { store.send(.child(index: index % 1_000, action: .increment)) }
             blackHole(children)
+        } against: {
+            let store = PrismStore(initialState: ListState(), reducer: ListReducer())
+            for index in 0..<sends { store.send(.child(index: index % 1_000, action: .increment)) }
+            blackHole(store.state)
         }
         results.append(
             Result(
@@ -308,4 +324,41 @@ func storeBenchmarks() async -> [Result] {
         )
     }
     return results
+}
+
+/// Ten closures, each embedding an action one level up and calling the next, stored the way
+/// scoped stores store them (in generic class properties): the least a 10-level scope chain
+/// can cost.
+final class ClosureLink<Action> {
+    let call: (Action) -> Int
+
+    init(_ call: @escaping (Action) -> Int) {
+        self.call = call
+    }
+}
+
+@inline(never)
+func link<Parent, Child>(_ parent: ClosureLink<Parent>, _ embed: @escaping (Child) -> Parent) -> ClosureLink<Child> {
+    let call = parent.call
+    return ClosureLink { call(embed($0)) }
+}
+
+@inline(never)
+func plainClosureChain() -> (Level10Action) -> Int {
+    let counter = Counter()
+    let root = ClosureLink<Level0Action> { action in
+        if case .child = action { counter.value &+= 1 }
+        return counter.value
+    }
+    let l1 = link(root, Level0Action.child)
+    let l2 = link(l1, Level1Action.child)
+    let l3 = link(l2, Level2Action.child)
+    let l4 = link(l3, Level3Action.child)
+    let l5 = link(l4, Level4Action.child)
+    let l6 = link(l5, Level5Action.child)
+    let l7 = link(l6, Level6Action.child)
+    let l8 = link(l7, Level7Action.child)
+    let l9 = link(l8, Level8Action.child)
+    let l10 = link(l9, Level9Action.child)
+    return l10.call
 }

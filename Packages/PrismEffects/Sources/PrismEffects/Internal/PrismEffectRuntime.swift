@@ -99,15 +99,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         }
         var priority: TaskPriority?
         if case .run(let run) = effect.operation { priority = run.priority }
-        _ = spawn(ids: ids, group: group, parent: nil, priority: priority, body: Self.executor(for: effect))
-    }
-
-    /// The body of a task that runs `effect`, made outside the main actor so that it does not
-    /// inherit the main actor's isolation: effects run on the global executor.
-    private nonisolated static func executor(
-        for effect: PrismEffect<Action>
-    ) -> @Sendable (PrismEffectRuntime, Context) async -> Void {
-        { runtime, context in _ = await runtime.execute(effect, context) }
+        _ = spawn(effect, ids: ids, group: group, parent: nil, priority: priority)
     }
 
     // MARK: Tasks
@@ -120,12 +112,14 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         var isCancelled: Bool { Task.isCancelled || token.isCancelled }
     }
 
-    private func spawn(
+    /// Starts a task that runs `effect`. It is not isolated to the main actor even when the
+    /// store starts it from there: effects run on the global executor.
+    private nonisolated func spawn(
+        _ effect: PrismEffect<Action>,
         ids: [PrismCancelID],
         group: EffectGroup,
         parent: EffectToken?,
-        priority: TaskPriority?,
-        body: @escaping @Sendable (PrismEffectRuntime, Context) async -> Void
+        priority: TaskPriority?
     ) -> EffectToken {
         let token = EffectToken(parent: parent)
         group.enter(token)
@@ -134,10 +128,10 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
                 for id in ids { state.cancellables[id, default: [:]][ObjectIdentifier(token)] = token }
             }
         }
-        let send = Send<Action>(token: token) { [self] action in enqueue(action, group: group, token: token) }
+        let send = Send<Action>(runtime: self, group: group, token: token)
         let context = Context(group: group, token: token, send: send)
         let task = Task(priority: priority) { [self] in
-            await body(self, context)
+            _ = await execute(effect, context)
             if !ids.isEmpty {
                 state.withLock { state in
                     for id in ids {
@@ -192,11 +186,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
             return true
         case .cancellable(let id, let cancelInFlight, let inner):
             if cancelInFlight { cancel(id) }
-            let child = spawn(ids: [id], group: context.group, parent: context.token, priority: nil) {
-                runtime,
-                childContext in
-                _ = await runtime.execute(inner, childContext)
-            }
+            let child = spawn(inner, ids: [id], group: context.group, parent: context.token, priority: nil)
             await withTaskCancellationHandler {
                 await child.task?.value
             } onCancel: {
@@ -247,7 +237,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
 
     // MARK: Mailbox
 
-    private func enqueue(_ action: Action, group: EffectGroup, token: EffectToken?) {
+    func enqueue(_ action: Action, group: EffectGroup, token: EffectToken?) {
         group.enter()
         let schedule = state.withLock { state -> Bool in
             state.mailbox.append(Entry(action: action, group: group, token: token))

@@ -61,6 +61,11 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         self.init(core: root, send: { root.send($0) }, read: { root.observedRootState })
     }
 
+    @inlinable
+    convenience init(initialState: State, reduce: @escaping (inout State, Action) -> PrismEffect<Action>) {
+        self.init(root: RootCore(initialState: initialState, reducer: reduce, equality: equality(of: State.self)))
+    }
+
     /// Creates a store that runs `reducer` for every action.
     ///
     /// ```swift
@@ -71,7 +76,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         initialState: State,
         reducer: R
     ) where R.State == State, R.Action == Action {
-        self.init(root: RootCore(initialState: initialState) { reducer.reduce(into: &$0, action: $1) })
+        self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
     }
 
     /// Creates a store that runs `reducer`, then `middleware`, for every action.
@@ -119,16 +124,14 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         let runs = middleware.map { middleware in
             { (state: State, action: Action) in middleware.run(state: state, action: action) }
         }
-        self.init(
-            root: RootCore(initialState: initialState) { state, action in
-                var effect = reducer.reduce(into: &state, action: action)
-                for run in runs {
-                    let next = run(state, action)
-                    if !next.isNone { effect = effect.merge(with: next) }
-                }
-                return effect
+        self.init(initialState: initialState) { state, action in
+            var effect = reducer.reduce(into: &state, action: action)
+            for run in runs {
+                let next = run(state, action)
+                if !next.isNone { effect = effect.merge(with: next) }
             }
-        )
+            return effect
+        }
     }
 
     /// The current state.

@@ -2,13 +2,18 @@
 ///
 /// The store is generic over any `Sendable` state; when the state is also `Equatable` it can
 /// skip notifying observers of actions that changed nothing.
+///
+/// Inlinable so that, specialized for a concrete `T`, the cast folds away and the closure is a
+/// direct call to `T.==`.
+@inlinable
 func equality<T>(of _: T.Type) -> ((T, T) -> Bool)? {
     guard let equatable = T.self as? any Equatable.Type else { return nil }
     return equatable.prismEquality(as: T.self)
 }
 
 extension Equatable {
-    fileprivate static func prismEquality<T>(as _: T.Type) -> (T, T) -> Bool {
+    @inlinable
+    static func prismEquality<T>(as _: T.Type) -> (T, T) -> Bool {
         precondition(T.self == Self.self, "prismEquality(as:) must be asked for its own type")
         return { lhs, rhs in
             withUnsafePointer(to: lhs) { lhs in

@@ -69,11 +69,15 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     private var queueHead = 0
 
     @usableFromInline
-    init(initialState: State, reducer: @escaping (inout State, Action) -> PrismEffect<Action>) {
+    init(
+        initialState: State,
+        reducer: @escaping (inout State, Action) -> PrismEffect<Action>,
+        equality: ((State, State) -> Bool)?
+    ) {
         self.statePointer = .allocate(capacity: 1)
         self.statePointer.initialize(to: initialState)
         self.reducer = reducer
-        self.stateEquality = equality(of: State.self)
+        self.stateEquality = equality
         super.init()
         effectRuntime.setDeliver { [weak self] action, task in
             self?.receive(action, task: task)

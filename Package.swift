@@ -12,7 +12,12 @@ let package = Package(
         .library(name: "PrismArchitecture", targets: ["PrismArchitecture"]),
         .library(name: "PrismEffects", targets: ["PrismEffects"]),
         .library(name: "PrismStore", targets: ["PrismStore"]),
+        .library(name: "PrismTesting", targets: ["PrismTesting"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
     ],
     targets: [
         // Architecture
@@ -21,6 +26,16 @@ let package = Package(
             name: "PrismStore",
             dependencies: ["PrismEffects"],
             path: "Packages/PrismStore/Sources/PrismStore"
+        ),
+        .target(
+            name: "PrismTesting",
+            dependencies: [
+                "PrismStore",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ],
+            path: "Packages/PrismTesting/Sources/PrismTesting"
         ),
 
         // Umbrellas: re-exports only
@@ -44,6 +59,11 @@ let package = Package(
             name: "PrismStoreTests",
             dependencies: ["PrismStore"],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
+        ),
+        .testTarget(
+            name: "PrismTestingTests",
+            dependencies: ["PrismTesting"],
+            path: "Packages/PrismTesting/Tests/PrismTestingTests"
         ),
         .testTarget(
             name: "PrismIntegrationTests",

@@ -9,8 +9,15 @@ let store = await storeBenchmarks()
 printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
 all += store
 
+let memory = historyBenchmarks()
+if !memory.isEmpty {
+    print("\n## Memory\n")
+    for line in memory { print(line) }
+}
+let memoryFailures = memory.filter { $0.contains(": NO") }.count
+
 let failures = all.filter { !$0.passes }
-print("\n\(all.count - failures.count) of \(all.count) figures within their bars.")
-if check && !failures.isEmpty {
+print("\n\(all.count - failures.count) of \(all.count) timing figures within their bars.")
+if check && (!failures.isEmpty || memoryFailures > 0) {
     exit(1)
 }

@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PrismTesting",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismTesting", targets: ["PrismTesting"])
+    ],
+    dependencies: [
+        .package(path: "../PrismStore"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+    ],
+    targets: [
+        .target(
+            name: "PrismTesting",
+            dependencies: [
+                .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Routes reported issues to Swift Testing and XCTest on every platform (on Linux
+                // IssueReporting finds them only through this library).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]
+        ),
+        .testTarget(name: "PrismTestingTests", dependencies: ["PrismTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

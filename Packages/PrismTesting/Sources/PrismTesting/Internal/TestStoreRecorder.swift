@@ -1,0 +1,124 @@
+import IssueReporting
+import PrismStore
+
+/// What the test store's reducer saw: the state around the action the test sent, and every
+/// action received from effects, in order, with the state around it.
+@MainActor
+final class TestStoreRecorder<State: Sendable, Action: Sendable> {
+    struct Reduction {
+        let action: Action
+        let before: State
+        let after: State
+    }
+
+    /// Set by the test store around its own `send`: the next reduction is the sent action.
+    var capturesSentAction = false
+    var sent: Reduction?
+    var received: [Reduction] = []
+    let checks: EndOfTestChecks
+
+    init(checks: EndOfTestChecks) {
+        self.checks = checks
+    }
+
+    func record(action: Action, before: State, after: State) {
+        let reduction = Reduction(action: action, before: before, after: after)
+        if capturesSentAction {
+            capturesSentAction = false
+            sent = reduction
+        } else {
+            received.append(reduction)
+            checks.setUnreceived(received.map { "\($0.action)" })
+        }
+    }
+
+    func removeFirstReceived() -> Reduction {
+        defer { checks.setUnreceived(received.map { "\($0.action)" }) }
+        return received.removeFirst()
+    }
+
+    func removeAllReceived() {
+        received.removeAll()
+        checks.setUnreceived([])
+    }
+}
+
+/// What the test store checks when it goes away, readable from its (nonisolated) deinit.
+final class EndOfTestChecks: @unchecked Sendable {
+    private struct State {
+        var exhaustive = false
+        var unreceived: [String] = []
+        var tasks: [PrismEffectTask] = []
+    }
+
+    private let lock = NSLockShim()
+    private var state = State()
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    func setExhaustive(_ exhaustive: Bool) { lock.withLock { state.exhaustive = exhaustive } }
+    func setUnreceived(_ unreceived: [String]) { lock.withLock { state.unreceived = unreceived } }
+    func track(_ task: PrismEffectTask) {
+        lock.withLock {
+            state.tasks.removeAll { $0.isFinished }
+            if !task.isFinished { state.tasks.append(task) }
+        }
+    }
+
+    var runningTasks: [PrismEffectTask] { lock.withLock { state.tasks.filter { !$0.isFinished } } }
+
+    /// Forgets running tasks after cancelling them.
+    func cancelAndForgetTasks() {
+        let tasks = lock.withLock { () -> [PrismEffectTask] in
+            defer { state.tasks = [] }
+            return state.tasks
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// Reports what an exhaustive test left unasserted, then cancels what still runs.
+    func reportAtEnd() {
+        let (exhaustive, unreceived, running) = lock.withLock {
+            (state.exhaustive, state.unreceived, state.tasks.filter { !$0.isFinished })
+        }
+        if exhaustive && !unreceived.isEmpty {
+            reportIssue(
+                """
+                The test store received \(unreceived.count) action(s) that the test did not assert:
+                \(unreceived.map { "  • \($0)" }.joined(separator: "\n"))
+
+                Assert each with `await store.receive(...)`, or call `store.skipReceivedActions()`, \
+                or set `store.exhaustivity = .off`.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+        }
+        if exhaustive && !running.isEmpty {
+            reportIssue(
+                """
+                \(running.count) effect(s) were still running when the test store went away.
+
+                Wait for them with `await store.finish()`, cancel them from the feature (for example \
+                with `.cancel(id:)`), or call `store.skipInFlightEffects()`.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+        }
+        for task in running { task.cancel() }
+    }
+}

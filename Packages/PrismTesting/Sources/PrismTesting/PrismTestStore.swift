@@ -1,0 +1,462 @@
+import CustomDump
+import IssueReporting
+import PrismStore
+
+/// A store for tests: send actions, then check the state, the actions effects send back, and
+/// that every effect finished.
+///
+/// Two styles, on one type:
+///
+/// - **Light.** Plain ``send(_:)`` and ``waitForEffects(timeout:)``, then read ``state``. Only
+///   what the test reads is checked. Good for quick tests of a reducer.
+///
+///   ```swift
+///   let store = PrismTestStore(initialState: UserState(), reducer: UserReducer())
+///   store.send(.fetchUsers)
+///   #expect(store.state.isLoading)
+///   try await store.waitForEffects()
+///   #expect(!store.state.users.isEmpty)
+///   ```
+///
+/// - **Exhaustive.** ``send(_:assert:fileID:filePath:line:column:)`` describes how the action
+///   changes the state, ``receive(_:timeout:assert:fileID:filePath:line:column:)`` each action
+///   an effect sends back. A state change the closure did not describe, an action nobody
+///   received, or an effect still running when the test ends, fails the test with a message
+///   that says what and how to fix it. Use it for features with effects: it catches what the
+///   light style lets through.
+///
+///   ```swift
+///   let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+///   await store.send(.fetchRemoteCount) { $0.isLoading = true }
+///   await store.receive(.remoteCountLoaded(42)) {
+///       $0.isLoading = false
+///       $0.count = 42
+///   }
+///   ```
+///
+/// By default (``PrismExhaustivity/automatic``) a test store is light until the first asserting
+/// call; set ``exhaustivity`` to ``PrismExhaustivity/on`` or ``PrismExhaustivity/off`` to choose.
+/// Failures are reported to Swift Testing and XCTest alike, at the line of the assertion.
+@MainActor
+public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable> {
+    /// How strictly the store checks what the test did not assert.
+    public var exhaustivity: PrismExhaustivity = .automatic {
+        didSet { checks.setExhaustive(isExhaustive) }
+    }
+
+    /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+    public var timeout: Duration = .seconds(3)
+
+    /// The store under test. Scope it, or pass it to code that takes a store.
+    public let store: PrismStore<State, Action>
+
+    private let recorder: TestStoreRecorder<State, Action>
+    private let checks: EndOfTestChecks
+    private var hasAsserted = false
+
+    /// Creates a test store that runs `reducer`.
+    public init<R: PrismReducer>(
+        initialState: State,
+        reducer: R,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) where R.State == State, R.Action == Action {
+        let checks = EndOfTestChecks(fileID: fileID, filePath: filePath, line: line, column: column)
+        let recorder = TestStoreRecorder<State, Action>(checks: checks)
+        self.checks = checks
+        self.recorder = recorder
+        self.store = PrismStore(
+            initialState: initialState,
+            reducer: PrismReduce<State, Action> { state, action in
+                let before = state
+                let effect = reducer.reduce(into: &state, action: action)
+                recorder.record(action: action, before: before, after: state)
+                return effect
+            }
+        )
+        store.unhandledEffectErrorHandler = { error in
+            reportIssue(
+                "An effect failed: \(error.description)",
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+        }
+    }
+
+    /// Creates a test store that runs the closure `reduce`.
+    ///
+    /// ```swift
+    /// let store = PrismTestStore(
+    ///     initialState: CounterState(),
+    ///     reduce: { state, action in
+    ///         switch action {
+    ///         case .increment: state.count += 1
+    ///         case .decrement: state.count -= 1
+    ///         }
+    ///         return .none
+    ///     }
+    /// )
+    /// ```
+    public convenience init(
+        initialState: State,
+        reduce: @escaping @MainActor @Sendable (inout State, Action) -> PrismEffect<Action>,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        self.init(
+            initialState: initialState,
+            reducer: PrismReduce(reduce),
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
+    deinit {
+        checks.reportAtEnd()
+    }
+
+    /// The current state.
+    public var state: State { store.state }
+
+    // MARK: Light style
+
+    /// Sends `action`, as `PrismStore.send(_:)` does; checks nothing.
+    ///
+    /// Actions sent by its effects are recorded: assert them with ``receive(_:timeout:assert:fileID:filePath:line:column:)``
+    /// or leave them (a light test never has to).
+    @discardableResult
+    public func send(_ action: Action) -> PrismEffectTask {
+        recorder.capturesSentAction = true
+        defer { recorder.capturesSentAction = false }
+        let task = store.send(action)
+        checks.track(task)
+        return task
+    }
+
+    /// Waits until every effect the test's sends started has finished, and the actions they
+    /// sent have been reduced.
+    ///
+    /// - Throws: ``PrismTestStoreError`` with code ``PrismTestStoreError/Code/timedOut`` when
+    ///   effects are still running after `timeout` (default: ``timeout``).
+    public func waitForEffects(timeout: Duration? = nil) async throws {
+        let limit = timeout ?? self.timeout
+        guard await waitUntil(limit, { self.checks.runningTasks.isEmpty }) else {
+            throw PrismTestStoreError(
+                code: .timedOut,
+                message: """
+                    \(checks.runningTasks.count) effect(s) were still running after \(limit). \
+                    An effect that never ends (a timer, a stream) must be cancelled by the feature, \
+                    or skipped with store.skipInFlightEffects().
+                    """
+            )
+        }
+    }
+
+    // MARK: Exhaustive style
+
+    /// Sends `action` and checks that it changes the state exactly as `updateStateToExpectedResult`
+    /// describes, starting from the state before the action.
+    ///
+    /// ```swift
+    /// await store.send(.increment) { $0.count = 1 }
+    /// await store.send(.noop) { _ in }    // expects no change at all
+    /// ```
+    ///
+    /// When the states differ the test fails with a diff (expected −, actual +). In
+    /// ``PrismExhaustivity/off`` mode, only the properties the closure sets are compared.
+    @discardableResult
+    public func send(
+        _ action: Action,
+        assert updateStateToExpectedResult: (inout State) throws -> Void,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async -> PrismEffectTask {
+        beginAssertion()
+        if isExhaustive && !recorder.received.isEmpty {
+            reportIssue(
+                """
+                Sent \(action) while \(recorder.received.count) received action(s) were not asserted:
+                \(recorder.received.map { "  • \($0.action)" }.joined(separator: "\n"))
+
+                Receive them first with `await store.receive(...)`, or call `store.skipReceivedActions()`.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            recorder.removeAllReceived()
+        }
+        recorder.sent = nil
+        let task = send(action)
+        guard let reduction = recorder.sent else {
+            reportIssue(
+                "The store did not reduce \(action) synchronously; was it sent while the store was reducing?",
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            return task
+        }
+        expect(
+            reduction,
+            matches: updateStateToExpectedResult,
+            what: "sending \(action)",
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+        return task
+    }
+
+    /// Waits for the next action an effect sent back, checks that it is `expectedAction`, and
+    /// that it changed the state as `updateStateToExpectedResult` describes (no change at all
+    /// when the closure is omitted, in exhaustive mode).
+    ///
+    /// ```swift
+    /// await store.receive(.remoteCountLoaded(42)) {
+    ///     $0.isLoading = false
+    ///     $0.count = 42
+    /// }
+    /// ```
+    public func receive(
+        _ expectedAction: Action,
+        timeout: Duration? = nil,
+        assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async where Action: Equatable {
+        await receive(
+            matching: { $0 == expectedAction },
+            description: "\(expectedAction)",
+            expected: expectedAction,
+            timeout: timeout,
+            assert: updateStateToExpectedResult,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
+    /// Waits for the next action an effect sent back, checks that `isMatching` accepts it, and
+    /// that it changed the state as `updateStateToExpectedResult` describes.
+    ///
+    /// For actions that are not `Equatable`, or to match a case whatever its payload:
+    ///
+    /// ```swift
+    /// await store.receive(
+    ///     { if case .usersLoaded = $0 { true } else { false } },
+    ///     assert: { $0.isLoading = false }
+    /// )
+    /// ```
+    public func receive(
+        _ isMatching: (Action) -> Bool,
+        timeout: Duration? = nil,
+        assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        await receive(
+            matching: isMatching,
+            description: "an action matching the predicate",
+            expected: nil,
+            timeout: timeout,
+            assert: updateStateToExpectedResult,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
+    /// Forgets every received action that was not asserted, so that the test need not.
+    public func skipReceivedActions() {
+        recorder.removeAllReceived()
+    }
+
+    /// Cancels every effect still running and forgets them, so that the test need not wait
+    /// for them.
+    public func skipInFlightEffects() {
+        checks.cancelAndForgetTasks()
+    }
+
+    /// Waits for every effect to finish, then checks that every action they sent was received
+    /// (in exhaustive mode). Fails the test when effects are still running after `timeout`.
+    public func finish(
+        timeout: Duration? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        beginAssertion()
+        let limit = timeout ?? self.timeout
+        if !(await waitUntil(limit, { self.checks.runningTasks.isEmpty })) {
+            reportIssue(
+                """
+                \(checks.runningTasks.count) effect(s) were still running after \(limit).
+
+                An effect that never ends (a timer, a stream) must be cancelled by the feature, or \
+                skipped with `store.skipInFlightEffects()`.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            return
+        }
+        if isExhaustive && !recorder.received.isEmpty {
+            reportIssue(
+                """
+                The effects sent \(recorder.received.count) action(s) that the test did not receive:
+                \(recorder.received.map { "  • \($0.action)" }.joined(separator: "\n"))
+
+                Assert each with `await store.receive(...)`, or call `store.skipReceivedActions()`.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            recorder.removeAllReceived()
+        }
+    }
+
+    // MARK: Plumbing
+
+    private var isExhaustive: Bool {
+        switch exhaustivity {
+        case .on: return true
+        case .off: return false
+        case .automatic: return hasAsserted
+        }
+    }
+
+    private func beginAssertion() {
+        hasAsserted = true
+        checks.setExhaustive(isExhaustive)
+    }
+
+    private func receive(
+        matching isMatching: (Action) -> Bool,
+        description: String,
+        expected: Action?,
+        timeout: Duration?,
+        assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+        fileID: StaticString,
+        filePath: StaticString,
+        line: UInt,
+        column: UInt
+    ) async {
+        beginAssertion()
+        let limit = timeout ?? self.timeout
+        let exhaustive = isExhaustive
+        let arrived = await waitUntil(limit) {
+            exhaustive ? !self.recorder.received.isEmpty : self.recorder.received.contains { isMatching($0.action) }
+        }
+        guard arrived else {
+            reportIssue(
+                """
+                Expected to receive \(description), but \(recorder.received.isEmpty ? "no action arrived" : "it did not arrive") \
+                within \(limit). \(checks.runningTasks.count) effect(s) are still running.
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            return
+        }
+        if !exhaustive {
+            while let first = recorder.received.first, !isMatching(first.action) { _ = recorder.removeFirstReceived() }
+        }
+        let reduction = recorder.removeFirstReceived()
+        guard isMatching(reduction.action) else {
+            let detail =
+                expected.flatMap { diff($0, reduction.action) }.map { "\n\n\($0)\n(Expected: −, Received: +)" } ?? ""
+            reportIssue(
+                """
+                Received an unexpected action. Expected \(description), received \(reduction.action).\(detail)
+                """,
+                fileID: fileID,
+                filePath: filePath,
+                line: line,
+                column: column
+            )
+            return
+        }
+        expect(
+            reduction,
+            matches: updateStateToExpectedResult ?? { _ in },
+            what: "receiving \(reduction.action)",
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
+    private func expect(
+        _ reduction: TestStoreRecorder<State, Action>.Reduction,
+        matches updateStateToExpectedResult: (inout State) throws -> Void,
+        what: String,
+        fileID: StaticString,
+        filePath: StaticString,
+        line: UInt,
+        column: UInt
+    ) {
+        var expected = isExhaustive ? reduction.before : reduction.after
+        do {
+            try updateStateToExpectedResult(&expected)
+        } catch {
+            reportIssue(
+                error, "The assertion closure threw", fileID: fileID, filePath: filePath, line: line, column: column)
+            return
+        }
+        guard expected != reduction.after else { return }
+        let difference = diff(expected, reduction.after) ?? "expected: \(expected)\nactual: \(reduction.after)"
+        reportIssue(
+            """
+            The state after \(what) is not what the test describes:
+
+            \(difference)
+
+            (Expected: −, Actual: +)
+            """,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
+    /// Polls `condition` on the main actor until it holds or `limit` passes.
+    private func waitUntil(_ limit: Duration, _ condition: @MainActor () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while !condition() {
+            if clock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+}

@@ -1,0 +1,164 @@
+import PrismStore
+import PrismTesting
+import Testing
+
+@MainActor
+@Suite("Exhaustive assertions")
+struct ExhaustiveTestStoreTests {
+    @Test("a send whose change is described exactly passes")
+    func describedChangePasses() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.increment) { $0.count = 1 }
+        await store.send(.decrement) { $0.count = 0 }
+    }
+
+    @Test("an effect's actions are received and asserted in order")
+    func receiveAssertsEffectActions() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.fetch) { $0.isLoading = true }
+        await store.receive(.loaded(42)) {
+            $0.isLoading = false
+            $0.count = 42
+        }
+    }
+
+    @Test("actions sent immediately by an effect are received too")
+    func immediateActionsAreReceived() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.echoTwice) { _ in }
+        await store.receive(.increment) { $0.count = 1 }
+        await store.receive(.increment) { $0.count = 2 }
+    }
+
+    @Test("receive matches actions that are not Equatable with a predicate")
+    func receiveWithPredicate() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.fetch) { $0.isLoading = true }
+        await store.receive(
+            { if case .loaded = $0 { true } else { false } },
+            assert: {
+                $0.isLoading = false
+                $0.count = 42
+            }
+        )
+    }
+
+    @Test("a state change that differs from the description fails with a diff")
+    func mismatchFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 2 }
+        } matching: { issue in
+            issue.mentions("is not what the test describes", "count: 2", "count: 1", "Expected: −")
+        }
+    }
+
+    @Test("a change the closure did not describe fails")
+    func undescribedChangeFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await withKnownIssue {
+            await store.send(.fetch) { _ in }
+        } matching: { issue in
+            issue.mentions("isLoading")
+        }
+        store.skipInFlightEffects()
+    }
+
+    @Test("receiving an action other than the expected one fails and names both")
+    func unexpectedActionFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.fetch) { $0.isLoading = true }
+        await withKnownIssue {
+            await store.receive(.loaded(7)) { $0.count = 7 }
+        } matching: { issue in
+            issue.mentions("unexpected action", "loaded(7)", "loaded(42)")
+        }
+    }
+
+    @Test("receive fails after its timeout when nothing arrives")
+    func receiveTimesOut() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.increment) { $0.count = 1 }
+        await withKnownIssue {
+            await store.receive(.loaded(1), timeout: .milliseconds(50))
+        } matching: { issue in
+            issue.mentions("Expected to receive loaded(1)", "no action arrived")
+        }
+    }
+
+    @Test("actions received but not asserted fail the test when the store goes away")
+    func unreceivedActionsFailAtEnd() async {
+        await withKnownIssue {
+            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            await store.send(.fetch) { $0.isLoading = true }
+            try? await store.waitForEffects()
+        } matching: { issue in
+            issue.mentions("did not assert", "loaded(42)", "store.receive")
+        }
+    }
+
+    @Test("effects still running fail the test when the store goes away")
+    func runningEffectsFailAtEnd() async {
+        await withKnownIssue {
+            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            await store.send(.startTimer) { _ in }
+        } matching: { issue in
+            issue.mentions("still running", "skipInFlightEffects")
+        }
+    }
+
+    @Test("sending while received actions are unasserted fails")
+    func sendWithPendingReceivedActionsFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.echoTwice) { _ in }
+        await withKnownIssue {
+            await store.send(.decrement) { $0.count = 1 }
+        } matching: { issue in
+            issue.mentions("were not asserted", "increment")
+        }
+    }
+
+    @Test("finish waits for effects, and fails for an effect that never ends")
+    func finishWaitsAndFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.fetch) { $0.isLoading = true }
+        await store.receive(.loaded(42)) {
+            $0.isLoading = false
+            $0.count = 42
+        }
+        await store.finish()
+
+        let timer = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await timer.send(.startTimer) { _ in }
+        await withKnownIssue {
+            await timer.finish(timeout: .milliseconds(50))
+        } matching: { issue in
+            issue.mentions("still running after")
+        }
+        timer.skipInFlightEffects()
+    }
+
+    @Test("a timer can be received tick by tick, then stopped")
+    func timerTicks() async {
+        let (ticks, tick) = AsyncStream<Void>.makeStream()
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer(ticks: ticks))
+        await store.send(.startTimer) { _ in }
+        tick.yield()
+        await store.receive(.tick) { $0.count = 1 }
+        tick.yield()
+        await store.receive(.tick) { $0.count = 2 }
+        await store.send(.stopTimer) { _ in }
+        await store.finish()
+    }
+
+    @Test("an error an effect does not handle fails the test")
+    func effectErrorFails() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await withKnownIssue {
+            await store.send(.fail) { _ in }
+            try? await store.waitForEffects()
+        } matching: { issue in
+            issue.mentions("An effect failed", "Offline")
+        }
+    }
+}

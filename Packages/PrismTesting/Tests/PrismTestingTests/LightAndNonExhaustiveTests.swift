@@ -1,0 +1,73 @@
+import PrismStore
+import PrismTesting
+import Testing
+
+@MainActor
+@Suite("Light and non-exhaustive tests")
+struct LightAndNonExhaustiveTests {
+    @Test("plain send and waitForEffects check only what the test reads")
+    func lightStyle() async throws {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        store.send(.fetch)
+        #expect(store.state.isLoading)
+        try await store.waitForEffects()
+        #expect(store.state.count == 42)
+        // The unasserted .loaded(42) is fine: the test never asserted.
+    }
+
+    @Test("waitForEffects throws when effects outlive its timeout")
+    func waitForEffectsTimesOut() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        store.send(.startTimer)
+        await #expect(throws: PrismTestStoreError.self) {
+            try await store.waitForEffects(timeout: .milliseconds(30))
+        }
+        store.skipInFlightEffects()
+    }
+
+    @Test("with exhaustivity off, only described properties are compared")
+    func nonExhaustiveComparesDescribedProperties() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        store.exhaustivity = .off
+        await store.send(.fetch) { _ in }
+        await store.receive(.loaded(42)) { $0.count = 42 }
+        await withKnownIssue {
+            await store.send(.increment) { $0.count = 100 }
+        } matching: { issue in
+            issue.mentions("count: 100", "count: 43")
+        }
+    }
+
+    @Test("with exhaustivity off, receive skips other actions and the end checks nothing")
+    func nonExhaustiveSkips() async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        store.exhaustivity = .off
+        await store.send(.echoTwice) { _ in }
+        store.send(.fetch)
+        await store.receive(.loaded(42))
+        #expect(store.state.count == 42)
+    }
+
+    @Test("with exhaustivity on, even a light test must receive its actions")
+    func exhaustiveOn() {
+        withKnownIssue {
+            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            store.exhaustivity = .on
+            store.send(.echoTwice)
+        } matching: { issue in
+            issue.mentions("did not assert")
+        }
+    }
+
+    @Test("the same exhaustive test passes every time", arguments: 0..<20)
+    func deterministic(round: Int) async {
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        await store.send(.fetch) { $0.isLoading = true }
+        await store.send(.increment) { $0.count = 1 }
+        await store.receive(.loaded(42)) {
+            $0.isLoading = false
+            $0.count = 42
+        }
+        await store.finish()
+    }
+}

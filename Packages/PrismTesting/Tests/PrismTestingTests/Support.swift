@@ -1,0 +1,77 @@
+import PrismStore
+import Testing
+
+struct CounterState: Equatable, Sendable {
+    var count = 0
+    var isLoading = false
+    var note = ""
+}
+
+enum CounterAction: Equatable, Sendable {
+    case increment
+    case decrement
+    case fetch
+    case loaded(Int)
+    case startTimer
+    case tick
+    case stopTimer
+    case echoTwice
+    case fail
+}
+
+struct TimerID: Hashable, Sendable {}
+
+struct CounterReducer: PrismReducer {
+    /// The timer's ticks: the test yields them, so that a timer test does not race the clock.
+    /// By default nothing ever ticks and the timer runs until it is cancelled.
+    var ticks: AsyncStream<Void> = AsyncStream { _ in }
+
+    func reduce(into state: inout CounterState, action: CounterAction) -> PrismEffect<CounterAction> {
+        switch action {
+        case .increment:
+            state.count += 1
+            return .none
+        case .decrement:
+            state.count -= 1
+            return .none
+        case .fetch:
+            state.isLoading = true
+            return .run { send in
+                try await Task.sleep(for: .milliseconds(10))
+                send(.loaded(42))
+            }
+        case .loaded(let value):
+            state.isLoading = false
+            state.count = value
+            return .none
+        case .startTimer:
+            let ticks = self.ticks
+            return PrismEffect.run { send in
+                for await _ in ticks { send(.tick) }
+                // A stream that ends early is not a timer: keep running until cancelled.
+                try await Task.sleep(for: .seconds(3_600))
+            }
+            .cancellable(id: TimerID())
+        case .tick:
+            state.count += 1
+            return .none
+        case .stopTimer:
+            return .cancel(id: TimerID())
+        case .echoTwice:
+            return .sequence([.increment, .increment])
+        case .fail:
+            return .run { _ in
+                struct Offline: Error {}
+                throw Offline()
+            }
+        }
+    }
+}
+
+extension Issue {
+    /// Whether the issue's text contains every one of `fragments`.
+    func mentions(_ fragments: String...) -> Bool {
+        let text = comments.map(\.rawValue).joined(separator: "\n") + "\n\(description)"
+        return fragments.allSatisfy { text.contains($0) }
+    }
+}

@@ -19,7 +19,7 @@ import PrismStore
 ///   ```
 ///
 /// - **Exhaustive.** ``send(_:assert:fileID:filePath:line:column:)`` describes how the action
-///   changes the state, ``receive(_:timeout:assert:fileID:filePath:line:column:)`` each action
+///   changes the state, ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` each action
 ///   an effect sends back. A state change the closure did not describe, an action nobody
 ///   received, or an effect still running when the test ends, fails the test with a message
 ///   that says what and how to fix it. Use it for features with effects: it catches what the
@@ -44,7 +44,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         didSet { checks.setExhaustive(isExhaustive) }
     }
 
-    /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+    /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
     /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
     public var timeout: Duration = .seconds(3)
 
@@ -131,7 +131,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
 
     /// Sends `action`, as `PrismStore.send(_:)` does; checks nothing.
     ///
-    /// Actions sent by its effects are recorded: assert them with ``receive(_:timeout:assert:fileID:filePath:line:column:)``
+    /// Actions sent by its effects are recorded: assert them with ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``
     /// or leave them (a light test never has to).
     @discardableResult
     public func send(_ action: Action) -> PrismEffectTask {

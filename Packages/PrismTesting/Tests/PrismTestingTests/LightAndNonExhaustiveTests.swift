@@ -61,13 +61,14 @@ struct LightAndNonExhaustiveTests {
 
     @Test("the same exhaustive test passes every time", arguments: 0..<20)
     func deterministic(round: Int) async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
-        await store.send(.fetch) { $0.isLoading = true }
+        // The test decides when the effect sends (a tick), so nothing races the clock.
+        let (ticks, tick) = AsyncStream<Void>.makeStream()
+        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer(ticks: ticks))
+        await store.send(.startTimer) { _ in }
         await store.send(.increment) { $0.count = 1 }
-        await store.receive(.loaded(42)) {
-            $0.isLoading = false
-            $0.count = 42
-        }
+        tick.yield()
+        await store.receive(.tick) { $0.count = 2 }
+        await store.send(.stopTimer) { _ in }
         await store.finish()
     }
 }

@@ -35,9 +35,10 @@ public final class PrismUndoRedoStack<State> {
 
     /// Creates an empty history that keeps at most `maxStackSize` states to undo (and to redo).
     ///
-    /// - Parameter currentState: Where ``undo()`` and ``redo()`` read the state being left,
-    ///   typically `{ store.state }`. Without it, bare ``undo()`` cannot offer a redo.
-    /// - Precondition: `maxStackSize` is at least 1.
+    /// - Parameters:
+    ///   - maxStackSize: The most states each stack keeps; at least 1.
+    ///   - currentState: Where ``undo()`` and ``redo()`` read the state being left, typically
+    ///     `{ store.state }`. Without it, bare ``undo()`` cannot offer a redo.
     public init(maxStackSize: Int = 50, currentState: (@MainActor () -> State)? = nil) {
         precondition(maxStackSize >= 1, "PrismUndoRedoStack needs room for at least one state (maxStackSize >= 1).")
         self.maxStackSize = maxStackSize

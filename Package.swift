@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PrismArchitecture", targets: ["PrismArchitecture"]),
         .library(name: "PrismEffects", targets: ["PrismEffects"]),
         .library(name: "PrismStore", targets: ["PrismStore"]),
+        .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
@@ -27,6 +28,7 @@ let package = Package(
             dependencies: ["PrismEffects"],
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
+        .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
         .target(
             name: "PrismTesting",
             dependencies: [
@@ -41,7 +43,7 @@ let package = Package(
         // Umbrellas: re-exports only
         .target(
             name: "PrismArchitecture",
-            dependencies: ["PrismEffects", "PrismStore"],
+            dependencies: ["PrismEffects", "PrismStore", "PrismRouting"],
             path: "Sources/PrismArchitecture"
         ),
         .target(name: "Prism", dependencies: ["PrismArchitecture"], path: "Sources/Prism"),
@@ -59,6 +61,11 @@ let package = Package(
             name: "PrismStoreTests",
             dependencies: ["PrismStore"],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
+        ),
+        .testTarget(
+            name: "PrismRoutingTests",
+            dependencies: ["PrismRouting"],
+            path: "Packages/PrismRouting/Tests/PrismRoutingTests"
         ),
         .testTarget(
             name: "PrismTestingTests",

@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PrismRouting",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismRouting", targets: ["PrismRouting"])
+    ],
+    targets: [
+        .target(name: "PrismRouting"),
+        .testTarget(name: "PrismRoutingTests", dependencies: ["PrismRouting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

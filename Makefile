@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismRouting PrismTesting
+PACKAGES := PrismEffects PrismStore PrismRouting PrismTesting PrismCache
 # Where each nested package builds when tested on its own: one folder shared by all of them,
 # so that a package's dependencies are not rebuilt for every package.
 PACKAGES_SCRATCH := $(CURDIR)/.build-packages

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PrismStore", targets: ["PrismStore"]),
         .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
+        .library(name: "PrismCache", targets: ["PrismCache"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
@@ -39,6 +40,9 @@ let package = Package(
             ],
             path: "Packages/PrismTesting/Sources/PrismTesting"
         ),
+
+        // Networking
+        .target(name: "PrismCache", path: "Packages/PrismCache/Sources/PrismCache"),
 
         // Umbrellas: re-exports only
         .target(
@@ -71,6 +75,11 @@ let package = Package(
             name: "PrismTestingTests",
             dependencies: ["PrismTesting"],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
+        ),
+        .testTarget(
+            name: "PrismCacheTests",
+            dependencies: ["PrismCache"],
+            path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .testTarget(
             name: "PrismIntegrationTests",

@@ -1,34 +1,41 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismRouting PrismTesting PrismCache
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache
 # Where each nested package builds when tested on its own: one folder shared by all of them,
 # so that a package's dependencies are not rebuilt for every package.
 PACKAGES_SCRATCH := $(CURDIR)/.build-packages
 TSAN_SCRATCH := $(CURDIR)/.build-tsan
 SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps
+# Every test run happens inside a private D-Bus session with an unlocked gnome-keyring, so
+# that the keychain tests talk to a real Secret Service (Tools/scripts/with-keyring.sh).
+WITH_KEYRING := Tools/scripts/with-keyring.sh
 
 .DEFAULT_GOAL := help
-.PHONY: help build test test-packages test-tsan test-all lint format bench run docs clean
+
+.PHONY: help deps build test test-packages test-tsan test-all lint format bench run docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
 
-build: ## Build every module and the sample app (debug)
+build: deps ## Build every module and the sample app (debug)
 	$(SWIFT) build
 
-test: ## Run every package's tests in one root build
-	$(SWIFT) test
+deps: ## Install the system packages the tests need (libsecret, gnome-keyring, dbus; apt)
+	Tools/scripts/install-system-deps.sh
 
-test-packages: ## Build and test each package under Packages/ on its own
+test: deps ## Run every package's tests in one root build
+	$(WITH_KEYRING) $(SWIFT) test
+
+test-packages: deps ## Build and test each package under Packages/ on its own
 	@set -e; for package in $(PACKAGES); do \
 		echo "== $$package"; \
 		$(SWIFT) build --package-path Packages/$$package --scratch-path $(PACKAGES_SCRATCH) --build-tests; \
-		$(SWIFT) test --package-path Packages/$$package --scratch-path $(PACKAGES_SCRATCH) --skip-build; \
+		$(WITH_KEYRING) $(SWIFT) test --package-path Packages/$$package --scratch-path $(PACKAGES_SCRATCH) --skip-build; \
 	done
 
-test-tsan: ## Run the root tests under ThreadSanitizer
-	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+test-tsan: deps ## Run the root tests under ThreadSanitizer
+	$(WITH_KEYRING) $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 test-all: lint test test-packages test-tsan docs ## Everything CI runs: lint, tests, each package alone, TSan, docs
 
@@ -44,10 +51,10 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
 	$(SWIFT) run -c release --package-path Tools/Benchmarks PrismBenchmarks $(ARGS)
 
-run: ## Build and run the sample app (prism-sample)
+run: deps ## Build and run the sample app (prism-sample)
 	$(SWIFT) run prism-sample $(ARGS)
 
-docs: ## Build the DocC documentation of every module into .build/docs
+docs: deps ## Build the DocC documentation of every module into .build/docs
 	Tools/scripts/build-docs.sh $(PACKAGES)
 
 clean: ## Remove every build folder

@@ -13,11 +13,13 @@ let package = Package(
         .library(name: "PrismEffects", targets: ["PrismEffects"]),
         .library(name: "PrismStore", targets: ["PrismStore"]),
         .library(name: "PrismRouting", targets: ["PrismRouting"]),
+        .library(name: "PrismPersistence", targets: ["PrismPersistence"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
     ],
@@ -30,6 +32,26 @@ let package = Package(
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
         .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
+        .systemLibrary(
+            name: "CLibSecret",
+            path: "Packages/PrismPersistence/Sources/CLibSecret",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(
+            name: "PrismPersistence",
+            dependencies: [
+                "PrismStore",
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
+            ],
+            path: "Packages/PrismPersistence/Sources/PrismPersistence"
+        ),
+        .executableTarget(
+            name: "PrismPersistenceTestHelper",
+            dependencies: ["PrismPersistence", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+            path: "Packages/PrismPersistence/Sources/PrismPersistenceTestHelper"
+        ),
         .target(
             name: "PrismTesting",
             dependencies: [
@@ -47,7 +69,7 @@ let package = Package(
         // Umbrellas: re-exports only
         .target(
             name: "PrismArchitecture",
-            dependencies: ["PrismEffects", "PrismStore", "PrismRouting"],
+            dependencies: ["PrismEffects", "PrismStore", "PrismRouting", "PrismPersistence"],
             path: "Sources/PrismArchitecture"
         ),
         .target(name: "Prism", dependencies: ["PrismArchitecture"], path: "Sources/Prism"),
@@ -65,6 +87,11 @@ let package = Package(
             name: "PrismStoreTests",
             dependencies: ["PrismStore"],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
+        ),
+        .testTarget(
+            name: "PrismPersistenceTests",
+            dependencies: ["PrismPersistence", "PrismPersistenceTestHelper"],
+            path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
         ),
         .testTarget(
             name: "PrismRoutingTests",

@@ -1,5 +1,6 @@
 // The architecture half of Prism in one import: effects, the store, reducers and middleware,
-// and the router.
+// the router, and persistence.
 @_exported import PrismEffects
+@_exported import PrismPersistence
 @_exported import PrismRouting
 @_exported import PrismStore

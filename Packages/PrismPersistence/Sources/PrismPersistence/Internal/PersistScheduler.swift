@@ -1,0 +1,102 @@
+/// Decides when `PrismPersistMiddleware` saves: the first change at once, then at most one
+/// save of the latest state per window.
+///
+/// Lives on the main actor with the store, so a send takes no lock and allocates nothing: it
+/// notes that there is a change and, only if no window is open, hands the state to the writer
+/// at once and opens one. A window is one task that sleeps for the window and, if there were
+/// changes meanwhile, hands the latest state to the writer and sleeps again; after a quiet
+/// window it ends, and the next change is saved at once again.
+///
+/// The latest state comes from one of two places. Attached to its store (what
+/// `PrismStore(restoringWith:default:reducer:)` does), the scheduler reads the store's state
+/// when the window ends, and a send only sets a flag. Otherwise it keeps the state of every
+/// send; keeping it is a retain, but it also means the reducer's next change to a collection
+/// of the state copies that collection first.
+@MainActor
+@usableFromInline
+final class PersistScheduler<State: Codable & Sendable> {
+    /// The latest state not yet handed to the writer, when not attached to a store.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var latest: State?
+
+    /// Whether there is a change the writer has not had.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isDirty = false
+
+    /// Whether the latest state is read from the store (see `attach(_:)`) rather than kept.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var readsStore = false
+
+    private var isWindowOpen = false
+    private var readState: (@MainActor () -> State?)?
+    nonisolated let writer: PersistWriter<State>
+    private nonisolated let window: Duration
+
+    nonisolated init(writer: PersistWriter<State>, window: Duration) {
+        self.writer = writer
+        self.window = window
+    }
+
+    /// Reads the latest state with `read` from now on, instead of keeping each state sent.
+    func attach(_ read: @escaping @MainActor () -> State?) {
+        readState = read
+        readsStore = true
+        latest = nil
+    }
+
+    /// The state after an action: the whole cost of persistence on the send path.
+    @inlinable
+    func record(_ state: State) {
+        if !readsStore { latest = state }
+        if !isDirty { becomeDirty(state) }
+    }
+
+    @usableFromInline
+    func becomeDirty(_ state: State) {
+        guard !isWindowOpen else {
+            isDirty = true
+            return
+        }
+        // The first change: saved at once.
+        isWindowOpen = true
+        latest = nil
+        writer.submit(state)
+        Task {
+            while true {
+                do {
+                    try await Task.sleep(for: window)
+                } catch {
+                    // Nothing cancels this task; if something did, save now rather than wait.
+                }
+                guard isDirty else {
+                    isWindowOpen = false
+                    return
+                }
+                submitLatest()
+            }
+        }
+    }
+
+    /// Takes the change the writer has not had, if any.
+    private func takeLatest() -> State? {
+        guard isDirty else { return nil }
+        isDirty = false
+        let state = readsStore ? readState?() : latest
+        latest = nil
+        return state
+    }
+
+    private func submitLatest() {
+        if let state = takeLatest() { writer.submit(state) }
+    }
+
+    /// Whether a window is open: a change now waits for its end.
+    var isWindowOpenForTesting: Bool { isWindowOpen }
+
+    func flush() async throws {
+        try await writer.flush(takeLatest())
+    }
+}

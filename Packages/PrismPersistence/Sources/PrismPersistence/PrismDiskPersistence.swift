@@ -1,0 +1,139 @@
+import Foundation
+
+/// Saves each state as a JSON file, `<key>.json`, in a folder.
+///
+/// ```swift
+/// let persistence = PrismDiskPersistence()
+///
+/// try persistence.save(appState, key: "app_state")
+/// let loaded: AppState? = try persistence.load(key: "app_state")
+/// try persistence.clear(key: "app_state")
+/// ```
+///
+/// ## Where
+/// ``init()`` uses ``defaultDirectory(applicationName:)``: the app's Documents folder on Apple
+/// platforms; on Linux the XDG data folder (`$XDG_DATA_HOME`, else `~/.local/share`) and in
+/// it a folder named after the app. ``init(directory:)`` uses any folder; it is created on the
+/// first save.
+///
+/// ## Crash safety
+/// A save is atomic and durable: it writes a temporary file in the same folder, flushes it to
+/// the disk (`fsync`), renames it over `<key>.json` and flushes the folder. Whenever the
+/// process is killed or the power fails, `<key>.json` holds the complete previous state or the
+/// complete new one, never a mix. A failed save (a full disk, a file-size limit) throws
+/// ``PrismPersistenceError`` and leaves the previous file as it was. A process killed in the
+/// middle of a save may leave a hidden `.<key>.json.tmp-XXXXXX` file beside it, which is never
+/// read and can be deleted.
+///
+/// ## Unreadable files
+/// A file that does not decode (truncated, empty, binary, another type, a newer schema) is
+/// renamed to `<key>.json.corrupt-<timestamp>` (`<key>.json.version-<N>-<timestamp>` for a
+/// version problem) and the load throws; the file is never replaced by a default, so the next
+/// save cannot destroy what was there. Loading a key that has no file returns `nil`.
+///
+/// ## Keys
+/// A key is a file name, never a path: an empty key, `.`, `..`, or one containing `/`, `\`,
+/// NUL or another control character, or longer than 200 bytes of UTF-8, throws
+/// ``PrismPersistenceError/Code-swift.struct/invalidKey`` and nothing is read or written.
+public struct PrismDiskPersistence: PrismPersistenceStrategy {
+    /// The folder the files are in.
+    public var directory: URL { store.directory }
+
+    private let store: DiskStore
+
+    /// Saves in ``defaultDirectory(applicationName:)``.
+    public init() {
+        self.init(directory: Self.defaultDirectory())
+    }
+
+    /// Saves in `directory`, created on the first save if it does not exist.
+    ///
+    /// ```swift
+    /// let persistence = PrismDiskPersistence(
+    ///     directory: FileManager.default.temporaryDirectory
+    /// )
+    /// ```
+    public init(directory: URL) {
+        self.store = DiskStore(directory: directory)
+    }
+
+    /// The folder ``init()`` saves in.
+    ///
+    /// - On Apple platforms: the app's Documents folder (`applicationName` is not used: a
+    ///   sandboxed app's Documents folder is its own).
+    /// - On Linux: `$XDG_DATA_HOME/<applicationName>`, or `~/.local/share/<applicationName>`
+    ///   when `XDG_DATA_HOME` is not set (or not an absolute path, as the XDG specification
+    ///   says). `applicationName` defaults to the main bundle's identifier if it has one, else
+    ///   the name of the executable (`ProcessInfo.processInfo.processName`). Characters that
+    ///   cannot be in a file name become `_`.
+    ///
+    /// ```swift
+    /// let persistence = PrismDiskPersistence(
+    ///     directory: PrismDiskPersistence.defaultDirectory(applicationName: "com.example.notes")
+    /// )
+    /// ```
+    public static func defaultDirectory(applicationName: String? = nil) -> URL {
+        #if canImport(Darwin)
+        return FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        #else
+        return dataDirectory(
+            environment: ProcessInfo.processInfo.environment,
+            applicationName: applicationName ?? defaultApplicationName()
+        )
+        #endif
+    }
+
+    /// The XDG data folder of `environment`, with a folder for `applicationName` in it.
+    static func dataDirectory(environment: [String: String], applicationName: String) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(".local", isDirectory: true)
+                .appendingPathComponent("share", isDirectory: true)
+        }
+        return base.appendingPathComponent(folderName(applicationName), isDirectory: true)
+    }
+
+    /// The main bundle's identifier, else the executable's name.
+    static func defaultApplicationName() -> String {
+        if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return identifier }
+        return ProcessInfo.processInfo.processName
+    }
+
+    /// `name` as one file name: separators and control characters become `_`.
+    static func folderName(_ name: String) -> String {
+        let cleaned = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.map { scalar in
+                    scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control ? "_" : scalar
+                }
+            )
+        )
+        if cleaned.isEmpty || cleaned == "." || cleaned == ".." { return "PrismApp" }
+        return cleaned
+    }
+
+    /// Saves `state` in `<key>.json`, atomically and durably.
+    ///
+    /// Throws ``PrismPersistenceError``: `invalidKey`, `encodingFailed`, `diskFull`,
+    /// `writeFailed`. When it throws, the previous file is intact.
+    public func save<State: Codable & Sendable>(_ state: State, key: String) throws {
+        try store.saveState(state, key: key)
+    }
+
+    /// The state in `<key>.json`, or `nil` if there is no such file.
+    ///
+    /// A file that does not decode is moved aside and the error says where
+    /// (``PrismPersistenceError/movedAsideURL``).
+    public func load<State: Codable & Sendable>(key: String) throws -> State? {
+        try store.loadState(State.self, key: key)
+    }
+
+    /// Removes `<key>.json`; does nothing if there is no such file.
+    public func clear(key: String) throws {
+        try store.clearState(key: key)
+    }
+}

@@ -1,0 +1,144 @@
+// A command-line tool the PrismPersistence tests run as a child process, for what a test cannot
+// do in its own process: be killed with SIGKILL in the middle of a save, write under a
+// file-size limit, read UserDefaults as another process, use the keychain from another D-Bus
+// environment (libsecret keeps one bus connection per process).
+//
+// Each command prints one line starting with "result: " and exits 0; a wrong command line
+// exits 2.
+import Foundation
+import PrismPersistence
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func result(_ line: String) -> Never {
+    print("result: \(line)")
+    fflush(nil)
+    exit(0)
+}
+
+func outcome(_ error: any Error) -> Never {
+    guard let error = error as? PrismPersistenceError else { result("other \(error)") }
+    result("error \(error.code) errno=\(error.errorNumber.map(String.init) ?? "-") \(error)")
+}
+
+func usage() -> Never {
+    FileHandle.standardError.write(
+        Data(
+            """
+            usage: PrismPersistenceTestHelper COMMAND ARGUMENTS
+              save-loop DIRECTORY KEY                  save CrashState in a loop, printing "ready" after the first
+              save-limited DIRECTORY KEY LIMIT COUNTER save CrashState.make(COUNTER) with RLIMIT_FSIZE = LIMIT bytes
+              defaults-load SUITE KEY                  load Settings from a UserDefaults suite
+              defaults-save SUITE KEY THEME SIZE       save Settings in a UserDefaults suite
+              keychain-load SERVICE KEY                load Credentials from the keychain
+              keychain-save SERVICE KEY TOKEN          save Credentials in the keychain
+              keychain-clear SERVICE KEY               clear a keychain item
+              keychain-lock                            lock the Secret Service's default collection (Linux)
+
+            """.utf8
+        )
+    )
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { usage() }
+let operands = Array(arguments.dropFirst())
+
+func operand(_ index: Int) -> String {
+    guard index < operands.count else { usage() }
+    return operands[index]
+}
+
+switch command {
+case "save-loop":
+    let persistence = PrismDiskPersistence(directory: URL(fileURLWithPath: operand(0)))
+    let key = operand(1)
+    do {
+        let saved: CrashState? = try persistence.load(key: key)
+        var counter = saved?.counter ?? 0
+        var announced = false
+        while true {
+            counter += 1
+            try persistence.save(CrashState.make(counter), key: key)
+            if !announced {
+                print("ready")
+                fflush(nil)
+                announced = true
+            }
+        }
+    } catch {
+        outcome(error)
+    }
+
+case "save-limited":
+    guard let limit = UInt64(operand(2)), let counter = Int(operand(3)) else { usage() }
+    // Over the limit, write() fails with EFBIG instead of the process being killed.
+    signal(SIGXFSZ, SIG_IGN)
+    #if canImport(Glibc)
+    var limits = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limits) == 0 else { result("setrlimit failed \(errno)") }
+    #else
+    var limits = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+    guard setrlimit(RLIMIT_FSIZE, &limits) == 0 else { result("setrlimit failed \(errno)") }
+    #endif
+    do {
+        try PrismDiskPersistence(directory: URL(fileURLWithPath: operand(0))).save(
+            CrashState.make(counter), key: operand(1))
+        result("saved")
+    } catch {
+        outcome(error)
+    }
+
+case "defaults-load":
+    do {
+        let settings: Settings? = try PrismUserDefaultsPersistence(suiteName: operand(0)).load(key: operand(1))
+        result(settings.map { "loaded theme=\($0.theme) fontSize=\($0.fontSize)" } ?? "nil")
+    } catch {
+        outcome(error)
+    }
+
+case "defaults-save":
+    guard let size = Int(operand(3)) else { usage() }
+    do {
+        try PrismUserDefaultsPersistence(suiteName: operand(0)).save(
+            Settings(theme: operand(2), fontSize: size), key: operand(1))
+        result("saved")
+    } catch {
+        outcome(error)
+    }
+
+case "keychain-load":
+    do {
+        let credentials: Credentials? = try PrismKeychainPersistence(service: operand(0)).load(key: operand(1))
+        result(credentials.map { "loaded \($0.token)" } ?? "nil")
+    } catch {
+        outcome(error)
+    }
+
+case "keychain-save":
+    do {
+        try PrismKeychainPersistence(service: operand(0)).save(Credentials(token: operand(2)), key: operand(1))
+        result("saved")
+    } catch {
+        outcome(error)
+    }
+
+case "keychain-clear":
+    do {
+        try PrismKeychainPersistence(service: operand(0)).clear(key: operand(1))
+        result("cleared")
+    } catch {
+        outcome(error)
+    }
+
+case "keychain-lock":
+    result(lockDefaultCollection())
+
+default:
+    usage()
+}

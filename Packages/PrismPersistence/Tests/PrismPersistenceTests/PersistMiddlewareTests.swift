@@ -1,0 +1,329 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import PrismPersistence
+
+@MainActor
+@Suite("Persist middleware")
+struct PersistMiddlewareTests {
+    struct Counter: Codable, Sendable, Equatable {
+        var count = 0
+        var note = ""
+    }
+
+    enum CounterAction: Sendable {
+        case increment
+        case noop
+        case note(String)
+    }
+
+    static let reducer = PrismReduce<Counter, CounterAction> { state, action in
+        switch action {
+        case .increment: state.count += 1
+        case .noop: break
+        case .note(let text): state.note = text
+        }
+        return .none
+    }
+
+    /// A real disk strategy that records every save: the state, and whether it ran on the main
+    /// thread. It can be told to fail the next saves.
+    struct RecordingStrategy: PrismPersistenceStrategy {
+        struct Save: Sendable {
+            var count: Int
+            var onMainThread: Bool
+        }
+
+        struct Refused: Error {}
+
+        let disk: PrismDiskPersistence
+        let saves = LockedBox<[Save]>([])
+        let failures = LockedBox(0)
+
+        func save<State: Codable & Sendable>(_ state: State, key: String) throws {
+            if failures.mutate({ remaining in
+                defer { remaining = max(0, remaining - 1) }
+                return remaining > 0
+            }) {
+                throw Refused()
+            }
+            try disk.save(state, key: key)
+            let count = (state as? Counter)?.count ?? -1
+            saves.mutate { $0.append(Save(count: count, onMainThread: Thread.isMainThread)) }
+        }
+
+        func load<State: Codable & Sendable>(key: String) throws -> State? {
+            try disk.load(key: key)
+        }
+
+        func clear(key: String) throws {
+            try disk.clear(key: key)
+        }
+
+        var counts: [Int] { saves.wrappedValue.map(\.count) }
+    }
+
+    /// Log messages at error level, for the logger tests.
+    struct CapturingLogHandler: LogHandler {
+        let messages: LockedBox<[String]>
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            messages.mutate { $0.append("\(event.level): \(event.message)") }
+        }
+    }
+
+    @Test("the first change is saved at once, off the main thread")
+    func firstChangeAtOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .seconds(3600)
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            store.send(.increment)
+            try await eventually { strategy.counts == [1] }
+            #expect(strategy.saves.wrappedValue.allSatisfy { !$0.onMainThread })
+            let saved: Counter? = try strategy.disk.load(key: "counter")
+            #expect(saved?.count == 1)
+        }
+    }
+
+    @Test("changes within the window are saved once, with the latest state, when flushed")
+    func coalescesUntilFlush() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .seconds(3600)
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            for _ in 0..<1000 { store.send(.increment) }
+            try await persist.flush()
+            #expect(strategy.counts == [1, 1000])
+            let saved: Counter? = try strategy.disk.load(key: "counter")
+            #expect(saved?.count == 1000)
+        }
+    }
+
+    @Test("at the end of the window the latest state is saved, once")
+    func coalescesPerWindow() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .milliseconds(50)
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            for _ in 0..<500 { store.send(.increment) }
+            try await eventually { strategy.counts.last == 500 }
+            #expect(strategy.counts.first == 1)
+            // 500 sends in a tight loop fit in a few windows: a few saves, not 500.
+            #expect(strategy.counts.count < 100)
+            #expect(strategy.counts == strategy.counts.sorted())
+            // A quiet window closes it; the next change opens a new one and is saved at once.
+            try await eventually { !persist.scheduler.isWindowOpenForTesting }
+            store.send(.increment)
+            #expect(persist.scheduler.isWindowOpenForTesting)
+            try await eventually { strategy.counts.last == 501 }
+        }
+    }
+
+    @Test("attached to its store, the middleware keeps no state between saves and saves the latest")
+    func attachedCoalesces() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .milliseconds(50)
+            )
+            let store = PrismStore(restoringWith: persist, default: Counter(), reducer: Self.reducer)
+            for _ in 0..<500 {
+                store.send(.increment)
+                #expect(persist.scheduler.latest == nil)
+            }
+            try await eventually { strategy.counts.last == 500 }
+            #expect(strategy.counts.first == 1)
+            #expect(strategy.counts.count < 100)
+            store.send(.note("flushed"))
+            try await persist.flush()
+            let saved: Counter? = try strategy.disk.load(key: "counter")
+            #expect(saved == Counter(count: 500, note: "flushed"))
+        }
+    }
+
+    @Test("an Equatable state that did not change is not saved again")
+    func skipsUnchanged() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .seconds(3600)
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            store.send(.increment)
+            try await persist.flush()
+            #expect(strategy.counts == [1])
+            store.send(.noop)
+            store.send(.noop)
+            try await persist.flush()
+            #expect(strategy.counts == [1])
+            store.send(.increment)
+            try await persist.flush()
+            #expect(strategy.counts == [1, 2])
+        }
+    }
+
+    @Test("a state that is not Equatable is saved whenever an action ran")
+    func savesNonEquatable() async throws {
+        struct Log: Codable, Sendable {
+            var lines: [String] = []
+        }
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let persist = PrismPersistMiddleware<Log, CounterAction>(
+                strategy: strategy,
+                key: "log",
+                coalescingWindow: .seconds(3600)
+            )
+            let store = PrismStore(
+                initialState: Log(),
+                reducer: PrismReduce<Log, CounterAction> { _, _ in .none },
+                middleware: persist
+            )
+            store.send(.noop)
+            try await persist.flush()
+            store.send(.noop)
+            try await persist.flush()
+            #expect(strategy.saves.wrappedValue.count == 2)
+        }
+    }
+
+    @Test("a failed save reaches the handler and the log, and flush retries it")
+    func failureIsReported() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            strategy.failures.mutate { $0 = 1 }
+            let errors = LockedBox<[PrismPersistenceError]>([])
+            let messages = LockedBox<[String]>([])
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .seconds(3600),
+                logger: Logger(label: "test") { _ in CapturingLogHandler(messages: messages) },
+                onError: { error in errors.mutate { $0.append(error) } }
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            store.send(.increment)
+            try await eventually { !errors.wrappedValue.isEmpty }
+            let error = try #require(errors.wrappedValue.first)
+            #expect(error.code == .strategyFailed)
+            #expect(error.key == "counter")
+            #expect(error.underlying is RecordingStrategy.Refused)
+            #expect(messages.wrappedValue.contains { $0.hasPrefix("error: ") && $0.contains("could not save") })
+            #expect(strategy.counts.isEmpty)
+
+            try await persist.flush()
+            #expect(strategy.counts == [1])
+            #expect(errors.wrappedValue.count == 1)
+        }
+    }
+
+    @Test("flush throws the error of the save it made")
+    func flushThrows() async throws {
+        try await withTemporaryDirectory { directory in
+            let errors = LockedBox<[PrismPersistenceError]>([])
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: PrismDiskPersistence(directory: directory),
+                key: "not/a/file/name",
+                coalescingWindow: .seconds(3600),
+                onError: { error in errors.mutate { $0.append(error) } }
+            )
+            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            store.send(.increment)
+            store.send(.increment)
+            do {
+                try await persist.flush()
+                Issue.record("flush did not throw")
+            } catch let error as PrismPersistenceError {
+                #expect(error.code == .invalidKey)
+            }
+            #expect(errors.wrappedValue.map(\.code) == [.invalidKey, .invalidKey])
+        }
+    }
+
+    @Test("restore gives the saved state, or the default when there is none")
+    func restore() async throws {
+        try await withTemporaryDirectory { directory in
+            let disk = PrismDiskPersistence(directory: directory)
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(strategy: disk, key: "counter")
+            #expect(persist.key == "counter")
+            #expect(persist.restore(default: Counter(count: -1)) == Counter(count: -1))
+            try disk.save(Counter(count: 41, note: "saved"), key: "counter")
+            #expect(persist.restore(default: Counter()) == Counter(count: 41, note: "saved"))
+        }
+    }
+
+    @Test("restoring an unreadable file gives the default, reports it, and keeps the file aside")
+    func restoreCorrupt() async throws {
+        try await withTemporaryDirectory { directory in
+            try Data("{\"version\":1,\"sta".utf8).write(to: directory.appendingPathComponent("counter.json"))
+            let errors = LockedBox<[PrismPersistenceError]>([])
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: PrismDiskPersistence(directory: directory),
+                key: "counter",
+                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                onError: { error in errors.mutate { $0.append(error) } }
+            )
+            #expect(persist.restore(default: Counter(count: 7)) == Counter(count: 7))
+            let error = try #require(errors.wrappedValue.first)
+            #expect(error.code == .corruptFile)
+            let aside = try #require(error.movedAsideURL)
+            #expect(try Data(contentsOf: aside) == Data("{\"version\":1,\"sta".utf8))
+        }
+    }
+
+    @Test("PrismStore(restoringWith:default:reducer:) restores, then saves after actions")
+    func storeRestoring() async throws {
+        try await withTemporaryDirectory { directory in
+            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            try strategy.disk.save(Counter(count: 10), key: "counter")
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: strategy,
+                key: "counter",
+                coalescingWindow: .seconds(3600)
+            )
+            let store = PrismStore(restoringWith: persist, default: Counter(), reducer: Self.reducer)
+            #expect(store.state.count == 10)
+            #expect(persist.scheduler.readsStore)
+            // The restored state counts as saved: an action that changes nothing writes nothing.
+            store.send(.noop)
+            try await persist.flush()
+            #expect(strategy.counts.isEmpty)
+            store.send(.increment)
+            try await persist.flush()
+            #expect(strategy.counts == [11])
+
+            // The next launch.
+            let relaunched = PrismStore(
+                restoringWith: PrismPersistMiddleware(strategy: strategy.disk, key: "counter"),
+                default: Counter(),
+                reducer: Self.reducer
+            )
+            #expect(relaunched.state.count == 11)
+        }
+    }
+}

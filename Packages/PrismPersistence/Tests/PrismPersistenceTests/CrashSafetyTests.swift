@@ -27,16 +27,20 @@ struct CrashSafetyTests {
 
                 // Wait for the first save of this round, then kill it at a random moment: the
                 // saves follow each other without pause, so the kill lands inside one.
-                var seen = Data()
-                while !String(decoding: seen, as: UTF8.self).contains("ready") {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    seen.append(chunk)
+                let reader = output.fileHandleForReading
+                let seen = try await offTheCooperativePool { () -> Data in
+                    var seen = Data()
+                    while !String(decoding: seen, as: UTF8.self).contains("ready") {
+                        let chunk = reader.availableData
+                        if chunk.isEmpty { break }
+                        seen.append(chunk)
+                    }
+                    return seen
                 }
                 #expect(String(decoding: seen, as: UTF8.self).contains("ready"), "round \(round): \(seen)")
                 try await Task.sleep(for: .microseconds(Int.random(in: 0..<40_000, using: &generator)))
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                try await offTheCooperativePool { process.waitUntilExit() }
                 #expect(process.terminationReason == .uncaughtSignal)
 
                 let loaded: CrashState? = try persistence.load(key: "state")

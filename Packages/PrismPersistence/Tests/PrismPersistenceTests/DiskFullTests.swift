@@ -14,7 +14,7 @@ struct DiskFullTests {
 
             // A child process whose files may not grow past 4 KiB (RLIMIT_FSIZE, with SIGXFSZ
             // ignored): its save of a state of tens of kilobytes hits the limit mid-write.
-            let child = try TestHelper.run(["save-limited", directory.path, "state", "4096", "1234"])
+            let child = try await TestHelper.run(["save-limited", directory.path, "state", "4096", "1234"])
             #expect(child.status == 0, "\(child.errors)")
             let result = try #require(child.result, "\(child.output)\(child.errors)")
             #expect(result.hasPrefix("error diskFull errno=\(EFBIG)"), "\(result)")
@@ -32,7 +32,7 @@ struct DiskFullTests {
     @Test("a save under the limit still succeeds in the same child")
     func underTheLimit() async throws {
         try await withTemporaryDirectory { directory in
-            let child = try TestHelper.run(["save-limited", directory.path, "state", "\(1 << 22)", "1"])
+            let child = try await TestHelper.run(["save-limited", directory.path, "state", "\(1 << 22)", "1"])
             #expect(child.result == "saved", "\(child.output)\(child.errors)")
             let loaded: CrashState? = try PrismDiskPersistence(directory: directory).load(key: "state")
             #expect(loaded == CrashState.make(1))

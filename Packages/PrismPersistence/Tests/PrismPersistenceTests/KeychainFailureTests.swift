@@ -24,8 +24,8 @@ struct KeychainFailureTests {
             ["keychain-load", "svc", "auth"], ["keychain-save", "svc", "auth", "t"], ["keychain-clear", "svc", "auth"],
         ]
     )
-    func noService(arguments: [String]) throws {
-        let child = try TestHelper.run(arguments, environment: Self.environmentWithoutBus)
+    func noService(arguments: [String]) async throws {
+        let child = try await TestHelper.run(arguments, environment: Self.environmentWithoutBus)
         let result = try #require(child.result, "\(child.output)\(child.errors)")
         #expect(result.hasPrefix("error secretServiceUnavailable"), "\(result)")
         #expect(result.contains("no Secret Service"))
@@ -34,11 +34,11 @@ struct KeychainFailureTests {
     }
 
     @Test("no D-Bus session at all is a secretServiceUnavailable error too")
-    func noSession() throws {
+    func noSession() async throws {
         var environment = Self.environmentWithoutBus
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["XDG_RUNTIME_DIR"] = "/nonexistent/prism-no-runtime-dir"
-        let child = try TestHelper.run(["keychain-load", "svc", "auth"], environment: environment)
+        let child = try await TestHelper.run(["keychain-load", "svc", "auth"], environment: environment)
         let result = try #require(child.result, "\(child.output)\(child.errors)")
         #expect(result.hasPrefix("error secretServiceUnavailable"), "\(result)")
     }
@@ -48,14 +48,14 @@ struct KeychainFailureTests {
         .enabled(
             if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
     )
-    func locked() throws {
+    func locked() async throws {
         // A keyring of its own (a nested with-keyring.sh), locked after a save, as a user would.
         let helper = TestHelper.url.path
         let script = """
             "$0" keychain-save svc auth token && "$0" keychain-lock && "$0" keychain-load svc auth \
             && "$0" keychain-save svc auth other && "$0" keychain-clear svc auth
             """
-        let child = try runProcess(
+        let child = try await runProcess(
             repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh"),
             ["sh", "-c", script, helper]
         )

@@ -97,10 +97,10 @@ struct KeychainPersistenceTests {
 
     #if os(Linux)
     @Test("another process sees the secret: it is in the Secret Service, not in this process")
-    func anotherProcess() throws {
+    func anotherProcess() async throws {
         let service = service()
         try PrismKeychainPersistence(service: service).save(Credentials(token: "shared"), key: "auth")
-        let child = try TestHelper.run(["keychain-load", service, "auth"])
+        let child = try await TestHelper.run(["keychain-load", service, "auth"])
         #expect(child.result == "loaded shared", "\(child.output)\(child.errors)")
         try PrismKeychainPersistence(service: service).clear(key: "auth")
     }

@@ -11,13 +11,13 @@ struct ScriptTests {
     static let installDeps = repositoryRoot.appendingPathComponent("Tools/scripts/install-system-deps.sh")
 
     @Test("with-keyring.sh exits with the command's status", arguments: [0, 1, 7, 42])
-    func exitStatus(status: Int32) throws {
-        let child = try runProcess(Self.withKeyring, ["sh", "-c", "exit \(status)"])
+    func exitStatus(status: Int32) async throws {
+        let child = try await runProcess(Self.withKeyring, ["sh", "-c", "exit \(status)"])
         #expect(child.status == status, "\(child.errors)")
     }
 
     @Test("with-keyring.sh gives the command a private bus and PRISM_KEYRING=1, and stops the daemon after")
-    func environment() throws {
+    func environment() async throws {
         let outer = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
         let script = """
             echo "bus=$DBUS_SESSION_BUS_ADDRESS"
@@ -26,7 +26,7 @@ struct ScriptTests {
                 org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets \
                 | sed -n 's/.*uint32 \\([0-9]*\\).*/daemon=\\1/p'
             """
-        let child = try runProcess(Self.withKeyring, ["sh", "-c", script])
+        let child = try await runProcess(Self.withKeyring, ["sh", "-c", script])
         #expect(child.status == 0, "\(child.errors)")
         func value(_ name: String) -> String? {
             child.output.split(separator: "\n").first { $0.hasPrefix("\(name)=") }.map {
@@ -42,15 +42,15 @@ struct ScriptTests {
     }
 
     @Test("with-keyring.sh without a command prints its usage and fails")
-    func usage() throws {
-        let child = try runProcess(Self.withKeyring, [])
+    func usage() async throws {
+        let child = try await runProcess(Self.withKeyring, [])
         #expect(child.status == 64)
         #expect(child.errors.contains("usage:"))
     }
 
     @Test("install-system-deps.sh --check finds everything installed")
-    func dependenciesInstalled() throws {
-        let child = try runProcess(Self.installDeps, ["--check"])
+    func dependenciesInstalled() async throws {
+        let child = try await runProcess(Self.installDeps, ["--check"])
         #expect(child.status == 0, "\(child.output)\(child.errors)")
     }
 }

@@ -158,15 +158,31 @@ enum TestHelper {
     }()
 
     /// Runs the helper with `arguments` to its end.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildResult {
-        try runProcess(url, arguments, environment: environment)
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildResult {
+        try await runProcess(url, arguments, environment: environment)
     }
 }
 
 /// Runs `executable` with `arguments` to its end, collecting what it prints.
 ///
 /// Output goes to files, not pipes, so that a chatty child never blocks on a full pipe.
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ChildResult {
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws
+    -> ChildResult
+{
+    try await offTheCooperativePool { try runProcessBlocking(executable, arguments, environment: environment) }
+}
+
+/// Runs blocking work (waiting for a child process) on a thread of its own, so that it does not
+/// hold one of the few threads Swift concurrency runs every test's tasks on.
+func offTheCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+private func runProcessBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]?) throws
+    -> ChildResult
+{
     let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("prism-persistence-child-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

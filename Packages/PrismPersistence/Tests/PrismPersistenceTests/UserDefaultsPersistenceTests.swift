@@ -7,6 +7,21 @@ import Testing
 struct UserDefaultsPersistenceTests {
     /// A suite of its own for one test, removed with its file afterwards.
     func withSuite(_ body: (String) throws -> Void) rethrows {
+        try withSuiteNamed(body)
+    }
+
+    func withSuiteAsync(_ body: (String) async throws -> Void) async rethrows {
+        let suite = "prism-persistence-tests-\(UUID().uuidString)"
+        defer {
+            UserDefaults().removePersistentDomain(forName: suite)
+            #if os(Linux)
+            try? FileManager.default.removeItem(at: Self.configDirectory.appendingPathComponent("\(suite).plist"))
+            #endif
+        }
+        try await body(suite)
+    }
+
+    private func withSuiteNamed(_ body: (String) throws -> Void) rethrows {
         let suite = "prism-persistence-tests-\(UUID().uuidString)"
         defer {
             UserDefaults().removePersistentDomain(forName: suite)
@@ -52,19 +67,19 @@ struct UserDefaultsPersistenceTests {
     }
 
     @Test("another process sees a save as soon as it returns")
-    func visibleToAnotherProcess() throws {
-        try withSuite { suite in
+    func visibleToAnotherProcess() async throws {
+        try await withSuiteAsync { suite in
             try PrismUserDefaultsPersistence(suiteName: suite).save(
                 Settings(theme: "dark", fontSize: 17), key: "user_settings")
-            let child = try TestHelper.run(["defaults-load", suite, "user_settings"])
+            let child = try await TestHelper.run(["defaults-load", suite, "user_settings"])
             #expect(child.result == "loaded theme=dark fontSize=17", "\(child.output)\(child.errors)")
         }
     }
 
     @Test("a save by another process is on disk when that process exits")
-    func savedByAnotherProcess() throws {
-        try withSuite { suite in
-            let child = try TestHelper.run(["defaults-save", suite, "user_settings", "solarized", "13"])
+    func savedByAnotherProcess() async throws {
+        try await withSuiteAsync { suite in
+            let child = try await TestHelper.run(["defaults-save", suite, "user_settings", "solarized", "13"])
             #expect(child.result == "saved", "\(child.output)\(child.errors)")
             let loaded: Settings? = try PrismUserDefaultsPersistence(suiteName: suite).load(key: "user_settings")
             #expect(loaded == Settings(theme: "solarized", fontSize: 13))

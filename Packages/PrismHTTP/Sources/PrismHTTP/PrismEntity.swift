@@ -1,0 +1,128 @@
+import Foundation
+
+/// A response type the client decodes for you, from JSON whose keys may be snake_case.
+///
+/// ```swift
+/// struct GitHubUser: PrismEntity {
+///     var login: String
+///     var name: String?
+///     var publicRepos: Int     // from "public_repos"
+///     var htmlURL: String      // from "html_url"
+/// }
+/// ```
+///
+/// The default decoding maps `snake_case` keys to `camelCase` properties and spells common
+/// acronyms the Swift way (`html_url` → `htmlURL`, `user_id` → `userID`); a type whose
+/// properties spell them otherwise (`htmlUrl`) decodes too. Dates are ISO 8601. Override
+/// ``decoder`` to change any of it.
+public protocol PrismEntity: Codable, Sendable {
+    /// The decoder the client uses for this type.
+    static var decoder: JSONDecoder { get }
+}
+
+extension PrismEntity {
+    /// Snake-case keys with Swift-style acronyms, ISO 8601 dates (one shared decoder).
+    public static var decoder: JSONDecoder { PrismJSON.sharedDecoder }
+}
+
+/// Prism's JSON conventions: what ``PrismEntity`` decodes with, and how endpoints encode bodies.
+public enum PrismJSON {
+    /// The acronyms spelled in capitals when snake_case keys become camelCase.
+    public static let acronyms: Set<String> = [
+        "api", "css", "dns", "gif", "html", "http", "https", "id", "ids", "ip", "jpeg", "jpg", "json", "jwt",
+        "pdf", "png", "sha", "sql", "ssh", "svg", "tcp", "tls", "ttl", "ui", "uri", "url", "urls", "utc", "uuid",
+        "xml",
+    ]
+
+    /// The decoder ``PrismEntity`` types use unless they override it: ``makeDecoder()``'s,
+    /// made once.
+    public static let sharedDecoder: JSONDecoder = makeDecoder()
+
+    private static let sharedLowercaseAcronymDecoder: JSONDecoder = makeLowercaseAcronymDecoder()
+
+    /// A decoder for snake_case JSON with Swift-style acronyms and ISO 8601 dates.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in SnakeCaseKey(camelCasing: path.last!, acronyms: true) }
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// A decoder like ``makeDecoder()`` whose camelCase keeps acronyms in lowercase after their
+    /// first letter (`html_url` → `htmlUrl`): the fallback for types spelled that way.
+    static func makeLowercaseAcronymDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// The encoder endpoints use for `Encodable` bodies: keys as the type spells them (APIs
+    /// differ: override ``PrismNetworkEndpoint/bodyEncoder`` to send snake_case), ISO 8601 dates,
+    /// sorted keys.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// Decodes `type` from `data` with `decoder`, falling back to lowercase acronyms when the
+    /// first attempt misses a key (a type spelled `htmlUrl` rather than `htmlURL`).
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, with decoder: JSONDecoder) throws -> T {
+        do {
+            return try decoder.decode(type, from: data)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            do {
+                return try sharedLowercaseAcronymDecoder.decode(type, from: data)
+            } catch {
+                throw DecodingError.keyNotFound(key, context)
+            }
+        }
+    }
+}
+
+/// A coding key converted from snake_case.
+struct SnakeCaseKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    init(camelCasing key: any CodingKey, acronyms: Bool) {
+        if let intValue = key.intValue {
+            self.init(intValue: intValue)
+            return
+        }
+        self.init(stringValue: Self.camelCase(key.stringValue, acronyms: acronyms))
+    }
+
+    private static let pluralAcronyms = ["ids": "IDs", "urls": "URLs"]
+
+    static func camelCase(_ key: String, acronyms: Bool) -> String {
+        guard key.contains("_") else { return key }
+        // Keep leading and trailing underscores, as JSONDecoder's own strategy does.
+        let leading = key.prefix { $0 == "_" }
+        let trailing = key.reversed().prefix { $0 == "_" }
+        let core = key.dropFirst(leading.count).dropLast(trailing.count)
+        let words = core.split(separator: "_", omittingEmptySubsequences: true)
+        guard let first = words.first else { return key }
+        var result = String(first)
+        for word in words.dropFirst() {
+            let lower = word.lowercased()
+            if acronyms && PrismJSON.acronyms.contains(lower) {
+                result += pluralAcronyms[lower] ?? lower.uppercased()
+            } else {
+                result += word.prefix(1).uppercased() + word.dropFirst()
+            }
+        }
+        return String(leading) + result + String(trailing)
+    }
+}

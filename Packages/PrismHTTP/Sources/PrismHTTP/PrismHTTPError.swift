@@ -1,0 +1,152 @@
+import Foundation
+
+/// Everything that can go wrong with a request, with the context a caller needs: the status
+/// code, the headers and the body of an unacceptable response (which validation keeps), the
+/// URL, and the underlying error.
+///
+/// ```swift
+/// do {
+///     let user = try await client.request(on: GetUserRequest(login: "octocat"))
+/// } catch let error as PrismHTTPError where error.code == .unacceptableStatus {
+///     print(error.statusCode ?? 0, String(decoding: error.body ?? Data(), as: UTF8.self))
+/// }
+/// ```
+///
+/// Task cancellation is not a `PrismHTTPError`: a cancelled request throws `CancellationError`.
+public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added: switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// The endpoint's parts do not make a valid URL.
+        public static let invalidURL = Code("invalidURL")
+        /// The endpoint's body could not be encoded.
+        public static let encodingFailed = Code("encodingFailed")
+        /// The server answered with a status the request does not accept (non-2xx by default).
+        public static let unacceptableStatus = Code("unacceptableStatus")
+        /// The response body could not be decoded into the response type.
+        public static let decodingFailed = Code("decodingFailed")
+        /// No response arrived in time.
+        public static let timedOut = Code("timedOut")
+        /// The connection failed or was closed before a complete response arrived.
+        public static let connectionFailed = Code("connectionFailed")
+        /// The response body was larger than the transport accepts.
+        public static let responseTooLarge = Code("responseTooLarge")
+        /// Refreshing credentials failed.
+        public static let authenticationFailed = Code("authenticationFailed")
+        /// The request was retried and every attempt failed (see ``PrismHTTPError/attempts``).
+        public static let retriesExhausted = Code("retriesExhausted")
+        /// Something else went wrong in the transport (see ``PrismHTTPError/underlying``).
+        public static let transportFailed = Code("transportFailed")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence that says what went wrong.
+    public var message: String
+    /// The URL of the request.
+    public var url: URL?
+    /// The method of the request, when known.
+    public var method: PrismNetworkMethod?
+    /// The status code of the response, when one arrived.
+    public var statusCode: Int?
+    /// The headers of the response, when one arrived.
+    public var headers: PrismHTTPHeaders?
+    /// The body of the response, when one arrived: what the server said about the failure.
+    public var body: Data?
+    /// The error underneath (a transport error, a `DecodingError`, ...).
+    public var underlying: (any Error)?
+    /// For ``Code-swift.struct/retriesExhausted``: why each attempt failed, in order.
+    public var attempts: [PrismHTTPError]
+
+    /// Creates an error.
+    public init(
+        code: Code,
+        message: String,
+        url: URL? = nil,
+        method: PrismNetworkMethod? = nil,
+        statusCode: Int? = nil,
+        headers: PrismHTTPHeaders? = nil,
+        body: Data? = nil,
+        underlying: (any Error)? = nil,
+        attempts: [PrismHTTPError] = []
+    ) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.method = method
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.underlying = underlying
+        self.attempts = attempts
+    }
+
+    /// The body as UTF-8 text, when there is one.
+    public var bodyText: String? {
+        body.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The message, the URL, and the start of the body.
+    public var description: String {
+        var text = "PrismHTTPError.\(code): \(message)"
+        if let url { text += " [\(url.absoluteString)]" }
+        if let bodyText, !bodyText.isEmpty {
+            let preview = bodyText.prefix(500)
+            text += " body: \(preview)\(bodyText.count > 500 ? "…" : "")"
+        }
+        return text
+    }
+
+    static func unacceptable(_ response: PrismHTTPResponse, method: PrismNetworkMethod? = nil) -> PrismHTTPError {
+        PrismHTTPError(
+            code: .unacceptableStatus,
+            message: "The server answered \(response.statusCode).",
+            url: response.url,
+            method: method,
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: response.body
+        )
+    }
+
+    static func decoding(_ error: any Error, response: PrismHTTPResponse, type: Any.Type) -> PrismHTTPError {
+        PrismHTTPError(
+            code: .decodingFailed,
+            message: "Could not decode \(type) from the response: \(describe(error))",
+            url: response.url,
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: response.body,
+            underlying: error
+        )
+    }
+
+    /// A decoding error as a sentence that names the key path and the type.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.isEmpty
+                ? "the top level"
+                : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = context.codingPath.isEmpty ? "" : " at \(path(context.codingPath))"
+            return "no value for key \"\(key.stringValue)\"\(at)."
+        case .typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "expected \(type) at \(path(context.codingPath)) but found null."
+        case .dataCorrupted(let context):
+            return "the data is not valid at \(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP endpoint described as a Swift type: typically an enum with a case per route.
+///
+/// Every property but ``host`` and ``path`` has a default, so you override only what differs:
+///
+/// ```swift
+/// enum GitHubEndpoint: PrismNetworkEndpoint {
+///     case user(login: String)
+///     case createIssue(repo: String, body: CreateIssueBody)
+///
+///     var host: String { "api.github.com" }
+///     var path: String {
+///         switch self {
+///         case .user(let login): return "/users/\(login)"
+///         case .createIssue(let repo, _): return "/repos/\(repo)/issues"
+///         }
+///     }
+///     var method: PrismNetworkMethod {
+///         switch self {
+///         case .createIssue: return .post
+///         default: return .get
+///         }
+///     }
+///     var body: (any Encodable)? {
+///         switch self {
+///         case .createIssue(_, let payload): return payload
+///         default: return nil
+///         }
+///     }
+/// }
+/// ```
+///
+/// | property | type | default |
+/// |---|---|---|
+/// | ``scheme`` | ``PrismNetworkScheme`` | `.https` |
+/// | ``host`` | `String` | required |
+/// | ``port`` | `Int?` | `nil` (the scheme's) |
+/// | ``path`` | `String` | required |
+/// | ``method`` | ``PrismNetworkMethod`` | `.get` |
+/// | ``queryItems`` | `[URLQueryItem]?` | `nil` |
+/// | ``headers`` | `[String: String]` | `[:]` |
+/// | ``body`` | `(any Encodable)?` | `nil` |
+/// | ``timeoutInterval`` | `TimeInterval?` | `nil` (the transport's default) |
+/// | ``cacheInterval`` | `TimeInterval?` | `nil` |
+///
+/// ``url`` and ``request`` are built from these. Query items are omitted when the array is
+/// empty. A `String` body is sent as its UTF-8 bytes, `Data` as is, and any other `Encodable`
+/// as JSON with ``bodyEncoder`` (`Content-Type: application/json` unless ``headers`` set one).
+public protocol PrismNetworkEndpoint: Sendable {
+    /// The URL scheme.
+    var scheme: PrismNetworkScheme { get }
+    /// The host name, such as `api.github.com`.
+    var host: String { get }
+    /// The port, when it is not the scheme's default.
+    var port: Int? { get }
+    /// The path, starting with `/`.
+    var path: String { get }
+    /// The HTTP method.
+    var method: PrismNetworkMethod { get }
+    /// The query items; `nil` or empty adds no query.
+    var queryItems: [URLQueryItem]? { get }
+    /// Header fields to send.
+    var headers: [String: String] { get }
+    /// The body to send: `Encodable` values are sent as JSON, strings as UTF-8 text.
+    var body: (any Encodable)? { get }
+    /// How long to wait for the response, in seconds.
+    var timeoutInterval: TimeInterval? { get }
+    /// How long a response to this endpoint stays fresh in the cache, in seconds (GET only).
+    var cacheInterval: TimeInterval? { get }
+    /// How an `Encodable` body is encoded; by default keys as spelled, ISO 8601 dates.
+    var bodyEncoder: JSONEncoder { get }
+}
+
+extension PrismNetworkEndpoint {
+    /// `.https`.
+    public var scheme: PrismNetworkScheme { .https }
+    /// `nil`: the scheme's default port.
+    public var port: Int? { nil }
+    /// `.get`.
+    public var method: PrismNetworkMethod { .get }
+    /// `nil`.
+    public var queryItems: [URLQueryItem]? { nil }
+    /// No headers.
+    public var headers: [String: String] { [:] }
+    /// No body.
+    public var body: (any Encodable)? { nil }
+    /// `nil`: the transport's default timeout.
+    public var timeoutInterval: TimeInterval? { nil }
+    /// `nil`: responses are cached only as their HTTP headers allow.
+    public var cacheInterval: TimeInterval? { nil }
+    /// ``PrismJSON/makeEncoder()``'s encoder: keys as spelled, ISO 8601 dates.
+    public var bodyEncoder: JSONEncoder { PrismJSON.makeEncoder() }
+
+    /// The endpoint's URL, built from its scheme, host, port, path and query items.
+    ///
+    /// - Precondition: the parts make a valid URL. Use ``makeURL()`` to get an error instead.
+    public var url: URL {
+        do {
+            return try makeURL()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The endpoint's URL, or a ``PrismHTTPError`` with code `invalidURL` saying which part is wrong.
+    public func makeURL() throws(PrismHTTPError) -> URL {
+        var components = URLComponents()
+        components.scheme = scheme.rawValue
+        components.host = host
+        components.port = port
+        components.path = path.hasPrefix("/") || path.isEmpty ? path : "/" + path
+        if let queryItems, !queryItems.isEmpty {
+            components.queryItems = queryItems
+        }
+        guard !host.isEmpty, let url = components.url else {
+            throw PrismHTTPError(
+                code: .invalidURL,
+                message:
+                    "The endpoint's parts do not make a URL (scheme \(scheme.rawValue), host \"\(host)\", path \"\(path)\")."
+            )
+        }
+        return url
+    }
+
+    /// The endpoint as a ``PrismHTTPRequest``: URL, method, headers, encoded body, timeout.
+    public func makeHTTPRequest() throws(PrismHTTPError) -> PrismHTTPRequest {
+        let encoder = bodyEncoder
+        var request = PrismHTTPRequest(
+            url: try makeURL(),
+            method: method,
+            headers: PrismHTTPHeaders(headers),
+            timeout: timeoutInterval.map { .milliseconds(Int64(($0 * 1_000).rounded())) }
+        )
+        if let body {
+            let (data, contentType) = try encodeBody(body, encoder: encoder, url: request.url)
+            request.body = data
+            if let contentType, !request.headers.contains("Content-Type") {
+                request.headers["Content-Type"] = contentType
+            }
+        }
+        return request
+    }
+
+    /// The endpoint as a Foundation `URLRequest`.
+    ///
+    /// - Precondition: the URL is valid and the body encodes.
+    public var request: URLRequest {
+        do {
+            let http = try makeHTTPRequest()
+            var request = URLRequest(url: http.url)
+            request.httpMethod = http.method.rawValue
+            for field in http.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+            request.httpBody = http.body
+            if let timeoutInterval { request.timeoutInterval = timeoutInterval }
+            if method == .get, cacheInterval != nil { request.cachePolicy = .returnCacheDataElseLoad }
+            return request
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}
+
+private func encodeBody(
+    _ body: any Encodable,
+    encoder: JSONEncoder,
+    url: URL
+) throws(PrismHTTPError) -> (Data, String?) {
+    switch body {
+    case let data as Data:
+        return (data, nil)
+    case let text as String:
+        return (Data(text.utf8), "text/plain; charset=utf-8")
+    default:
+        do {
+            return (try encoder.encode(body), "application/json")
+        } catch {
+            throw PrismHTTPError(
+                code: .encodingFailed,
+                message: "Could not encode the body (\(type(of: body))) as JSON: \(error)",
+                url: url,
+                underlying: error
+            )
+        }
+    }
+}

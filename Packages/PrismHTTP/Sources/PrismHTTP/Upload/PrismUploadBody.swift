@@ -1,0 +1,96 @@
+import Foundation
+
+/// A request body sent in chunks, with its length known up front: what uploads stream.
+///
+/// ```swift
+/// let body = PrismUploadBody.multipart(form)        // files read from disk as they are sent
+/// let body = PrismUploadBody.data(imageData)
+/// ```
+public struct PrismUploadBody: Sendable {
+    /// The body's size in bytes.
+    public let length: Int64
+    private let makeChunks: @Sendable () -> AsyncThrowingStream<Data, any Error>
+
+    /// Creates a body of `length` bytes whose chunks `makeChunks` produces (once per send).
+    public init(length: Int64, makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>) {
+        self.length = length
+        self.makeChunks = makeChunks
+    }
+
+    /// The chunks, from the start.
+    public func chunks() -> AsyncThrowingStream<Data, any Error> {
+        makeChunks()
+    }
+
+    /// A body of `data`, sent in chunks of `chunkSize` bytes.
+    public static func data(_ data: Data, chunkSize: Int = 64 * 1_024) -> PrismUploadBody {
+        PrismUploadBody(length: Int64(data.count)) {
+            let offset = ChunkCursor(0)
+            // Pulled one chunk at a time: nothing is produced ahead of the consumer.
+            return AsyncThrowingStream(unfolding: {
+                offset.next(upTo: data.count, step: max(1, chunkSize)).map { data.subdata(in: $0) }
+            })
+        }
+    }
+
+    /// A `multipart/form-data` body, its files read from disk as they are sent (one chunk at a
+    /// time, pulled by the transport: memory stays at a chunk).
+    public static func multipart(_ form: PrismMultipartFormData, chunkSize: Int = 64 * 1_024) -> PrismUploadBody {
+        PrismUploadBody(length: form.contentLength) {
+            let iterator = IteratorBox(form.bodyStream(chunkSize: chunkSize).makeAsyncIterator())
+            return AsyncThrowingStream(unfolding: { try await iterator.next() })
+        }
+    }
+
+    /// Collects the whole body in memory.
+    func collect() async throws -> Data {
+        var data = Data()
+        data.reserveCapacity(Int(clamping: length))
+        for try await chunk in chunks() { data.append(chunk) }
+        return data
+    }
+}
+
+extension PrismHTTPTransport {
+    /// Sends `request` with `body`, reporting the bytes sent so far to `progress`.
+    ///
+    /// This default collects the body and sends it with ``send(_:)``, reporting all of it once
+    /// sent; the transports that ship report progress while the body is being sent.
+    public func upload(
+        _ request: PrismHTTPRequest,
+        body: PrismUploadBody,
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
+    ) async throws -> PrismHTTPResponse {
+        var request = request
+        request.body = try await body.collect()
+        let response = try await send(request)
+        progress(body.length)
+        return response
+    }
+}
+
+/// A position in a buffer, advanced one chunk at a time.
+final class ChunkCursor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: Int
+
+    init(_ offset: Int) { self.offset = offset }
+
+    func next(upTo count: Int, step: Int) -> Range<Int>? {
+        lock.withLock {
+            guard offset < count else { return nil }
+            let range = offset..<min(offset + step, count)
+            offset = range.upperBound
+            return range
+        }
+    }
+}
+
+/// Holds a body iterator for a pull-based stream; the stream calls it from one task at a time.
+final class IteratorBox: @unchecked Sendable {
+    private var iterator: PrismMultipartBodyStream.Iterator
+
+    init(_ iterator: PrismMultipartBodyStream.Iterator) { self.iterator = iterator }
+
+    func next() async throws -> Data? { try await iterator.next() }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PrismHTTP
+import PrismTestServer
+import Testing
+
+@Suite("Retry through the client against the test server")
+struct ClientRetryTests {
+    let fast = PrismExponentialBackoff(
+        baseDelay: .milliseconds(5), maxDelay: .milliseconds(50), maxAttempts: 4, jitter: .milliseconds(5))
+
+    @Test("a GET that fails with 503 twice succeeds on the third attempt", arguments: TransportKind.allCases)
+    func retriesTransientFailures(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let endpoint = ServerEndpoint(server, "/flaky/a", query: ["failures": "2", "status": "503"])
+            _ = try await client.request(on: RawRequest(endpoint: endpoint), retryPolicy: fast)
+            #expect(server.flakyAttempts("a") == 3)
+        }
+    }
+
+    @Test("a 404 is not retried, nor is a POST that got a 503")
+    func permanentFailuresAndNonIdempotent() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(cache: nil)
+            await #expect(throws: PrismHTTPError.self) {
+                _ = try await client.request(
+                    on: RawRequest(endpoint: ServerEndpoint(server, "/status/404")), retryPolicy: fast)
+            }
+            #expect(server.hits("/status/404") == 1)
+            let post = ServerEndpoint(server, "/flaky/p", method: .post, query: ["failures": "1", "status": "503"])
+            await #expect(throws: PrismHTTPError.self) {
+                _ = try await client.request(on: RawRequest(endpoint: post), retryPolicy: fast)
+            }
+            #expect(server.flakyAttempts("p") == 1)
+        }
+    }
+
+    @Test("Retry-After from the server is honoured, with real short waits")
+    func retryAfterFromServer() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(cache: nil)
+            let policy = PrismExponentialBackoff(
+                baseDelay: .milliseconds(1), maxDelay: .seconds(5), maxAttempts: 3, jitter: .zero)
+            let start = ContinuousClock.now
+            _ = try await client.request(
+                on: RawRequest(
+                    endpoint: ServerEndpoint(
+                        server, "/flaky/r", query: ["failures": "1", "status": "429", "retryAfter": "1"])),
+                retryPolicy: policy
+            )
+            #expect(ContinuousClock.now - start >= .seconds(1))
+            #expect(server.flakyAttempts("r") == 2)
+        }
+    }
+
+    @Test("when every attempt fails, the error lists them")
+    func exhaustedAttempts() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(cache: nil)
+            do {
+                _ = try await client.request(
+                    on: RawRequest(
+                        endpoint: ServerEndpoint(server, "/flaky/x", query: ["failures": "10", "status": "502"])),
+                    retryPolicy: fast
+                )
+                Issue.record("expected the retries to be exhausted")
+            } catch let error as PrismHTTPError {
+                #expect(error.code == .retriesExhausted)
+                #expect(error.attempts.count == 4)
+                #expect(error.attempts.allSatisfy { $0.statusCode == 502 })
+                #expect(error.body != nil)
+            }
+        }
+    }
+
+    @Test(
+        "timeouts are retried: the request succeeds once the server answers in time", arguments: TransportKind.allCases)
+    func retriesTimeouts(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let endpoint = ServerEndpoint(
+                server, "/timeout-then-ok/t", query: ["failures": "1", "delay": "2000"], timeout: 0.3)
+            do {
+                _ = try await client.request(on: RawRequest(endpoint: endpoint), retryPolicy: fast)
+            } catch {
+                Issue.record("\(error); server saw \(server.hits("/timeout-then-ok/t")) requests")
+            }
+            #expect(server.hits("/timeout-then-ok/t") == 2)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import PrismHTTP
+import PrismTestServer
+
+/// The transports every behaviour is tested on.
+enum TransportKind: String, CaseIterable, Sendable {
+    case asyncHTTPClient
+    case urlSession
+
+    func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
+        switch self {
+        case .asyncHTTPClient:
+            #if canImport(AsyncHTTPClient)
+            return PrismAsyncHTTPClientTransport(configuration: configuration)
+            #else
+            return PrismURLSessionTransport(configuration: configuration)
+            #endif
+        case .urlSession:
+            return PrismURLSessionTransport(configuration: configuration)
+        }
+    }
+}
+
+/// Starts a test server, runs `body`, and shuts the server down whatever happens.
+func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
+    let server = try await PrismTestServer.start()
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// Sends every request to `server`, whatever host its endpoint names (how the seed's
+/// `api.github.com` endpoints reach the local server).
+func redirect(to server: PrismTestServer) -> PrismInterceptor {
+    let port = server.port
+    return PrismInterceptor { request in
+        var request = request
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = port
+        request.url = components.url!
+        return request
+    }
+}
+
+/// An endpoint on the test server.
+struct ServerEndpoint: PrismNetworkEndpoint {
+    let port: Int?
+    let path: String
+    var method: PrismNetworkMethod = .get
+    var queryItems: [URLQueryItem]? = nil
+    var headers: [String: String] = [:]
+    var payload: (any Encodable & Sendable)? = nil
+    var timeoutInterval: TimeInterval? = nil
+    var cacheInterval: TimeInterval? = nil
+
+    var scheme: PrismNetworkScheme { .http }
+    var host: String { "127.0.0.1" }
+    var body: (any Encodable)? { payload }
+
+    init(
+        _ server: PrismTestServer,
+        _ path: String,
+        method: PrismNetworkMethod = .get,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        payload: (any Encodable & Sendable)? = nil,
+        timeout: TimeInterval? = nil,
+        cacheInterval: TimeInterval? = nil
+    ) {
+        self.port = server.port
+        self.path = path
+        self.method = method
+        self.queryItems =
+            query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        self.headers = headers
+        self.payload = payload
+        self.timeoutInterval = timeout
+        self.cacheInterval = cacheInterval
+    }
+}
+
+/// A request to a ``ServerEndpoint`` decoding `Value`.
+struct ServerRequest<Value: PrismEntity>: PrismNetworkRequest {
+    typealias Response = Value
+    let endpoint: ServerEndpoint
+}
+
+/// A request to a ``ServerEndpoint`` returning the raw body.
+struct RawRequest: PrismNetworkRequest {
+    typealias Response = Data
+    let endpoint: ServerEndpoint
+}
+
+struct Echo: PrismEntity, Equatable {
+    var method: String
+    var path: String
+    var headers: [String: String]
+    var body: String?
+}
+
+struct CacheHit: PrismEntity, Equatable {
+    var name: String
+    var hit: Int
+}
+
+struct Versioned: PrismEntity, Equatable {
+    var name: String
+    var version: Int
+}
+
+/// A value shared between tasks in a test, guarded by a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    var wrappedValue: Value { lock.withLock { value } }
+
+    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+}
+
+/// A swift-log handler that keeps every line it is given.
+struct CapturingLogHandler: LogHandler {
+    let lines: LockedBox<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
+    }
+}

@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+// Prism's local HTTP test server: a real Hummingbird server on 127.0.0.1 used by the tests of
+// PrismHTTP and PrismCache, by the benchmarks and by the sample app's demo. Builds and tests alone:
+// `swift build --build-tests && swift test` in this folder.
+import PackageDescription
+
+let package = Package(
+    name: "PrismTestServer",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
+        .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .target(
+            name: "PrismTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "PrismTestServerMain",
+            dependencies: [
+                "PrismTestServer",
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/prism-test-server"
+        ),
+        .testTarget(
+            name: "PrismTestServerTests",
+            dependencies: [
+                "PrismTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+import HTTPTypes
+import Hummingbird
+
+/// A set of related routes. To add routes (a GraphQL endpoint, say), write a type that conforms,
+/// register it in ``RouteTable/groups(state:)``, and document it in the table below and in the
+/// package's README.md.
+protocol RouteGroup: Sendable {
+    /// Adds the group's routes to `router`.
+    func register(on router: Router<TestServerRequestContext>)
+}
+
+/// The test server's routes: the contract the tests of PrismHTTP and PrismCache rely on.
+///
+/// Bodies are JSON (`Content-Type: application/json; charset=utf-8`, keys in the order shown)
+/// unless stated. `:name` is a path parameter (percent-decoded), `?a=` a query item. Every GET
+/// route also answers HEAD (same headers, no body).
+///
+/// | Route | Answer |
+/// | --- | --- |
+/// | `GET /users/:login` | 200 `{"login", "name": "The <login>", "public_repos": 8, "html_url": "https://github.com/<login>", "created_at": "2011-01-25T18:44:36Z"}` |
+/// | `GET /users/:login/repos?page=&per_page=&sort=` | 200 array of `per_page` (default 30, 0–1000) repos `{"id", "name": "repo-<id>", "full_name": "<login>/repo-<id>", "stargazers_count": <id>}`, ids `(page-1)*per_page+1...`; header `X-Echo-Query: <raw query>` |
+/// | `POST /repos/:owner/:repo/issues` | body `{"title","body","labels"}`; 201 `{"number": 1347, "html_url", "title", "body", "labels": [<strings as sent>]}`; 400 `{"message": "Validation Failed", "errors": [{"resource": "Issue", "code": "missing_field", "field": "title"}]}` when the title is missing or empty; 400 `{"message": "Problems parsing JSON"}` when the body is not a JSON object |
+/// | `ANY /echo`, `ANY /echo/**` | 200 `{"method", "path", "query": {name: value}, "headers": {lowercased name: value}, "body": <UTF-8 text, or null when empty or not UTF-8>, "bodyBase64", "bodyLength"}` (no body for HEAD) |
+/// | `ANY /status/:code` | status `code` (200–599; else 400) with `{"status", "message": "status <code>"}` (no body for 204, 205, 304); `?retryAfter=<s>` adds `Retry-After: <s>`, with `&retryAfterDate=1` as an HTTP-date (now + s, rounded up); `?header.X-Name=value` adds response headers |
+/// | `GET /delay/:ms` | waits `ms` (0–600000) without blocking an event loop, then 200 `{"delayed": ms}`; the wait ends early if the client closes the connection or the server stops |
+/// | `GET /json/:bytes` | 200 `{"id": 1, "name": "payload-<bytes>", "items": [strings]}` of exactly `bytes` bytes (at least ~45), precomputed and cached per size |
+/// | `GET /large/:bytes` | 200 `application/octet-stream`, exactly `bytes` bytes, byte `i` = `i % 251`, streamed in 64 KB chunks with back-pressure, `Content-Length` set |
+/// | `GET /etag/:name` | 200 `{"name", "version", "payload"}` with `ETag: "<name>-v<version>"`, `Cache-Control: no-cache`; 304 (ETag, no body) when `If-None-Match` matches (list, `W/` and `*` understood) |
+/// | `POST /etag/:name/bump` | version + 1; 204 with the new `ETag` |
+/// | `GET /last-modified/:name` | 200 `{"name", "version", "lastModified", "payload"}` with `Last-Modified` (starts at Mon, 01 Jan 2024 00:00:00 GMT) and `Cache-Control: no-cache`; 304 when `If-Modified-Since` ≥ it |
+/// | `POST /last-modified/:name/bump` | version + 1, date + 1 s; 204 with the new `Last-Modified` |
+/// | `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1` | 200 `{"name", "hit": <n-th request to this name>}` with the matching `Cache-Control` (directives joined with `, `; none when no item is given) |
+/// | `GET /auth/protected` | 200 `{"ok": true, "token"}` with `Authorization: Bearer <current token>`; else 401 `{"message": "token expired"}` with `WWW-Authenticate: Bearer` |
+/// | `POST /auth/refresh?delay=<ms>` | body `{"refreshToken": <non-empty string>}` (else 400); after the optional delay, 200 `{"accessToken": "token-<n>", "refreshToken": "refresh-<n>"}`, `token-<n>` current, refresh count + 1 |
+/// | `GET /drop` | reads the request, closes the connection without a response (channel handler) |
+/// | `GET /drop-mid-body?length=&sent=` | 200 head with `Content-Length: length` (default 1048576), `sent` bytes (default 16384) of the pattern, then closes (channel handler) |
+/// | `ANY /flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` | attempts 1...n answer `status` (default 503) `{"name", "attempt", "message"}` (with `Retry-After` when given), later ones 200 `{"name", "attempt"}` |
+/// | `GET /timeout-then-ok/:name?failures=<n>&delay=<ms>` | attempts 1...n wait `delay` ms (default 2000) then 200; later ones 200 at once; body `{"name", "attempt", "delayed"}` |
+/// | `POST`/`PUT /upload?id=&slow=1&bytesPerSecond=` | multipart/form-data (RFC 7578) or a raw body, streamed: 200 `{"fields": {name: value}, "files": [{"name", "filename", "contentType", "size", "sha256"}], "parts": [...], "bodyLength"}`; 400 for a malformed multipart body |
+/// | anything else | 404 `{"message": "not found", "path"}` |
+enum RouteTable {
+    /// The route groups, in registration order.
+    static func groups(state: ServerState) -> [any RouteGroup] {
+        [
+            GitHubRoutes(),
+            StatusRoutes(),
+            PayloadRoutes(),
+            ConditionalRoutes(state: state),
+            CacheRoutes(state: state),
+            AuthRoutes(state: state),
+            FlakyRoutes(state: state),
+            UploadRoutes(state: state),
+        ]
+    }
+
+    /// The router of one server.
+    static func makeRouter(state: ServerState) -> Router<TestServerRequestContext> {
+        let router = Router(context: TestServerRequestContext.self, options: [.autoGenerateHeadEndpoints])
+        // Middleware must be added before the routes it wraps.
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: EchoMiddleware())
+        for group in groups(state: state) {
+            group.register(on: router)
+        }
+        return router
+    }
+}
+
+extension Router<TestServerRequestContext> {
+    /// Registers `handler` for `path` under every method in `methods`.
+    func on(
+        _ path: RouterPath,
+        methods: [HTTPRequest.Method],
+        use handler: @escaping @Sendable (Request, TestServerRequestContext) async throws -> Response
+    ) {
+        for method in methods {
+            self.on(path, method: method, use: handler)
+        }
+    }
+}
+
+extension TestServerRequestContext {
+    /// The path parameter `name`, percent-decoded; "" when absent (routes only ask for their own).
+    func parameter(_ name: String) -> String {
+        RequestTarget.percentDecoded(self.parameters.get(name) ?? "")
+    }
+}
+
+extension Request {
+    /// The query items, percent-decoded; when a name repeats, the last value wins.
+    var query: [String: String] {
+        RequestTarget.queryDictionary(self.uri.query)
+    }
+}
+
+/// The methods that routes described as `ANY` accept (HEAD is generated from GET).
+let anyMethod: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options]

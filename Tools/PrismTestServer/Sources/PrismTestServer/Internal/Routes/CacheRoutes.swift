@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+
+/// `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1`.
+///
+/// The body counts the requests that reached the server for this name, so a test can tell a
+/// response served from a cache (same `hit`) from one fetched again (next `hit`).
+struct CacheRoutes: RouteGroup {
+    let state: ServerState
+
+    func register(on router: Router<TestServerRequestContext>) {
+        router.get("/cache/:name") { request, context -> Response in
+            let name = context.parameter("name")
+            let hit = self.state.nextCacheHit(name)
+            var headers = HTTPFields()
+            if let cacheControl = Self.cacheControl(request.query) {
+                headers[.cacheControl] = cacheControl
+            }
+            return .json(["name": .string(name), "hit": .int(hit)], headers: headers)
+        }
+    }
+
+    /// The `Cache-Control` value the query asks for, directives in a fixed order; nil for none.
+    static func cacheControl(_ query: [String: String]) -> String? {
+        var directives: [String] = []
+        for flag in ["public", "private", "no-store", "no-cache", "must-revalidate"] where query[flag] == "1" {
+            directives.append(flag)
+        }
+        if let maxAge = query["max-age"].flatMap({ Int($0) }), maxAge >= 0 {
+            directives.append("max-age=\(maxAge)")
+        }
+        return directives.isEmpty ? nil : directives.joined(separator: ", ")
+    }
+}

@@ -70,12 +70,17 @@ public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
         guard credential == accessToken else { return }
         let renew = self.renew
         let expired = accessToken
-        let task = Task { try await renew(expired) }
+        // The task stores the new token before it finishes, so that every caller waiting for it
+        // (here or in authorize) resumes with the new token in place.
+        let task = Task {
+            let token = try await renew(expired)
+            await self.store(token)
+            return token
+        }
         refreshing = task
         defer { refreshing = nil }
         do {
-            accessToken = try await task.value
-            refreshCount += 1
+            _ = try await task.value
         } catch {
             throw PrismHTTPError(
                 code: .authenticationFailed,
@@ -83,5 +88,10 @@ public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
                 underlying: error
             )
         }
+    }
+
+    private func store(_ token: String) {
+        accessToken = token
+        refreshCount += 1
     }
 }

@@ -24,6 +24,12 @@ struct Timing {
     let nanosecondsPerOperation: Double
 
     var formatted: String {
+        if nanosecondsPerOperation >= 1e9 {
+            return String(format: "%10.2f s", nanosecondsPerOperation / 1e9)
+        }
+        if nanosecondsPerOperation >= 1e7 {
+            return String(format: "%9.1f ms", nanosecondsPerOperation / 1e6)
+        }
         if nanosecondsPerOperation >= 10_000 {
             return String(format: "%9.2f us", nanosecondsPerOperation / 1_000)
         }

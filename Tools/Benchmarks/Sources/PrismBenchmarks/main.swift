@@ -9,6 +9,12 @@ let store = await storeBenchmarks()
 printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
 all += store
 
+let persistence = try await persistenceBenchmarks()
+if !persistence.isEmpty {
+    printReport("PrismPersistence", persistence)
+    all += persistence
+}
+
 let memory = historyBenchmarks()
 if !memory.isEmpty {
     print("\n## Memory\n")

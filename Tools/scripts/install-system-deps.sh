@@ -80,5 +80,10 @@ for package in "${missing[@]}"; do
 done
 
 echo "install-system-deps.sh: installing ${missing[*]}"
-run_quietly apt-get install -y -qq "${missing[@]}"
+if ! ${as_root[@]+"${as_root[@]}"} apt-get install -y -qq "${missing[@]}" >"$log" 2>&1; then
+    # Lists that are there but old name versions the mirror no longer has: refresh and retry.
+    echo "install-system-deps.sh: install failed; updating the package lists and retrying"
+    run_quietly apt-get update -qq
+    run_quietly apt-get install -y -qq "${missing[@]}"
+fi
 echo "install-system-deps.sh: installed."

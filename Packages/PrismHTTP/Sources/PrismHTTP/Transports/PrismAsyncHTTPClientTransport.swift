@@ -64,16 +64,26 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 
     /// Sends `request` and collects the whole response body.
     public func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        var outgoing = outgoingRequest(for: request)
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
+        return try await execute(outgoing, for: request)
+    }
+
+    /// The AsyncHTTPClient request for `request`, without its body.
+    func outgoingRequest(for request: PrismHTTPRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        return outgoing
+    }
+
+    /// Executes `outgoing` with `request`'s timeout and collects the whole response body.
+    func execute(_ outgoing: HTTPClientRequest, for request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
         let timeout = request.timeout ?? configuration.requestTimeout
-        let deadline = TimeAmount.nanoseconds(Int64(timeout.seconds * 1e9))
         do {
-            let response = try await client.execute(outgoing, timeout: deadline)
+            let response = try await client.execute(outgoing, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
             var headers = PrismHTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
             let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
@@ -139,26 +149,10 @@ extension PrismAsyncHTTPClientTransport {
         body: PrismUploadBody,
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        var outgoing = outgoingRequest(for: request)
         outgoing.body = .stream(
             ProgressReportingBuffers(chunks: body.chunks(), progress: progress), length: .known(body.length))
-        let timeout = request.timeout ?? configuration.requestTimeout
-        do {
-            let response = try await client.execute(outgoing, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
-            var headers = PrismHTTPHeaders()
-            for header in response.headers { headers.add(name: header.name, value: header.value) }
-            let collected = try await response.body.collect(upTo: configuration.maximumResponseBytes)
-            return PrismHTTPResponse(
-                statusCode: Int(response.status.code),
-                headers: headers,
-                body: Data(collected.readableBytesView),
-                url: request.url
-            )
-        } catch {
-            throw Self.translate(error, url: request.url)
-        }
+        return try await execute(outgoing, for: request)
     }
 }
 

@@ -173,11 +173,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     @usableFromInline
     func complete(_ effect: PrismEffect<Action>) -> PrismEffectTask {
         var task = PrismEffectTask()
-        defer { isSending = false }
-        if !effect.isNone {
-            effectRuntime.start(effect, task: &task) { enqueueImmediate($0, for: nil) }
-        }
-        drainQueue(task: &task)
+        finish(effect, task: &task)
         return task
     }
 
@@ -188,9 +184,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
             return
         }
         isSending = true
-        defer { isSending = false }
         var task = task
-        let effect = reduce(action)
+        finish(reduce(action), task: &task)
+    }
+
+    /// Starts the effect of the action just reduced on behalf of `task`, reduces what was
+    /// queued meanwhile, and ends the send.
+    private func finish(_ effect: PrismEffect<Action>, task: inout PrismEffectTask) {
+        defer { isSending = false }
         if !effect.isNone {
             effectRuntime.start(effect, task: &task) { enqueueImmediate($0, for: nil) }
         }

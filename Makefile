@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache PrismHTTP
 # Where each nested package builds when tested on its own: one folder shared by all of them,
 # so that a package's dependencies are not rebuilt for every package.
 PACKAGES_SCRATCH := $(CURDIR)/.build-packages
@@ -58,4 +58,4 @@ docs: deps ## Build the DocC documentation of every module into .build/docs
 	Tools/scripts/build-docs.sh $(PACKAGES)
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan Tools/Benchmarks/.build
+	rm -rf .build .build-packages .build-tsan Tools/Benchmarks/.build Tools/PrismTestServer/.build

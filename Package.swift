@@ -15,13 +15,26 @@ let package = Package(
         .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismPersistence", targets: ["PrismPersistence"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
+        .library(name: "PrismNetwork", targets: ["PrismNetwork"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
+        .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
+        .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
+        .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The test server (Tools/PrismTestServer)
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Architecture
@@ -65,6 +78,40 @@ let package = Package(
 
         // Networking
         .target(name: "PrismCache", path: "Packages/PrismCache/Sources/PrismCache"),
+        .target(
+            name: "PrismHTTP",
+            dependencies: [
+                "PrismCache",
+                .product(name: "Logging", package: "swift-log"),
+                // AsyncHTTPClient is the default transport on Linux and a dependency there only.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+            ],
+            path: "Packages/PrismHTTP/Sources/PrismHTTP"
+        ),
+
+        // The HTTP test server: tests, benchmarks and the sample app's demo
+        .target(
+            name: "PrismTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tools/PrismTestServer/Sources/PrismTestServer"
+        ),
+        .executableTarget(
+            name: "PrismTestServerMain",
+            dependencies: ["PrismTestServer", .product(name: "UnixSignals", package: "swift-service-lifecycle")],
+            path: "Tools/PrismTestServer/Sources/prism-test-server"
+        ),
 
         // Umbrellas: re-exports only
         .target(
@@ -72,10 +119,17 @@ let package = Package(
             dependencies: ["PrismEffects", "PrismStore", "PrismRouting", "PrismPersistence"],
             path: "Sources/PrismArchitecture"
         ),
-        .target(name: "Prism", dependencies: ["PrismArchitecture"], path: "Sources/Prism"),
+        .target(name: "PrismNetwork", dependencies: ["PrismCache", "PrismHTTP"], path: "Sources/PrismNetwork"),
+        .target(name: "Prism", dependencies: ["PrismArchitecture", "PrismNetwork"], path: "Sources/Prism"),
 
         // The sample app
-        .executableTarget(name: "PrismSample", dependencies: ["Prism"], path: "Apps/PrismSample/Sources/PrismSample"),
+        .executableTarget(
+            name: "PrismSample",
+            dependencies: [
+                "Prism", "PrismTestServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/PrismSample/Sources/PrismSample"
+        ),
 
         // Tests
         .testTarget(
@@ -109,8 +163,25 @@ let package = Package(
             path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .testTarget(
+            name: "PrismHTTPTests",
+            dependencies: ["PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log")],
+            path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
+        ),
+        .testTarget(
+            name: "PrismTestServerTests",
+            dependencies: [
+                "PrismTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tools/PrismTestServer/Tests/PrismTestServerTests"
+        ),
+        .testTarget(
             name: "PrismIntegrationTests",
-            dependencies: ["Prism", "PrismArchitecture"],
+            dependencies: ["Prism", "PrismArchitecture", "PrismNetwork", "PrismTestServer"],
             path: "Tests/PrismIntegrationTests"
         ),
     ],

@@ -7,13 +7,20 @@ let package = Package(
     name: "PrismBenchmarks",
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
-        .package(name: "Prism", path: "../..")
+        .package(name: "Prism", path: "../.."),
+        // The baselines of the network benchmarks: the raw transport Prism sends through on Linux.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .executableTarget(
             name: "PrismBenchmarks",
             dependencies: [
-                .product(name: "PrismArchitecture", package: "Prism")
+                .product(name: "PrismArchitecture", package: "Prism"),
+                .product(name: "PrismNetwork", package: "Prism"),
+                .product(name: "PrismTestServer", package: "Prism"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         )
     ],

@@ -15,7 +15,13 @@ if !persistence.isEmpty {
     all += persistence
 }
 
-let memory = historyBenchmarks()
+let network = try await networkBenchmarks() + uploadThroughputBenchmarks()
+if !network.isEmpty {
+    printReport("PrismHTTP and PrismCache", network)
+    all += network
+}
+
+let memory = historyBenchmarks() + (try await multipartMemoryBenchmark())
 if !memory.isEmpty {
     print("\n## Memory\n")
     for line in memory { print(line) }

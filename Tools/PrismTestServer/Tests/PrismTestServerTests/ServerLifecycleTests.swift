@@ -82,8 +82,10 @@ struct ServerLifecycleTests {
         for _ in 0..<20 {
             try await withServer { server in _ = try await TestClient.send(.GET, server.url("/users/a")) }
         }
-        // Other suites run at the same time; one event loop group per server would add 2 × 20 threads.
-        #expect(try threadCount() <= before + 4)
+        // Other suites run at the same time in this process and start threads of their own (URLSession's,
+        // the cooperative pool's), so allow some slack; one event loop group per server would add
+        // at least 2 × 20 threads.
+        #expect(try threadCount() < before + 20)
     }
     #endif
 

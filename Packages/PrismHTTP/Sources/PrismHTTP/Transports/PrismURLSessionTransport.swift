@@ -40,12 +40,17 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = (request.timeout ?? configuration.requestTimeout).seconds
+        let timeout = request.timeout ?? configuration.requestTimeout
+        urlRequest.timeoutInterval = timeout.seconds
         let data: Data
         let response: URLResponse
         do {
             try Task.checkCancellation()
+            #if canImport(FoundationNetworking)
+            (data, response) = try await Self.data(for: urlRequest, in: session, timeout: timeout)
+            #else
             (data, response) = try await session.data(for: urlRequest)
+            #endif
         } catch {
             throw Self.translate(error, url: request.url)
         }
@@ -69,6 +74,34 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         return PrismHTTPResponse(
             statusCode: http.statusCode, headers: headers, body: data, url: http.url ?? request.url)
     }
+
+    #if canImport(FoundationNetworking)
+    /// Sends `request` with a deadline of Prism's own.
+    ///
+    /// swift-corelibs-foundation lets a timed-out task poison the session's timer: every later
+    /// request on the session then fails at once with `URLError.timedOut`, although the server
+    /// answers. Prism therefore gives libcurl more time than the caller asked for, and ends the
+    /// request itself, by cancelling it, when the caller's timeout passes.
+    private static func data(
+        for request: URLRequest, in session: URLSession, timeout: Duration
+    ) async throws -> (Data, URLResponse) {
+        var lenient = request
+        lenient.timeoutInterval = timeout.seconds * 2 + 1
+        let request = lenient
+        return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
+            group.addTask { try await session.data(for: request) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw URLError(.timedOut)
+            }
+            return result
+        }
+    }
+    #endif
 
     static func translate(_ error: any Error, url: URL) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }

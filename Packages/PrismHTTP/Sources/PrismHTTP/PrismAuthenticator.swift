@@ -74,7 +74,7 @@ public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
         // (here or in authorize) resumes with the new token in place.
         let task = Task {
             let token = try await renew(expired)
-            await self.store(token)
+            self.store(token)
             return token
         }
         refreshing = task

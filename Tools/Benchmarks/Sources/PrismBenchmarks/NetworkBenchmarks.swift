@@ -159,11 +159,11 @@ actor DictionaryCache {
 /// Runs `body` inside the actor that owns the cache, so that the figure is the data
 /// structure's cost and not the cost of hopping onto the actor.
 extension PrismResponseCache {
-    func run(_ body: (isolated PrismResponseCache) -> Void) { body(self) }
+    func run(_ body: @Sendable (isolated PrismResponseCache) -> Void) { body(self) }
 }
 
 extension DictionaryCache {
-    func run(_ body: (isolated DictionaryCache) -> Void) { body(self) }
+    func run(_ body: @Sendable (isolated DictionaryCache) -> Void) { body(self) }
 }
 
 func cacheStructureBenchmarks() async throws -> [Result] {

@@ -4,6 +4,10 @@ import Foundation
 import PrismNetwork
 import PrismTestServer
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 #if canImport(AsyncHTTPClient)
 import AsyncHTTPClient
 import NIOCore
@@ -14,7 +18,9 @@ func temporaryFile(bytes: Int) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent("payload.bin")
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
     let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })

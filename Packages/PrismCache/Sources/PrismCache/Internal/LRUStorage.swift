@@ -1,12 +1,12 @@
 /// Keys to values with least-recently-used order, every operation O(1).
 ///
-/// A dictionary maps each key to a slot; slots form a doubly linked list through indexes in
-/// one array (most recent at `head`), with freed slots reused. No node is allocated per
-/// element, so the cost of a get or a set stays close to the dictionary's own.
+/// A dictionary maps each key to a slot. The slots' keys, values and links live in three
+/// parallel arrays; the links form a doubly linked list through indexes (most recent at
+/// `head`), and freed slots are reused. No node is allocated per element, and reordering touches
+/// only the array of links (plain integers, no reference counting), so the cost of a get or a
+/// set stays close to the dictionary's own.
 struct LRUStorage<Key: Hashable, Value> {
-    private struct Slot {
-        var key: Key
-        var value: Value
+    private struct Link {
         var previous: Int
         var next: Int
     }
@@ -14,7 +14,9 @@ struct LRUStorage<Key: Hashable, Value> {
     private static var none: Int { -1 }
 
     private var indexes: [Key: Int] = [:]
-    private var slots: [Slot?] = []
+    private var keys: [Key?] = []
+    private var values: [Value?] = []
+    private var links: [Link] = []
     private var freeSlots: [Int] = []
     private var head = Self.none
     private var tail = Self.none
@@ -25,33 +27,38 @@ struct LRUStorage<Key: Hashable, Value> {
     mutating func value(for key: Key) -> Value? {
         guard let index = indexes[key] else { return nil }
         moveToFront(index)
-        return slots[index]!.value
+        return values[index]
     }
 
     /// The value for `key`, without changing the order.
     func peek(_ key: Key) -> Value? {
-        indexes[key].map { slots[$0]!.value }
+        guard let index = indexes[key] else { return nil }
+        return values[index]
     }
 
     /// Stores `value` for `key` as most recently used; returns the value it replaced.
     @discardableResult
     mutating func set(_ value: Value, for key: Key) -> Value? {
         if let index = indexes[key] {
-            let old = slots[index]!.value
-            slots[index]!.value = value
+            let old = values[index]
+            values[index] = value
             moveToFront(index)
             return old
         }
-        let slot = Slot(key: key, value: value, previous: Self.none, next: head)
+        let link = Link(previous: Self.none, next: head)
         let index: Int
         if let free = freeSlots.popLast() {
             index = free
-            slots[index] = slot
+            keys[index] = key
+            values[index] = value
+            links[index] = link
         } else {
-            index = slots.count
-            slots.append(slot)
+            index = links.count
+            keys.append(key)
+            values.append(value)
+            links.append(link)
         }
-        if head != Self.none { slots[head]!.previous = index }
+        if head != Self.none { links[head].previous = index }
         head = index
         if tail == Self.none { tail = index }
         indexes[key] = index
@@ -60,8 +67,8 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Updates the value for `key` in place, without changing the order.
     mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
-        guard let index = indexes[key] else { return }
-        body(&slots[index]!.value)
+        guard let index = indexes[key], values[index] != nil else { return }
+        body(&values[index]!)
     }
 
     /// Removes `key`; returns its value.
@@ -69,17 +76,17 @@ struct LRUStorage<Key: Hashable, Value> {
     mutating func remove(_ key: Key) -> Value? {
         guard let index = indexes.removeValue(forKey: key) else { return nil }
         unlink(index)
-        let value = slots[index]!.value
-        slots[index] = nil
+        let value = values[index]
+        keys[index] = nil
+        values[index] = nil
         freeSlots.append(index)
         return value
     }
 
     /// Removes the least recently used element; returns it.
     mutating func removeLeastRecentlyUsed() -> (key: Key, value: Value)? {
-        guard tail != Self.none, let slot = slots[tail] else { return nil }
-        remove(slot.key)
-        return (slot.key, slot.value)
+        guard tail != Self.none, let key = keys[tail], let value = remove(key) else { return nil }
+        return (key, value)
     }
 
     mutating func removeAll() {
@@ -88,28 +95,27 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Keys from most to least recently used.
     var keysByRecency: [Key] {
-        var keys: [Key] = []
-        keys.reserveCapacity(count)
+        var ordered: [Key] = []
+        ordered.reserveCapacity(count)
         var index = head
-        while index != Self.none, let slot = slots[index] {
-            keys.append(slot.key)
-            index = slot.next
+        while index != Self.none, let key = keys[index] {
+            ordered.append(key)
+            index = links[index].next
         }
-        return keys
+        return ordered
     }
 
     private mutating func unlink(_ index: Int) {
-        let slot = slots[index]!
-        if slot.previous != Self.none { slots[slot.previous]!.next = slot.next } else { head = slot.next }
-        if slot.next != Self.none { slots[slot.next]!.previous = slot.previous } else { tail = slot.previous }
+        let link = links[index]
+        if link.previous != Self.none { links[link.previous].next = link.next } else { head = link.next }
+        if link.next != Self.none { links[link.next].previous = link.previous } else { tail = link.previous }
     }
 
     private mutating func moveToFront(_ index: Int) {
         guard index != head else { return }
         unlink(index)
-        slots[index]!.previous = Self.none
-        slots[index]!.next = head
-        if head != Self.none { slots[head]!.previous = index }
+        links[index] = Link(previous: Self.none, next: head)
+        if head != Self.none { links[head].previous = index }
         head = index
         if tail == Self.none { tail = index }
     }

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PrismNetwork", targets: ["PrismNetwork"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
+        .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
         .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
+        .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
     ],
     targets: [
         // Architecture
@@ -90,6 +93,15 @@ let package = Package(
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
+        .target(
+            name: "PrismGraphQL",
+            dependencies: [
+                "PrismCache", "PrismHTTP",
+                // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
+        ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
         .target(
@@ -104,6 +116,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Graphiti", package: "Graphiti"),
             ],
             path: "Tools/PrismTestServer/Sources/PrismTestServer"
         ),
@@ -119,7 +133,9 @@ let package = Package(
             dependencies: ["PrismEffects", "PrismStore", "PrismRouting", "PrismPersistence"],
             path: "Sources/PrismArchitecture"
         ),
-        .target(name: "PrismNetwork", dependencies: ["PrismCache", "PrismHTTP"], path: "Sources/PrismNetwork"),
+        .target(
+            name: "PrismNetwork", dependencies: ["PrismCache", "PrismHTTP", "PrismGraphQL"],
+            path: "Sources/PrismNetwork"),
         .target(name: "Prism", dependencies: ["PrismArchitecture", "PrismNetwork"], path: "Sources/Prism"),
 
         // The sample app
@@ -166,6 +182,11 @@ let package = Package(
             name: "PrismHTTPTests",
             dependencies: ["PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log")],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
+        ),
+        .testTarget(
+            name: "PrismGraphQLTests",
+            dependencies: ["PrismGraphQL", "PrismTestServer"],
+            path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
         ),
         .testTarget(
             name: "PrismTestServerTests",

@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The GraphQL endpoint (POST /graphql)
+        .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
+        .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
     ],
     targets: [
         .target(
@@ -34,6 +37,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Graphiti", package: "Graphiti"),
             ]
         ),
         .executableTarget(

@@ -127,8 +127,10 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    /// A decoding error as a sentence that names the key path and the type.
-    static func describe(_ error: any Error) -> String {
+    /// A decoding error as a sentence that names the key path and the type (shared with
+    /// PrismGraphQL).
+    @_spi(PrismInternals)
+    public static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.isEmpty

@@ -68,4 +68,12 @@ public struct PrismEndpointRequest<Endpoint: PrismNetworkEndpoint, Response: Pri
     public init(_ endpoint: Endpoint) {
         self.endpoint = endpoint
     }
+
+    /// Decodes `Response` with `decoder`, as every ``PrismEntity`` response is.
+    ///
+    /// Spelled out so that `Response` is the generic parameter, not `Data` from the
+    /// raw-body default.
+    public func decode(data: Data, with decoder: JSONDecoder) throws -> Response {
+        try PrismJSON.decode(Response.self, from: data, with: decoder)
+    }
 }

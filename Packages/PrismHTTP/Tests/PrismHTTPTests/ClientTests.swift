@@ -22,6 +22,30 @@ struct ClientTests {
         }
     }
 
+    @Test("a port where nothing listens fails with connectionFailed, not a timeout", arguments: TransportKind.allCases)
+    func refusedConnectionFailsAtOnce(transport: TransportKind) async throws {
+        let server = try await PrismTestServer.start()
+        let url = server.url("/users/octocat")
+        try await server.shutdown()
+        let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        // The timeout is long: a transport that kept trying to connect would end with timedOut.
+        let request = PrismHTTPRequest(url: url, method: .get, timeout: .seconds(20))
+        let error = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.url == url)
+    }
+
+    @Test("PrismEndpointRequest pairs any endpoint with the entity it decodes to", arguments: TransportKind.allCases)
+    func endpointRequestDecodesItsEntity(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), interceptors: [redirect(to: server)])
+            let request = PrismEndpointRequest<GitHubEndpoint, GitHubUser>(.user(login: "octocat"))
+            let user: GitHubUser = try await client.request(on: request)
+            #expect(user.login == "octocat")
+            #expect(user.publicRepos == 8)
+        }
+    }
+
     @Test(
         "the seed's CreateIssueRequest posts JSON and decodes html_url into htmlURL", arguments: TransportKind.allCases)
     func seedCreateIssue(transport: TransportKind) async throws {

@@ -21,6 +21,12 @@ if !network.isEmpty {
     all += network
 }
 
+let graphQL = try await graphQLBenchmarks()
+if !graphQL.isEmpty {
+    printReport("PrismGraphQL", graphQL)
+    all += graphQL
+}
+
 let memory = historyBenchmarks() + (try await multipartMemoryBenchmark())
 if !memory.isEmpty {
     print("\n## Memory\n")

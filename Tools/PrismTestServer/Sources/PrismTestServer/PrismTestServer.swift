@@ -37,7 +37,8 @@ public final class PrismTestServer: Sendable {
     /// `http://<host>:<port>` with no trailing slash, e.g. `http://127.0.0.1:54321`.
     public let baseURL: URL
 
-    private let state: ServerState
+    /// Internal so that extensions in other files (`PrismTestServer+GraphQL.swift`) can read it.
+    let state: ServerState
     private let lifecycle: ServerLifecycle
 
     private init(port: Int, baseURL: URL, state: ServerState, lifecycle: ServerLifecycle) {

@@ -11,10 +11,14 @@ import NIOHTTP1
 /// let client = PrismNetworkAdapter(transport: PrismAsyncHTTPClientTransport())
 /// ```
 ///
-/// With the default configuration it sends through `HTTPClient.shared`, which lives as long as
-/// the process and needs no shutdown. With a configuration of your own it creates an
-/// `HTTPClient` and owns it: call ``shutdown()`` when you are done (it is also shut down, in
-/// the background, when the transport is released).
+/// With the default configuration it sends through one `HTTPClient` that every such transport
+/// shares, which lives as long as the process and needs no shutdown. With a configuration of
+/// your own it creates an `HTTPClient` and owns it: call ``shutdown()`` when you are done (it is
+/// also shut down, in the background, when the transport is released).
+///
+/// Either way a connection that cannot be established (nothing listens, the host is
+/// unreachable) fails the request at once with ``PrismHTTPError/Code/connectionFailed``, rather
+/// than being tried again until the request times out: retrying is the retry policy's call.
 public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     let client: HTTPClient
     private let ownsClient: Bool
@@ -26,21 +30,34 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     public init(configuration: PrismTransportConfiguration = .default) {
         self.configuration = configuration
         if configuration == .default {
-            client = .shared
+            client = Self.sharedClient
             ownsClient = false
         } else {
-            var settings = HTTPClient.Configuration()
-            settings.timeout = .init(
-                connect: .nanoseconds(Int64(configuration.connectTimeout.seconds * 1e9)),
-                read: nil
-            )
-            settings.connectionPool = .init(
-                idleTimeout: .seconds(60),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost
-            )
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+            client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.settings(for: configuration))
             ownsClient = true
         }
+    }
+
+    /// The client of every transport with the default configuration: made once, never shut down.
+    private static let sharedClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings(for: .default))
+
+    /// AsyncHTTPClient's settings for `configuration`.
+    private static func settings(for configuration: PrismTransportConfiguration) -> HTTPClient.Configuration {
+        var settings = HTTPClient.Configuration()
+        settings.timeout = .init(
+            connect: .nanoseconds(Int64(configuration.connectTimeout.seconds * 1e9)),
+            read: nil
+        )
+        settings.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost
+        )
+        // Fail a request whose connection cannot be made instead of trying to connect again
+        // until its deadline.
+        settings.connectionPool.retryConnectionEstablishment = false
+        return settings
     }
 
     /// Creates a transport that sends through `client`, which the caller keeps and shuts down.

@@ -37,6 +37,9 @@ protocol RouteGroup: Sendable {
 /// | `ANY /flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` | attempts 1...n answer `status` (default 503) `{"name", "attempt", "message"}` (with `Retry-After` when given), later ones 200 `{"name", "attempt"}` |
 /// | `GET /timeout-then-ok/:name?failures=<n>&delay=<ms>` | attempts 1...n wait `delay` ms (default 2000) then 200; later ones 200 at once; body `{"name", "attempt", "delayed"}` |
 /// | `POST`/`PUT /upload?id=&slow=1&bytesPerSecond=` | multipart/form-data (RFC 7578) or a raw body, streamed: 200 `{"fields": {name: value}, "files": [{"name", "filename", "contentType", "size", "sha256"}], "parts": [...], "bodyLength"}`; 400 for a malformed multipart body |
+/// | `POST /graphql?persistedQueries=0` | GraphQL over HTTP (`Content-Type: application/json`, else 415; a body that is not a GraphQL request: 400): `{"errors", "data"}` from a real schema (see ``GraphQLRoutes``): `user(login:)`, `failingField`, `requiredFailingField` (`"data": null`), `echoVariables`, `authorization`, `operationNumber`, mutation `createIssue(repo:input:)`; Apollo's automatic persisted queries (`PersistedQueryNotFound` for an unknown hash, hash checked against the query) unless `persistedQueries=0` (`PersistedQueryNotSupported`) |
+/// | `POST /graphql/flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` | attempts 1...n answer `status` (default 503) with a GraphQL error body, counted with `/flaky/:name`; later ones serve `/graphql` |
+/// | `GET`/`PUT`/`POST /tasks`, `POST /tasks/fail-next?count=&status=&retryAfter=` | the sample app's task list with a revision, `ETag` and 304s, and failures on demand (see ``TaskRoutes``) |
 /// | anything else | 404 `{"message": "not found", "path"}` |
 enum RouteTable {
     /// The route groups, in registration order.
@@ -50,6 +53,8 @@ enum RouteTable {
             AuthRoutes(state: state),
             FlakyRoutes(state: state),
             UploadRoutes(state: state),
+            GraphQLRoutes(state: state),
+            TaskRoutes(state: state),
         ]
     }
 

@@ -29,6 +29,8 @@ final class ServerState: Sendable {
         var refreshCount = 0
         var uploads: [String: PrismTestServer.UploadProgress] = [:]
         var latestUploadID: String?
+        var graphQL = GraphQLValues()
+        var taskBoard = TaskBoard()
     }
 
     private let values = NIOLockedValueBox(Values())

@@ -1,0 +1,5 @@
+/// The body of `PUT /tasks`.
+struct RemoteTaskUpload: Encodable, Sendable {
+    /// The whole list, which replaces the server's.
+    var tasks: [RemoteTask]
+}

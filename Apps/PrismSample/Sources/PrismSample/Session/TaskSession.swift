@@ -1,0 +1,264 @@
+import Foundation
+import Prism
+
+/// The app: one store, the features' scoped stores, the router, the history, and where it is
+/// all saved. Every command and the interactive mode drive one of these.
+///
+/// ```swift
+/// let session = try TaskSession(directory: folder, connection: SyncConnection(target: .demoServer, log: log))
+/// let item = try session.add("Buy milk")
+/// try session.complete(id: item.id)
+/// try await session.close()   // saves what is not saved yet
+/// ```
+///
+/// ## What is saved where
+/// - `tasks.json` (`PrismDiskPersistence`): the store's whole state, saved by a
+///   `PrismPersistMiddleware` after actions (atomically: a crash leaves the old file or the new).
+/// - `history.json` (`PrismDiskPersistence`, saved by ``close()``): the session's timeline, so
+///   that `undo` works across runs.
+/// - the sync token: the keychain (``TokenVault``), never a file.
+///
+/// A file that cannot be read is moved aside by `PrismDiskPersistence` (to
+/// `<name>.json.corrupt-<time>`), and opening the session fails with a ``SampleError`` that says
+/// where it went: nothing is overwritten.
+@MainActor
+final class TaskSession {
+    /// The key of the store's state: the file `tasks.json`.
+    static let stateKey = "tasks"
+    /// The key of the timeline: the file `history.json`.
+    static let historyKey = "history"
+
+    /// The folder the files are in.
+    let directory: URL
+    /// The app's store.
+    let store: PrismStore<AppState, AppAction>
+    /// The task-list feature's store: `store` scoped to `\.tasks` and `AppAction.tasks`.
+    let tasks: PrismStore<TaskListState, TaskListAction>
+    /// The sync feature's store: `store` scoped to `\.sync` and `AppAction.sync`.
+    let sync: PrismStore<SyncState, SyncAction>
+    /// How many tasks are left: a derived store, which changes only when the count does.
+    let remaining: PrismDerivedStore<AppState, Int>
+    /// Undo/redo and time travel.
+    let history: SessionHistory
+    /// Which screen is showing (the interactive mode's `go` and `back`).
+    let router = PrismRouter<Screen>()
+    /// The connection the sync feature uses.
+    let connection: SyncConnection
+
+    private let disk: PrismDiskPersistence
+    private let persistence: PrismPersistMiddleware<AppState, AppAction>
+    private let openedTimeline: SavedTimeline
+
+    /// Opens the session saved in `directory` (a new one when there is none).
+    ///
+    /// - Throws: ``SampleError`` when a saved file cannot be read; it names the file and where
+    ///   it was moved.
+    init(directory: URL, connection: SyncConnection) throws(SampleError) {
+        let disk = PrismDiskPersistence(directory: directory)
+        var state: AppState = try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? AppState()
+        if state.sync.status == .syncing {
+            // Saved while a sync was under way (the process was stopped): it is not under way now.
+            state.sync.status = .failed("interrupted")
+        }
+        let saved: SavedTimeline? = try Self.load(key: Self.historyKey, from: disk, naming: "history")
+        let timeline: SavedTimeline
+        if let saved, saved.isCurrent(state.tasks) {
+            timeline = saved
+        } else {
+            timeline = SavedTimeline(startingAt: state.tasks, label: state.tasks.items.isEmpty ? "start" : "opened")
+        }
+        let history = SessionHistory(timeline: timeline)
+        let persistence = PrismPersistMiddleware<AppState, AppAction>(
+            strategy: disk,
+            key: Self.stateKey,
+            coalescingWindow: .milliseconds(200)
+        )
+        let store = PrismStore(
+            initialState: state,
+            reducer: AppReducer(sync: SyncReducer(connection: connection))
+        ) {
+            persistence
+            history.middleware()
+        }
+
+        self.directory = directory
+        self.disk = disk
+        self.persistence = persistence
+        self.history = history
+        self.openedTimeline = history.timeline
+        self.connection = connection
+        self.store = store
+        self.tasks = store.scope(state: \.tasks, action: AppAction.tasks)
+        self.sync = store.scope(state: \.sync, action: AppAction.sync)
+        self.remaining = store.derive { $0.tasks.remainingCount }
+    }
+
+    /// Where the store's state is saved.
+    var stateFile: URL { directory.appendingPathComponent("\(Self.stateKey).json") }
+    /// Where the timeline is saved.
+    var historyFile: URL { directory.appendingPathComponent("\(Self.historyKey).json") }
+
+    // MARK: Tasks
+
+    /// Adds a task and returns it.
+    ///
+    /// - Throws: ``SampleError`` when the title is empty.
+    @discardableResult
+    func add(_ title: String) throws(SampleError) -> TaskItem {
+        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw SampleError("A task needs a title, as in: add \"Buy milk\".") }
+        tasks.send(.add(title: title))
+        return tasks.state.items[tasks.state.items.count - 1]
+    }
+
+    /// Marks task `id` done and returns it.
+    @discardableResult
+    func complete(id: Int) throws(SampleError) -> TaskItem {
+        guard tasks.state.item(id: id) != nil else { throw .noSuchTask(id) }
+        tasks.send(.complete(id: id))
+        return tasks.state.item(id: id)!
+    }
+
+    /// Removes task `id` and returns it.
+    @discardableResult
+    func remove(id: Int) throws(SampleError) -> TaskItem {
+        guard let item = tasks.state.item(id: id) else { throw .noSuchTask(id) }
+        tasks.send(.remove(id: id))
+        return item
+    }
+
+    // MARK: History
+
+    /// Undoes the last change of the task list and returns its label (`add "Buy milk"`).
+    ///
+    /// - Throws: ``SampleError`` when there is nothing to undo.
+    @discardableResult
+    func undo() throws(SampleError) -> String {
+        guard let (tasks, undid) = history.undo() else { throw SampleError("Nothing to undo.") }
+        store.send(.restoreTasks(tasks, reason: "undo"))
+        return undid
+    }
+
+    /// Redoes the change undone last and returns its label.
+    ///
+    /// - Throws: ``SampleError`` when there is nothing to redo.
+    @discardableResult
+    func redo() throws(SampleError) -> String {
+        guard let (tasks, redid) = history.redo() else { throw SampleError("Nothing to redo.") }
+        store.send(.restoreTasks(tasks, reason: "redo"))
+        return redid
+    }
+
+    /// Puts the task list back as it was at snapshot `index` of the history.
+    ///
+    /// - Throws: ``SampleError`` when there is no such snapshot.
+    @discardableResult
+    func travel(to index: Int) throws(SampleError) -> PrismTimeTravelDebugger<TaskListState>.Snapshot {
+        guard let snapshot = history.travel(to: index) else {
+            let range = history.debugger.snapshots.map(\.index)
+            throw SampleError(
+                "There is no moment \(index) in the history (there are \(range.first ?? 0) to \(range.last ?? 0)).")
+        }
+        store.send(.restoreTasks(snapshot.state, reason: "travel to \(index)"))
+        return snapshot
+    }
+
+    // MARK: Sync
+
+    /// Syncs the task list with the server and returns the sync feature's state afterwards.
+    ///
+    /// The sync runs as the sync feature's effect; this waits for it to finish.
+    @discardableResult
+    func syncNow() async -> SyncState {
+        await sync.send(.start(tasks: tasks.state.items)).finish()
+        return sync.state
+    }
+
+    // MARK: Navigation
+
+    /// Shows the screen named by `words` (`["task", "2"]`, `["settings"]`) and returns the
+    /// screen in front, nil for the task list.
+    ///
+    /// Screens in the stack are pushed over the current ones; the settings are presented as a
+    /// sheet. `go tasks` goes back to the root.
+    @discardableResult
+    func go(to words: [String]) throws(SampleError) -> Screen? {
+        let target = try ScreenLinks.navigationState(for: words)
+        for case .task(let id) in target.stack where tasks.state.item(id: id) == nil {
+            throw .noSuchTask(id)
+        }
+        if target.isAtRoot {
+            router.root()
+        } else if let sheet = target.sheet {
+            router.present(sheet)
+        } else {
+            router.sheet = nil
+            for screen in target.stack where screen != router.frontmostRoute { router.push(screen) }
+        }
+        return router.frontmostRoute
+    }
+
+    /// Leaves the screen in front (a sheet first, else the top of the stack); false at the
+    /// task list, where there is nothing to leave.
+    func back() -> Bool {
+        guard router.frontmostRoute != nil else { return false }
+        router.dismiss()
+        return true
+    }
+
+    // MARK: Saving
+
+    /// Saves what is not saved yet: the store's latest state (waiting for the middleware's
+    /// write) and the timeline, if it changed.
+    ///
+    /// - Throws: ``SampleError`` when a file cannot be written; what was saved before is intact.
+    func save() async throws(SampleError) {
+        do {
+            try await persistence.flush()
+        } catch {
+            throw SampleError("Could not save the task list to \(stateFile.path): \(error)")
+        }
+        let timeline = history.timeline
+        guard timeline != openedTimeline else { return }
+        do {
+            try disk.save(timeline, key: Self.historyKey)
+        } catch {
+            throw SampleError("Could not save the history to \(historyFile.path): \(error)")
+        }
+    }
+
+    /// Saves (see ``save()``) and stops the demo server if the session started one.
+    func close() async throws(SampleError) {
+        try await save()
+        await connection.shutdown()
+    }
+
+    // MARK: Loading
+
+    /// The value saved under `key`, nil when there is none, or a ``SampleError`` that names the
+    /// file and says where it was moved when it cannot be read.
+    private static func load<Value: Codable & Sendable>(
+        key: String,
+        from disk: PrismDiskPersistence,
+        naming what: String
+    ) throws(SampleError) -> Value? {
+        do {
+            return try disk.load(key: key)
+        } catch let error as PrismPersistenceError {
+            let file = (error.url ?? disk.directory.appendingPathComponent("\(key).json")).path
+            guard let movedTo = error.movedAsideURL else {
+                throw SampleError("The \(what) file \(file) could not be read: \(error.message) Nothing was changed.")
+            }
+            let reason = error.message.hasSuffix(".") ? error.message : error.message + "."
+            throw SampleError(
+                """
+                The \(what) file \(file) could not be read: \(reason) \
+                It was moved aside to \(movedTo.path), so nothing is lost; the next command starts \
+                with an empty \(what). To get it back, repair that file and move it to \(file).
+                """
+            )
+        } catch {
+            throw SampleError("The \(what) file in \(disk.directory.path) could not be read: \(error)")
+        }
+    }
+}

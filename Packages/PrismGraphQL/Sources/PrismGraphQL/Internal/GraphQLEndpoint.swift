@@ -1,0 +1,85 @@
+import Foundation
+import PrismHTTP
+
+/// The GraphQL endpoint as PrismHTTP sees it: a POST of a JSON body to the endpoint's URL.
+struct GraphQLEndpoint: PrismNetworkEndpoint {
+    /// The parts of the endpoint's URL, split once when the client is made.
+    struct Template: Sendable {
+        let scheme: PrismNetworkScheme
+        let host: String
+        let port: Int?
+        let path: String
+        let queryItems: [URLQueryItem]?
+        let headers: [String: String]
+
+        /// The parts of `url`, sent with `additionalHeaders` and the GraphQL-over-HTTP headers.
+        ///
+        /// - Precondition: `url` is an absolute `http` or `https` URL with a host.
+        init(url: URL, additionalHeaders: [String: String]) {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme.flatMap({ PrismNetworkScheme(rawValue: $0.lowercased()) }),
+                let host = components.host, !host.isEmpty
+            else {
+                preconditionFailure(
+                    "PrismGraphQLClient needs an absolute http or https endpoint URL with a host, such as "
+                        + "https://api.example.com/graphql; got \(url.absoluteString)")
+            }
+            self.scheme = scheme
+            self.host = host
+            self.port = components.port
+            self.path = components.path.isEmpty ? "/" : components.path
+            self.queryItems = components.queryItems
+            var headers = ["Accept": "application/json"]
+            for (name, value) in additionalHeaders {
+                if let existing = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                    headers[existing] = nil
+                }
+                headers[name] = value
+            }
+            // Always JSON, whatever the additional headers say: GraphQL over HTTP.
+            headers = headers.filter { $0.key.lowercased() != "content-type" }
+            headers["Content-Type"] = "application/json"
+            self.headers = headers
+        }
+    }
+
+    let template: Template
+    let payload: Data
+
+    var scheme: PrismNetworkScheme { template.scheme }
+    var host: String { template.host }
+    var port: Int? { template.port }
+    var path: String { template.path }
+    var queryItems: [URLQueryItem]? { template.queryItems }
+    var headers: [String: String] { template.headers }
+    var method: PrismNetworkMethod { .post }
+    var body: (any Encodable)? { payload }
+}
+
+/// One POST to the endpoint, whose response is the raw body; it notes the status code it is
+/// asked to accept, so that an error about a 2xx body that is not GraphQL can say which.
+struct GraphQLHTTPRequest: PrismNetworkRequest {
+    typealias Response = Data
+
+    let endpoint: GraphQLEndpoint
+    let status: StatusRecorder
+
+    func accepts(statusCode: Int) -> Bool {
+        status.record(statusCode)
+        return (200..<300).contains(statusCode)
+    }
+}
+
+/// The status code a response arrived with, written by ``GraphQLHTTPRequest/accepts(statusCode:)``.
+final class StatusRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+
+    func record(_ statusCode: Int) {
+        lock.withLock { value = statusCode }
+    }
+
+    var statusCode: Int? {
+        lock.withLock { value }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PrismHTTP
+
+/// The JSON body of a GraphQL-over-HTTP POST: `{"query", "operationName", "variables",
+/// "extensions": {"persistedQuery": {"version": 1, "sha256Hash"}}}`, keys sorted so that the
+/// same operation always makes the same bytes (the cache key depends on it).
+struct GraphQLRequestBody: Encodable {
+    /// The document; nil for a persisted query sent by its hash alone.
+    var query: String?
+    var operationName: String?
+    var variables: PrismGraphQLQuery.Variables
+    /// The SHA-256 of the document, sent as `extensions.persistedQuery`.
+    var persistedQueryHash: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case query
+        case operationName
+        case variables
+        case extensions
+    }
+
+    private struct Extensions: Encodable {
+        struct PersistedQuery: Encodable {
+            var version: Int
+            var sha256Hash: String
+        }
+
+        var persistedQuery: PersistedQuery
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(query, forKey: .query)
+        try container.encodeIfPresent(operationName, forKey: .operationName)
+        switch variables {
+        case .members(let members):
+            if !members.isEmpty { try container.encode(EncodableMembers(members), forKey: .variables) }
+        case .value(let value):
+            try container.encode(AnyEncodable(value), forKey: .variables)
+        }
+        if let persistedQueryHash {
+            let extensions = Extensions(persistedQuery: .init(version: 1, sha256Hash: persistedQueryHash))
+            try container.encode(extensions, forKey: .extensions)
+        }
+    }
+
+    /// The body as JSON.
+    ///
+    /// - Throws: ``PrismGraphQLError`` with code `encodingFailed` when a variable does not encode.
+    func encoded(url: URL) throws(PrismGraphQLError) -> Data {
+        do {
+            return try Self.encoder.encode(self)
+        } catch {
+            throw PrismGraphQLError(
+                code: .encodingFailed,
+                message: "Could not encode the variables of \(operationName ?? "the operation") as JSON: \(error)",
+                url: url,
+                operationName: operationName,
+                underlying: error
+            )
+        }
+    }
+
+    private static let encoder = PrismJSON.makeEncoder()
+}
+
+/// A dictionary of existential values, encoded as a JSON object.
+private struct EncodableMembers: Encodable {
+    let members: [String: any Encodable & Sendable]
+
+    init(_ members: [String: any Encodable & Sendable]) {
+        self.members = members
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { return nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in members {
+            try container.encode(AnyEncodable(value), forKey: Key(stringValue: name))
+        }
+    }
+}
+
+/// One existential value, encoded through the encoder's own container so that its strategies
+/// (dates, data) apply.
+private struct AnyEncodable: Encodable {
+    let value: any Encodable
+
+    init(_ value: any Encodable) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}

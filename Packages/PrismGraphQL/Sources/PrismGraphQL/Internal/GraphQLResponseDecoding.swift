@@ -1,0 +1,104 @@
+import Foundation
+@_spi(PrismInternals) import PrismHTTP
+
+/// Turns a response body into a ``PrismGraphQLResponse``, telling a body that is not GraphQL
+/// (`invalidResponse`) from GraphQL whose data is not the expected type (`decodingFailed`).
+enum GraphQLResponseDecoding {
+    /// What an error about a response says besides its code.
+    struct Context {
+        var url: URL
+        var operationName: String?
+        var statusCode: Int?
+    }
+
+    /// The decoder for `T`: its own when it is a `PrismEntity`, else one that takes keys as
+    /// spelled (GraphQL's camelCase) and ISO 8601 dates.
+    static func decoder<T>(for type: T.Type) -> JSONDecoder {
+        (type as? any PrismEntity.Type)?.decoder ?? plainDecoder
+    }
+
+    private static let plainDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    static func decode<T: Decodable & Sendable>(
+        _ type: T.Type,
+        from body: Data,
+        context: Context
+    ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
+        let envelope: Envelope<T>
+        do {
+            envelope = try decoder(for: T.self).decode(Envelope<T>.self, from: body)
+        } catch {
+            throw PrismGraphQLError(
+                code: .invalidResponse,
+                message: "The response is not a GraphQL response (a JSON object with data or errors): "
+                    + PrismHTTPError.describe(error),
+                url: context.url,
+                operationName: context.operationName,
+                statusCode: context.statusCode,
+                body: body,
+                underlying: error
+            )
+        }
+        guard envelope.hasData || envelope.errors != nil else {
+            throw PrismGraphQLError(
+                code: .invalidResponse,
+                message: "The response is JSON but not a GraphQL response: it has neither data nor errors.",
+                url: context.url,
+                operationName: context.operationName,
+                statusCode: context.statusCode,
+                body: body
+            )
+        }
+        switch envelope.data {
+        case .success(let data):
+            return PrismGraphQLResponse(data: data, errors: envelope.errors, extensions: envelope.extensions)
+        case .failure(let error):
+            throw PrismGraphQLError(
+                code: .decodingFailed,
+                message:
+                    "Could not decode \(T.self) from the response's data: \(PrismHTTPError.describe(error))",
+                url: context.url,
+                operationName: context.operationName,
+                statusCode: context.statusCode,
+                body: body,
+                errors: envelope.errors ?? [],
+                underlying: error
+            )
+        }
+    }
+
+    /// The GraphQL errors in `body`, if it is a GraphQL response; empty otherwise.
+    static func errors(in body: Data?) -> [PrismGraphQLResponseError] {
+        guard let body, let envelope = try? plainDecoder.decode(Envelope<PrismGraphQLValue>.self, from: body) else {
+            return []
+        }
+        return envelope.errors ?? []
+    }
+
+    /// The members of a GraphQL response, the data decoded apart so that its failure is told
+    /// from a malformed response.
+    private struct Envelope<Value: Decodable>: Decodable {
+        let hasData: Bool
+        let data: Result<Value?, any Error>
+        let errors: [PrismGraphQLResponseError]?
+        let extensions: [String: PrismGraphQLValue]?
+
+        private enum CodingKeys: String, CodingKey {
+            case data
+            case errors
+            case extensions
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            hasData = container.contains(.data)
+            errors = try container.decodeIfPresent([PrismGraphQLResponseError].self, forKey: .errors)
+            extensions = try? container.decodeIfPresent([String: PrismGraphQLValue].self, forKey: .extensions)
+            data = Result { try container.decodeIfPresent(Value.self, forKey: .data) }
+        }
+    }
+}

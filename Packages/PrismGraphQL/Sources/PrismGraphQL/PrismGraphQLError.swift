@@ -1,0 +1,104 @@
+import Foundation
+import PrismHTTP
+
+/// Everything that can go wrong with a GraphQL request, with the context a caller needs: the
+/// status code and body of a response that was not a GraphQL answer, the URL, the operation,
+/// the GraphQL errors the body carried, and the underlying error.
+///
+/// ```swift
+/// do {
+///     let response: PrismGraphQLResponse<UserData> = try await graphql.execute(query)
+/// } catch let error as PrismGraphQLError where error.code == .unacceptableStatus {
+///     print(error.statusCode ?? 0, error.bodyText ?? "")
+/// }
+/// ```
+///
+/// GraphQL `errors` in a successful response are not thrown: they are in
+/// ``PrismGraphQLResponse/errors``, beside any partial data. Task cancellation is not a
+/// `PrismGraphQLError` either: a cancelled request throws `CancellationError`.
+public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added: switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// The variables could not be encoded as JSON.
+        public static let encodingFailed = Code("encodingFailed")
+        /// The server answered with a non-2xx status (see ``PrismGraphQLError/statusCode`` and
+        /// ``PrismGraphQLError/body``; GraphQL errors in that body are in ``PrismGraphQLError/errors``).
+        public static let unacceptableStatus = Code("unacceptableStatus")
+        /// The body is not a GraphQL response: not JSON, or a JSON value without `data` or `errors`.
+        public static let invalidResponse = Code("invalidResponse")
+        /// The response is GraphQL, but its `data` does not decode into the expected type.
+        public static let decodingFailed = Code("decodingFailed")
+        /// The request failed before a response arrived: a connection or timeout failure, or
+        /// every retry failed (``PrismGraphQLError/underlying`` is the `PrismHTTPError`).
+        public static let requestFailed = Code("requestFailed")
+        /// The response carried GraphQL errors and the caller asked for data only
+        /// (``PrismGraphQLResponse/requireData()``).
+        public static let graphQLErrors = Code("graphQLErrors")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence that says what went wrong.
+    public var message: String
+    /// The GraphQL endpoint.
+    public var url: URL?
+    /// The operation's name, when it has one.
+    public var operationName: String?
+    /// The status code of the response, when one arrived.
+    public var statusCode: Int?
+    /// The headers of the response, when they are known.
+    public var headers: PrismHTTPHeaders?
+    /// The body of the response, when one arrived.
+    public var body: Data?
+    /// The GraphQL errors the response carried, if it was GraphQL.
+    public var errors: [PrismGraphQLResponseError]
+    /// The error underneath (a `PrismHTTPError`, a `DecodingError`, an `EncodingError`...).
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(
+        code: Code,
+        message: String,
+        url: URL? = nil,
+        operationName: String? = nil,
+        statusCode: Int? = nil,
+        headers: PrismHTTPHeaders? = nil,
+        body: Data? = nil,
+        errors: [PrismGraphQLResponseError] = [],
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.operationName = operationName
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.errors = errors
+        self.underlying = underlying
+    }
+
+    /// The body as UTF-8 text, when there is one.
+    public var bodyText: String? {
+        body.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The code, the message, the operation, the URL and the start of the body.
+    public var description: String {
+        var text = "PrismGraphQLError.\(code): \(message)"
+        if let operationName { text += " (operation \(operationName))" }
+        if let url { text += " [\(url.absoluteString)]" }
+        if let bodyText, !bodyText.isEmpty {
+            let preview = bodyText.prefix(500)
+            text += " body: \(preview)\(bodyText.count > 500 ? "…" : "")"
+        }
+        return text
+    }
+}

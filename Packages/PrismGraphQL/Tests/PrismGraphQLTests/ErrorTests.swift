@@ -1,0 +1,129 @@
+import Foundation
+import PrismGraphQL
+import PrismHTTP
+import PrismTestServer
+import Testing
+
+@Suite("Failures to get a GraphQL answer are PrismGraphQLErrors that keep status and body")
+struct ErrorTests {
+    /// Sends GetUser to `path` and returns the error it throws.
+    func failure(
+        _ server: PrismTestServer,
+        path: String,
+        transport: TransportKind = .asyncHTTPClient,
+        options: PrismRequestOptions = PrismRequestOptions()
+    ) async throws -> PrismGraphQLError {
+        do {
+            let response = try await server.graphQLClient(path: path, transport: transport)
+                .execute(getUserQuery("octocat"), as: UserQueryData.self, options: options)
+            throw TestFailure("expected an error, got \(response)")
+        } catch let error as PrismGraphQLError {
+            return error
+        }
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test("a non-2xx status keeps the status, the body and the URL", arguments: TransportKind.allCases)
+    func unacceptableStatus(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(server, path: "/status/500", transport: transport)
+            #expect(error.code == .unacceptableStatus)
+            #expect(error.statusCode == 500)
+            #expect(error.bodyText?.contains("status 500") == true)
+            #expect(error.url == server.url("/status/500"))
+            #expect(error.operationName == "GetUser")
+            #expect(error.errors.isEmpty)
+            #expect((error.underlying as? PrismHTTPError)?.code == .unacceptableStatus)
+            #expect(error.description.contains("status 500"))
+        }
+    }
+
+    @Test("GraphQL errors in a non-2xx body are kept with it")
+    func graphQLErrorsInNon2xx() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(server, path: "/graphql/flaky/e?failures=1&status=400")
+            #expect(error.code == .unacceptableStatus)
+            #expect(error.statusCode == 400)
+            #expect(error.errors.map(\.message) == ["failure 1 of 1"])
+        }
+    }
+
+    @Test("a 2xx body that is not JSON is an invalid response that keeps status and body")
+    func notJSON() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(server, path: "/status/204")
+            #expect(error.code == .invalidResponse)
+            #expect(error.statusCode == 204)
+            #expect(error.body == Data())
+            #expect(error.underlying is DecodingError)
+        }
+    }
+
+    @Test("JSON without data or errors is an invalid response")
+    func jsonButNotGraphQL() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(server, path: "/echo")
+            #expect(error.code == .invalidResponse)
+            #expect(error.statusCode == 200)
+            #expect(error.bodyText?.contains("\"method\":\"POST\"") == true)
+        }
+    }
+
+    @Test("data that does not decode into the expected type is a decoding failure")
+    func dataOfAnotherType() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            struct Mismatch: Decodable, Sendable {
+                struct User: Decodable, Sendable { var publicRepos: String }
+                var user: User
+            }
+            do {
+                _ = try await server.graphQLClient().execute(getUserQuery("octocat"), as: Mismatch.self)
+                Issue.record("expected a decoding failure")
+            } catch let error as PrismGraphQLError {
+                #expect(error.code == .decodingFailed)
+                #expect(error.statusCode == 200)
+                #expect(error.message.contains("publicRepos"))
+                #expect(error.bodyText?.contains("\"publicRepos\":8") == true)
+            }
+        }
+    }
+
+    @Test("a server that closes the connection is a request failure", arguments: TransportKind.allCases)
+    func droppedConnection(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(server, path: "/drop", transport: transport)
+            #expect(error.code == .requestFailed)
+            #expect(error.statusCode == nil)
+            let code = (error.underlying as? PrismHTTPError)?.code
+            #expect(code == .connectionFailed || code == .transportFailed, "\(error)")
+        }
+    }
+
+    @Test("a request that takes longer than its timeout fails as timed out")
+    func timeout() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let error = try await failure(
+                server, path: "/delay/5000", options: PrismRequestOptions(timeout: .milliseconds(200)))
+            #expect(error.code == .requestFailed)
+            #expect((error.underlying as? PrismHTTPError)?.code == .timedOut)
+        }
+    }
+
+    @Test("cancelling the task cancels the request and throws CancellationError")
+    func cancellation() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let graphql = server.graphQLClient(path: "/delay/10000")
+            let task = Task { try await graphql.execute(getUserQuery("octocat"), as: UserQueryData.self) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.hits("/delay/10000") == 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PrismCache
+import PrismGraphQL
+import PrismHTTP
+import PrismTestServer
+
+/// The transports behaviours are tested on (PrismHTTP's two).
+enum TransportKind: String, CaseIterable, Sendable {
+    case asyncHTTPClient
+    case urlSession
+
+    func make() -> any PrismHTTPTransport {
+        switch self {
+        case .asyncHTTPClient:
+            #if canImport(AsyncHTTPClient)
+            return PrismAsyncHTTPClientTransport()
+            #else
+            return PrismURLSessionTransport()
+            #endif
+        case .urlSession:
+            return PrismURLSessionTransport()
+        }
+    }
+}
+
+/// Starts a test server, runs `body`, and shuts the server down whatever happens.
+func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
+    let server = try await PrismTestServer.start()
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+extension PrismTestServer {
+    /// A client of this server's `/graphql` (or `path`) through a PrismHTTP adapter of its own.
+    func graphQLClient(
+        path: String = "/graphql",
+        transport: TransportKind = .asyncHTTPClient,
+        interceptors: [any PrismRequestInterceptor] = [],
+        cache: PrismResponseCache? = nil,
+        automaticPersistedQueries: Bool = false
+    ) -> PrismGraphQLClient {
+        PrismGraphQLClient(
+            endpointURL: url(path),
+            networkClient: PrismNetworkAdapter(transport: transport.make(), cache: nil, interceptors: interceptors),
+            cache: cache,
+            automaticPersistedQueries: automaticPersistedQueries
+        )
+    }
+}
+
+/// `{ user(login:) { login name publicRepos } }` decoded.
+struct UserQueryData: Decodable, Sendable, Equatable {
+    struct User: Decodable, Sendable, Equatable {
+        var login: String
+        var name: String?
+        var publicRepos: Int
+    }
+
+    var user: User?
+}
+
+/// The query the tests send most: GetUser with the login, name and repository count.
+func getUserQuery(_ login: String) -> PrismGraphQLQuery {
+    PrismGraphQLQuery(
+        query: "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }",
+        variables: ["login": login],
+        operationName: "GetUser"
+    )
+}
+
+/// The data of a query that asks only for `operationNumber`, which grows with every operation
+/// the server executes: a response from a cache repeats an old number.
+struct OperationNumberData: Decodable, Sendable, Equatable {
+    var operationNumber: Int
+}
+
+/// A value shared between tasks in a test, guarded by a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    var wrappedValue: Value { lock.withLock { value } }
+
+    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+}

@@ -1,0 +1,52 @@
+import GraphQL
+
+/// `type User { login: String!, name: String, publicRepos: Int! }`: the GraphQL twin of the
+/// GitHub-shaped `GET /users/:login` (same name and repository count).
+struct GraphQLUser: Codable, Sendable {
+    let login: String
+    let name: String?
+    let publicRepos: Int
+}
+
+/// `type Issue`: what `createIssue` returns, built from its input.
+struct GraphQLIssue: Codable, Sendable {
+    let number: Int
+    let repo: String
+    let title: String
+    let body: String?
+    let labels: [String]
+    let priority: Int?
+    let assignees: [String]
+    let url: String
+}
+
+/// `input IssueInput { title: String!, body: String, labels: [String!], meta: IssueMetaInput }`.
+struct GraphQLIssueInput: Codable, Sendable {
+    let title: String
+    let body: String?
+    let labels: [String]?
+    let meta: GraphQLIssueMetaInput?
+}
+
+/// `input IssueMetaInput { priority: Int, assignees: [String!] }`: nested in ``GraphQLIssueInput``.
+struct GraphQLIssueMetaInput: Codable, Sendable {
+    let priority: Int?
+    let assignees: [String]?
+}
+
+/// What every resolver sees of the request it serves.
+struct GraphQLRequestContext: Sendable {
+    /// The server's state (issue numbers).
+    let state: ServerState
+    /// The variables exactly as the request carried them.
+    let variables: [String: Map]
+    /// The request's `Authorization` header, if any.
+    let authorization: String?
+    /// The number of this operation among those the server executed (1 for the first).
+    let operationNumber: Int
+}
+
+/// The error a failing resolver throws; GraphQL reports its description as the message.
+struct GraphQLFieldFailure: Error, CustomStringConvertible {
+    let description: String
+}

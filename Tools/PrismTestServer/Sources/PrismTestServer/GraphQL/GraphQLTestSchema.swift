@@ -1,0 +1,122 @@
+import Graphiti
+
+/// The resolvers of the test schema.
+struct GraphQLResolver: Sendable {
+    struct UserArguments: Codable, Sendable {
+        let login: String
+    }
+
+    struct CreateIssueArguments: Codable, Sendable {
+        let repo: String
+        let input: GraphQLIssueInput
+    }
+
+    /// `user(login:)`: every login exists except `ghost`, which is `null`.
+    func user(context: GraphQLRequestContext, arguments: UserArguments) -> GraphQLUser? {
+        guard arguments.login != "ghost" else { return nil }
+        return GraphQLUser(login: arguments.login, name: "The \(arguments.login)", publicRepos: 8)
+    }
+
+    /// `failingField: String`: always fails, so its value is `null` and an error names its path.
+    func failingField(context: GraphQLRequestContext, arguments: NoArguments) throws -> String? {
+        throw GraphQLFieldFailure(description: "failingField always fails")
+    }
+
+    /// `requiredFailingField: String!`: always fails; being non-null, it takes `data` down with it.
+    func requiredFailingField(context: GraphQLRequestContext, arguments: NoArguments) throws -> String {
+        throw GraphQLFieldFailure(description: "requiredFailingField always fails")
+    }
+
+    /// `echoVariables: String!`: the request's variables as JSON text, as they arrived.
+    func echoVariables(context: GraphQLRequestContext, arguments: NoArguments) -> String {
+        GraphQLJSON.text(of: context.variables)
+    }
+
+    /// `authorization: String`: the request's `Authorization` header.
+    func authorization(context: GraphQLRequestContext, arguments: NoArguments) -> String? {
+        context.authorization
+    }
+
+    /// `operationNumber: Int!`: which operation this is among those the server executed.
+    func operationNumber(context: GraphQLRequestContext, arguments: NoArguments) -> Int {
+        context.operationNumber
+    }
+
+    /// `createIssue(repo:input:)`: a new issue numbered from 1347 up, built from the input.
+    func createIssue(context: GraphQLRequestContext, arguments: CreateIssueArguments) -> GraphQLIssue {
+        let number = context.state.withValues { values in
+            defer { values.graphQL.nextIssueNumber += 1 }
+            return values.graphQL.nextIssueNumber
+        }
+        let input = arguments.input
+        return GraphQLIssue(
+            number: number,
+            repo: arguments.repo,
+            title: input.title,
+            body: input.body,
+            labels: input.labels ?? [],
+            priority: input.meta?.priority,
+            assignees: input.meta?.assignees ?? [],
+            url: "https://github.com/\(arguments.repo)/issues/\(number)"
+        )
+    }
+}
+
+/// The schema `POST /graphql` serves (see ``GraphQLRoutes``), built once per process.
+enum GraphQLTestSchema {
+    static let schema: Schema<GraphQLResolver, GraphQLRequestContext> = {
+        do {
+            return try makeSchema()
+        } catch {
+            preconditionFailure("The test GraphQL schema does not build: \(error)")
+        }
+    }()
+
+    static let resolver = GraphQLResolver()
+
+    private static func makeSchema() throws -> Schema<GraphQLResolver, GraphQLRequestContext> {
+        try Schema<GraphQLResolver, GraphQLRequestContext> {
+            Type(GraphQLUser.self, as: "User") {
+                Field("login", at: \.login)
+                Field("name", at: \.name)
+                Field("publicRepos", at: \.publicRepos)
+            }
+            Type(GraphQLIssue.self, as: "Issue") {
+                Field("number", at: \.number)
+                Field("repo", at: \.repo)
+                Field("title", at: \.title)
+                Field("body", at: \.body)
+                Field("labels", at: \.labels)
+                Field("priority", at: \.priority)
+                Field("assignees", at: \.assignees)
+                Field("url", at: \.url)
+            }
+            Input(GraphQLIssueMetaInput.self, as: "IssueMetaInput") {
+                InputField("priority", at: \.priority)
+                InputField("assignees", at: \.assignees)
+            }
+            Input(GraphQLIssueInput.self, as: "IssueInput") {
+                InputField("title", at: \.title)
+                InputField("body", at: \.body)
+                InputField("labels", at: \.labels)
+                InputField("meta", at: \.meta)
+            }
+            Query {
+                Field("user", at: GraphQLResolver.user) {
+                    Argument("login", at: \.login)
+                }
+                Field("failingField", at: GraphQLResolver.failingField)
+                Field("requiredFailingField", at: GraphQLResolver.requiredFailingField)
+                Field("echoVariables", at: GraphQLResolver.echoVariables)
+                Field("authorization", at: GraphQLResolver.authorization)
+                Field("operationNumber", at: GraphQLResolver.operationNumber)
+            }
+            Mutation {
+                Field("createIssue", at: GraphQLResolver.createIssue) {
+                    Argument("repo", at: \.repo)
+                    Argument("input", at: \.input)
+                }
+            }
+        }
+    }
+}

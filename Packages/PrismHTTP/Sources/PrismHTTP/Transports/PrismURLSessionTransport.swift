@@ -8,7 +8,7 @@ import FoundationNetworking
 /// available on Linux too.
 ///
 /// The session it creates has Foundation's own cache turned off (Prism caches responses with
-/// ``PrismResponseCache``, on every platform) and hands every response back as it arrived,
+/// `PrismResponseCache`, on every platform) and hands every response back as it arrived,
 /// `304 Not Modified` included.
 public final class PrismURLSessionTransport: PrismHTTPTransport {
     /// The session requests go through.

@@ -64,6 +64,8 @@ public struct PrismMultipartFormData: Sendable {
     /// Appends the file at `fileURL`, streamed from disk when the body is sent.
     ///
     /// - Parameters:
+    ///   - fileURL: The file to send; read when the body is sent, never loaded whole.
+    ///   - name: The form field's name.
     ///   - fileName: The file name sent; the URL's last component by default.
     ///   - mimeType: The part's content type; guessed from the extension by default.
     /// - Throws: ``PrismHTTPError`` when the file does not exist or is not readable.

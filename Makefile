@@ -17,7 +17,7 @@ WITH_KEYRING := Tools/scripts/with-keyring.sh
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-all lint format bench run docs clean
+.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-all lint format bench run docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -47,7 +47,10 @@ test-tsan: deps ## Run the architecture packages and PrismCache under ThreadSani
 test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds SwiftNIO with TSan)
 	$(WITH_KEYRING) $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)-all
 
-test-all: lint test test-packages test-tsan docs ## Everything CI runs: lint, tests, each package alone, TSan, docs
+test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
+	Tools/scripts/test-consumer.sh
+
+test-all: lint test test-packages test-tsan test-consumer docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs
 
 lint: ## Check formatting with swift format lint --strict
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)

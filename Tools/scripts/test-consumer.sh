@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Proves that Prism can be used the way users add it: by URL and version. Clones the committed
+# repository into a temporary folder, tags the clone with a version, and builds a throwaway
+# consumer package that depends on it with `.package(url:from:)`:
+#   - one target uses single products (PrismEffects, PrismStore, PrismRouting) and runs;
+#   - one target uses the PrismArchitecture umbrella and runs;
+#   - one target uses the Prism umbrella (everything); the package graph that needs it is resolved
+#     and checked in every run, and the target is built too when PRISM_CONSUMER_FULL=1 (it
+#     compiles SwiftNIO and the rest of the networking half: several minutes on two cores).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+version="99.0.0"
+
+git clone --quiet "$root" "$work/prism"
+git -C "$work/prism" tag --force "$version" >/dev/null
+
+consumer="$work/consumer"
+mkdir -p "$consumer/Sources/UsesModules" "$consumer/Sources/UsesArchitecture" "$consumer/Sources/UsesEverything"
+cat >"$consumer/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Consumer",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(url: "file://$work/prism", from: "$version"),
+    ],
+    targets: [
+        .executableTarget(name: "UsesModules", dependencies: [
+            .product(name: "PrismEffects", package: "prism"),
+            .product(name: "PrismStore", package: "prism"),
+            .product(name: "PrismRouting", package: "prism"),
+        ]),
+        .executableTarget(name: "UsesArchitecture", dependencies: [
+            .product(name: "PrismArchitecture", package: "prism"),
+        ]),
+        .executableTarget(name: "UsesEverything", dependencies: [
+            .product(name: "Prism", package: "prism"),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+MANIFEST
+
+cat >"$consumer/Sources/UsesModules/main.swift" <<'SWIFT'
+import PrismEffects
+import PrismRouting
+import PrismStore
+
+struct Counter: PrismReducer {
+    func reduce(into state: inout Int, action: Int) -> PrismEffect<Int> {
+        state += action
+        return .none
+    }
+}
+
+enum Route: PrismRoutable { case detail }
+
+@MainActor func main() {
+    let store = PrismStore(initialState: 0, reducer: Counter())
+    store.send(2)
+    store.send(3)
+    let router = PrismRouter<Route>()
+    router.push(.detail)
+    print("modules: count \(store.state), path \(router.stack.count)")
+}
+MainActor.assumeIsolated { main() }
+SWIFT
+
+cat >"$consumer/Sources/UsesArchitecture/main.swift" <<'SWIFT'
+import Foundation
+import PrismArchitecture
+
+struct Counter: PrismReducer {
+    func reduce(into state: inout Int, action: Int) -> PrismEffect<Int> {
+        state += action
+        return .none
+    }
+}
+
+MainActor.assumeIsolated {
+    let store = PrismStore(initialState: 40, reducer: Counter())
+    store.send(2)
+    let disk = PrismDiskPersistence(directory: FileManager.default.temporaryDirectory)
+    print("architecture: count \(store.state), disk strategy \(type(of: disk))")
+}
+SWIFT
+
+cat >"$consumer/Sources/UsesEverything/main.swift" <<'SWIFT'
+import Prism
+
+struct Ping: PrismNetworkEndpoint {
+    var host: String { "127.0.0.1" }
+    var path: String { "/ping" }
+}
+
+print("everything: \(Ping().url)")
+SWIFT
+
+cd "$consumer"
+echo "== resolving a consumer of prism $version (file://$work/prism)"
+swift package resolve
+# Loads the whole graph, the Prism umbrella's product included: a missing product fails here.
+swift package describe >/dev/null
+
+echo "== single products"
+swift build --product UsesModules
+output="$(swift run --skip-build UsesModules)"
+echo "$output"
+[[ "$output" == "modules: count 5, path 1" ]] || { echo "unexpected output from UsesModules" >&2; exit 1; }
+
+echo "== the PrismArchitecture umbrella"
+swift build --product UsesArchitecture
+output="$(swift run --skip-build UsesArchitecture)"
+echo "$output"
+[[ "$output" == "architecture: count 42, disk strategy PrismDiskPersistence" ]] || {
+    echo "unexpected output from UsesArchitecture" >&2
+    exit 1
+}
+
+if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
+    echo "== the Prism umbrella"
+    swift build --product UsesEverything
+    output="$(swift run --skip-build UsesEverything)"
+    echo "$output"
+    [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
+fi
+echo "== a consumer package resolved prism by URL and version and used its products"

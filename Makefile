@@ -67,8 +67,8 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 run: deps ## Build and run the sample app (prism-sample)
 	$(SWIFT) run prism-sample $(ARGS)
 
-docs: deps ## Build the DocC documentation of every module into .build/docs
-	Tools/scripts/build-docs.sh $(PACKAGES)
+docs: deps ## Build the DocC documentation of every module (and the test server) into .build/docs
+	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
 	rm -rf .build .build-packages .build-tsan .build-tsan-all Tools/Benchmarks/.build Tools/PrismTestServer/.build

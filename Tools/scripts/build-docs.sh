@@ -11,6 +11,7 @@ mkdir -p .build/docs
 
 for module in "$@"; do
     catalog="Packages/$module/Sources/$module/$module.docc"
+    [[ -d "$catalog" ]] || catalog="Tools/$module/Sources/$module/$module.docc"
     module_graphs=$(mktemp -d)
     cp "$graphs/$module.symbols.json" "$module_graphs/"
     cp "$graphs/$module"@*.symbols.json "$module_graphs/" 2>/dev/null || true

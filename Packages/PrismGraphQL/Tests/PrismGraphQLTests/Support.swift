@@ -25,15 +25,7 @@ enum TransportKind: String, CaseIterable, Sendable {
 
 /// Starts a test server, runs `body`, and shuts the server down whatever happens.
 func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
-    let server = try await PrismTestServer.start()
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await PrismTestServer.withRunning(body)
 }
 
 extension PrismTestServer {

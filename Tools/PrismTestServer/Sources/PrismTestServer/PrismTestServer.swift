@@ -52,6 +52,27 @@ public final class PrismTestServer: Sendable {
         self.lifecycle.stopInBackground()
     }
 
+    /// Starts a server on an ephemeral loopback port, runs `body` with it, and shuts it down
+    /// afterwards, whether `body` returns or throws.
+    ///
+    /// ```swift
+    /// let user = try await PrismTestServer.withRunning { server in
+    ///     try await client.send(PrismHTTPRequest(url: server.url("/users/octocat")))
+    /// }
+    /// ```
+    public static func withRunning<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
+        let server = try await start()
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+        return result
+    }
+
     /// Starts a server and returns once it accepts connections.
     ///
     /// - Parameters:

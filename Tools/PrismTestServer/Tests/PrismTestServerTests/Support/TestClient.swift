@@ -85,12 +85,5 @@ enum TestClient {
 
 /// Runs `body` with a fresh server and always shuts it down afterwards.
 func withServer(_ body: (PrismTestServer) async throws -> Void) async throws {
-    let server = try await PrismTestServer.start()
-    do {
-        try await body(server)
-    } catch {
-        try await server.shutdown()
-        throw error
-    }
-    try await server.shutdown()
+    try await PrismTestServer.withRunning(body)
 }

@@ -42,10 +42,44 @@ class StoreCore<State: Sendable, Action: Sendable> {
         fatalError("StoreCore is abstract")
     }
 
+    /// What a member read (`store.count`) observes: the member, through a watcher of its own.
+    private var memberReaders: [AnyKeyPath: AnyObject] = [:]
+
+    /// `state[keyPath: keyPath]`, recorded as read of that member only: its observers hear
+    /// about the next change of that member (of anything, when it is not `Equatable`).
+    @usableFromInline
+    func observedMember<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+        let member: MemberReader<Value>
+        if let existing = memberReaders[keyPath] {
+            member = unsafeDowncast(existing, to: MemberReader<Value>.self)
+        } else {
+            let registrar = ObservationRegistrar()
+            member = MemberReader(
+                registrar: registrar,
+                read: makeReader({ $0[keyPath: keyPath] }, isEqual: equality(of: Value.self), registrar: registrar)
+            )
+            memberReaders[keyPath] = member
+        }
+        member.registrar.accessState()
+        return member.read()
+    }
+
     func cancelEffects<ID: Hashable & Sendable>(id: ID) { fatalError("StoreCore is abstract") }
 
     var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
         get { fatalError("StoreCore is abstract") }
         set { fatalError("StoreCore is abstract") }
+    }
+}
+
+/// The registrar and the reader of one member that a store's `subscript(dynamicMember:)` reads.
+@MainActor
+final class MemberReader<Value> {
+    let registrar: ObservationRegistrar
+    let read: () -> Value
+
+    init(registrar: ObservationRegistrar, read: @escaping () -> Value) {
+        self.registrar = registrar
+        self.read = read
     }
 }

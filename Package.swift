@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -44,7 +45,11 @@ let package = Package(
         .target(name: "PrismEffects", path: "Packages/PrismEffects/Sources/PrismEffects"),
         .target(
             name: "PrismStore",
-            dependencies: ["PrismEffects"],
+            dependencies: [
+                "PrismEffects",
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ],
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
         .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
@@ -155,7 +160,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismStoreTests",
-            dependencies: ["PrismStore"],
+            dependencies: [
+                "PrismStore", .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
         ),
         .testTarget(

@@ -8,11 +8,29 @@ let package = Package(
         .library(name: "PrismStore", targets: ["PrismStore"])
     ],
     dependencies: [
-        .package(path: "../PrismEffects")
+        .package(path: "../PrismEffects"),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
     ],
     targets: [
-        .target(name: "PrismStore", dependencies: ["PrismEffects"]),
-        .testTarget(name: "PrismStoreTests", dependencies: ["PrismStore"]),
+        .target(
+            name: "PrismStore",
+            dependencies: [
+                .product(name: "PrismEffects", package: "PrismEffects"),
+                // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                // Runtime warnings, e.g. for an action sent to a child feature that is not there.
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        .testTarget(
+            name: "PrismStoreTests",
+            dependencies: [
+                "PrismStore",
+                // Lets IssueReporting's warnings reach Swift Testing on Linux (withKnownIssue).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,2 @@
+@_exported import IdentifiedCollections
 @_exported import PrismEffects

@@ -138,7 +138,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         recorder.capturesSentAction = true
         defer { recorder.capturesSentAction = false }
         let task = store.send(action)
-        checks.track(task)
+        checks.track(task, startedBy: "\(action)")
         return task
     }
 
@@ -150,10 +150,12 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
     public func waitForEffects(timeout: Duration? = nil) async throws {
         let limit = timeout ?? self.timeout
         guard await waitUntil(limit, { self.checks.runningTasks.isEmpty }) else {
+            let running = checks.runningTasks
             throw PrismTestStoreError(
                 code: .timedOut,
                 message: """
-                    \(checks.runningTasks.count) effect(s) were still running after \(limit). \
+                    \(running.count) effect(s) were still running after \(limit):
+                    \(EndOfTestChecks.describe(running))
                     An effect that never ends (a timer, a stream) must be cancelled by the feature, \
                     or skipped with store.skipInFlightEffects().
                     """
@@ -287,6 +289,42 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         )
     }
 
+    /// Waits for an action of one case (a child feature's action, say) and checks how it
+    /// changed the state, without comparing the action's payload.
+    ///
+    /// `toCaseValue` gets the payload back out of an action of that case, or nil for any other
+    /// action: typically a key path to the action enum's optional property for the case.
+    ///
+    /// ```swift
+    /// await store.receive(\.row) {
+    ///     $0.rows[id: 1]?.ticks = 1
+    /// }
+    /// ```
+    ///
+    /// In exhaustive mode the next action received must be of that case; otherwise actions
+    /// before the first of that case are skipped.
+    public func receive<CaseValue>(
+        _ toCaseValue: (Action) -> CaseValue?,
+        timeout: Duration? = nil,
+        assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        await receive(
+            matching: { toCaseValue($0) != nil },
+            description: "an action with a \(CaseValue.self) payload",
+            expected: nil,
+            timeout: timeout,
+            assert: updateStateToExpectedResult,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
+    }
+
     /// Forgets every received action that was not asserted, so that the test need not.
     public func skipReceivedActions() {
         recorder.removeAllReceived()
@@ -310,9 +348,11 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         beginAssertion()
         let limit = timeout ?? self.timeout
         if !(await waitUntil(limit, { self.checks.runningTasks.isEmpty })) {
+            let running = checks.runningTasks
             reportIssue(
                 """
-                \(checks.runningTasks.count) effect(s) were still running after \(limit).
+                \(running.count) effect(s) were still running after \(limit):
+                \(EndOfTestChecks.describe(running))
 
                 An effect that never ends (a timer, a stream) must be cancelled by the feature, or \
                 skipped with `store.skipInFlightEffects()`.

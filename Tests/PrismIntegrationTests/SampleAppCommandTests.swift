@@ -87,7 +87,8 @@ struct SampleAppCommandTests {
         for expected in [
             "== 1. A store holds the state", "scoped stores", "PrismRouter", "Persistence to disk",
             "keychain", "-> GET /tasks: 503 Service Unavailable", "304 Not Modified", "GraphQL",
-            "Undo and redo", "Time travel", "== 11. Done",
+            "Undo and redo", "Time travel", "== 12. Done",
+            "a task's detail is a child feature (ifLet)", "the timer ticked", "the timer ended with it",
         ] {
             #expect(run.output.contains(expected), "the tour's output lacks \"\(expected)\"")
         }

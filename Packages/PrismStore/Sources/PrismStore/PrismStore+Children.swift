@@ -67,7 +67,7 @@ extension PrismStore {
     /// gives the same store while the same child is there and somebody holds the store. After
     /// the child goes away, the store keeps showing its state as it was when last read. Its sends go to this store
     /// as `action(childAction)`, which
-    /// ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)`` routes
+    /// ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>`` routes
     /// to the child's reducer.
     @inlinable
     public func scope<ChildState: Sendable, ChildAction: Sendable>(

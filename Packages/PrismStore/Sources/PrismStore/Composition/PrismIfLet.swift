@@ -40,7 +40,7 @@ extension PrismReducer {
         )
     }
 
-    /// ``ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)`` for an `Identifiable`
+    /// ``ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>`` for an `Identifiable`
     /// child state: replacing the child with one of another id also ends the first one's effects.
     @inlinable
     public func ifLet<ChildState: Identifiable, ChildAction, Child: PrismReducer>(
@@ -67,7 +67,7 @@ extension PrismReducer {
 }
 
 /// A parent feature with an optional child: see
-/// ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)``.
+/// ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>``.
 ///
 /// `ChildID` tells one child from the next: the child state's id when it is `Identifiable`,
 /// else ``PrismNoChildID`` (any child is the same child while it is there).

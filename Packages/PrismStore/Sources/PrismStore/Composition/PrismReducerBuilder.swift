@@ -2,7 +2,7 @@
 /// state the previous one left, and their effects are merged.
 ///
 /// Used by ``PrismFeature/body`` and ``PrismCombineReducers``, and by the child-feature
-/// closures of ``PrismScope``, ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)``
+/// closures of ``PrismScope``, ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>``
 /// and ``PrismReducer/forEach(_:action:toElementAction:element:fileID:filePath:line:column:)``.
 /// `if`, `if`/`else`, `switch` and `for` work as in any result builder.
 ///

@@ -39,6 +39,7 @@ func usage() -> Never {
               keychain-save SERVICE KEY TOKEN          save Credentials in the keychain
               keychain-clear SERVICE KEY               clear a keychain item
               keychain-lock                            lock the Secret Service's default collection (Linux)
+              keychain-restore SERVICE KEY TOKEN       restore a store through the middleware, set TOKEN, flush
               save-many DIRECTORY KEY FIRST COUNT      save CrashState.make(FIRST ..< FIRST + COUNT) in turn
               hold-lock DIRECTORY KEY                  hold KEY's writer lock, printing "locked", until stdin closes
 
@@ -141,6 +142,9 @@ case "keychain-clear":
 
 case "keychain-lock":
     result(lockDefaultCollection())
+
+case "keychain-restore":
+    await keychainRestoreAndSave(service: operand(0), key: operand(1), token: operand(2))
 
 case "save-many":
     guard let first = Int(operand(2)), let count = Int(operand(3)) else { usage() }

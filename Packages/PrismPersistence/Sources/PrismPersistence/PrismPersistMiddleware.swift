@@ -29,8 +29,10 @@ import PrismStore
 /// `PrismStore(restoringWith:default:reducer:)`, it reads the store's state when it saves
 /// instead, and a send costs it one flag check: prefer that for large states.
 ///
-/// Call ``flush()`` to save the latest state now and wait for it, for example before the
-/// process exits or when the app moves to the background.
+/// Call ``flush()`` to save the latest state now and wait for it, for example when the app
+/// moves to the background. A command-line tool or a service calls ``flushOnExit(timeout:)``
+/// once: the latest state is then saved when the process gets `SIGTERM`, `SIGINT` or `SIGHUP`,
+/// or calls `exit()`.
 ///
 /// ## Errors
 /// A failed save is never dropped: it is logged at the error level on the `logger` (swift-log)

@@ -2,7 +2,7 @@
 // do in its own process: be killed with SIGKILL in the middle of a save, write under a
 // file-size limit, read UserDefaults as another process, use the keychain from another D-Bus
 // environment (libsecret keeps one bus connection per process), save a key from several
-// processes at once, hold a key's writer lock.
+// processes at once, hold a key's writer lock, be stopped by a signal right after a send.
 //
 // Each command prints one line starting with "result: " and exits 0; a wrong command line
 // exits 2.
@@ -42,6 +42,8 @@ func usage() -> Never {
               keychain-restore SERVICE KEY TOKEN       restore a store through the middleware, set TOKEN, flush
               save-many DIRECTORY KEY FIRST COUNT      save CrashState.make(FIRST ..< FIRST + COUNT) in turn
               hold-lock DIRECTORY KEY                  hold KEY's writer lock, printing "locked", until stdin closes
+              exit-flush DIRECTORY KEY MODE COUNT      send COUNT changes, print "sent N", then (MODE) wait for a
+                                                       signal with (signal) or without (none) flushOnExit, or exit
 
             """.utf8
         )
@@ -152,6 +154,10 @@ case "save-many":
 
 case "hold-lock":
     holdLock(directory: operand(0), key: operand(1))
+
+case "exit-flush":
+    guard let count = Int(operand(3)), count >= 1, ["signal", "none", "exit"].contains(operand(2)) else { usage() }
+    await exitFlush(directory: operand(0), key: operand(1), mode: operand(2), count: count)
 
 default:
     usage()

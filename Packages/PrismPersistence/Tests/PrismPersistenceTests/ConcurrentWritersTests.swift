@@ -141,8 +141,10 @@ struct ConcurrentWritersTests {
             let (holder, output) = try Self.start(["hold-lock", directory.path, "shared"], input: input)
             #expect(try await readOutput(of: output, until: "locked").contains("locked"))
 
+            // The save blocks in flock: on a thread of its own, not one of the few that run
+            // every test's tasks.
             let saved = LockedBox(false)
-            let save = Task.detached {
+            async let save: Void = offTheCooperativePool {
                 try persistence.save(CrashState.make(1), key: "shared")
                 saved.mutate { $0 = true }
             }
@@ -152,7 +154,7 @@ struct ConcurrentWritersTests {
             #expect(!fileNames(in: directory).contains("shared.json"))
 
             try input.fileHandleForWriting.close()
-            try await save.value
+            try await save
             #expect(saved.wrappedValue)
             #expect(try await Self.finish(holder, output) == "released")
             let state: CrashState? = try persistence.load(key: "shared")

@@ -40,7 +40,7 @@ import PrismStore
 ///
 /// ## Restoring on launch
 /// ``restore(default:)`` loads the saved state, or gives the default when there is none or it
-/// could not be read; ``restore()`` throws the load's error instead. `PrismStore(restoringWith:default:reducer:)`
+/// could not be read; ``restore()-4jjiv`` throws the load's error instead. `PrismStore(restoringWith:default:reducer:)`
 /// restores and attaches the middleware in one call, and
 /// `PrismStore(restoringOffMainActorWith:default:reducer:)` does it with the load off the main
 /// actor:
@@ -65,7 +65,7 @@ import PrismStore
 /// it is, and the store starts from the default. Saving that default-derived state would destroy
 /// the stored one, so from then on every save is refused with
 /// ``PrismPersistenceError/Code-swift.struct/overwriteRefused`` (its `underlying` is the load's
-/// error) and its state is held back. The app hears about it three ways: ``restore()`` throws,
+/// error) and its state is held back. The app hears about it three ways: ``restore()-4jjiv`` throws,
 /// `onError` receives the load's error (and the first refused save), and ``loadFailure`` holds
 /// the error until the block is lifted. The block is lifted by a later load that succeeds:
 ///
@@ -123,7 +123,7 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
 
     /// The saved state, or `defaultState` when nothing is saved or it could not be loaded.
     ///
-    /// A load error is logged and passed to `onError`, never thrown (``restore()`` throws it).
+    /// A load error is logged and passed to `onError`, never thrown (``restore()-4jjiv`` throws it).
     /// The state it returns counts as saved: an action that leaves it unchanged does not write it
     /// back. After a load error that leaves the stored value in place, saving is blocked (see
     /// "A failed restore never leads to an overwrite" above).
@@ -154,7 +154,7 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
         try scheduler.writer.restore()
     }
 
-    /// ``restore()``, loading on the middleware's queue without blocking the caller's thread:
+    /// ``restore()-4jjiv``, loading on the middleware's queue without blocking the caller's thread:
     /// from the main actor, the app keeps running while the keychain or a large file answers.
     public nonisolated func restore() async throws(PrismPersistenceError) -> State? {
         try await scheduler.writer.restoreAsync()

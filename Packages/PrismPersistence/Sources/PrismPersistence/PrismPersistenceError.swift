@@ -70,7 +70,7 @@ public struct PrismPersistenceError: Error, Sendable, CustomStringConvertible {
         /// (a locked keychain, a Secret Service that has not started yet, an I/O or permission
         /// error): what is stored may still be there, and saving would destroy it.
         /// ``PrismPersistenceError/underlying`` is that load's error. The middleware saves again
-        /// once a load succeeds (``PrismPersistMiddleware/restore()``) or the app allows it to
+        /// once a load succeeds (``PrismPersistMiddleware/restore()-4jjiv``) or the app allows it to
         /// replace what is stored (``PrismPersistMiddleware/allowOverwrite()``).
         public static let overwriteRefused = Code("overwriteRefused")
         /// A strategy that is not part of this module threw the error in

@@ -115,7 +115,7 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
         return try queue.sync { loadOnQueue(probing: false) }.get()
     }
 
-    /// ``restore()``, with the load on the writer's queue while the caller waits without
+    /// `restore()`, with the load on the writer's queue while the caller waits without
     /// blocking its thread: the main actor stays free during a slow keychain or a large file.
     func restoreAsync() async throws(PrismPersistenceError) -> State? {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<LoadOutcome, Never>) in

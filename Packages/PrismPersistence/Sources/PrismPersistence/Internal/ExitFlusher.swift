@@ -49,28 +49,36 @@ final class ExitFlusher: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [Entry] = []
     private var timeout = Duration.zero
-    private var isInstalled = false
+    private var signalsInstalled = false
+    private var exitHandlerInstalled = false
     private var previousActions: [Int32: sigaction] = [:]
 
     /// Saves `flushable`'s latest state when the process ends, waiting up to `timeout`.
     func register(_ flushable: any ExitFlushable, timeout: Duration) {
-        let install = lock.withLock { () -> Bool in
+        let (installSignals, installExitHandler) = lock.withLock { () -> (Bool, Bool) in
             entries.removeAll { $0.flushable == nil }
             if !entries.contains(where: { $0.flushable === flushable }) {
                 entries.append(Entry(flushable: flushable))
             }
             self.timeout = max(self.timeout, timeout)
-            defer { isInstalled = true }
-            return !isInstalled
+            defer {
+                signalsInstalled = true
+                exitHandlerInstalled = true
+            }
+            return (!signalsInstalled, !exitHandlerInstalled)
         }
-        if install { installHandlers() }
+        if installExitHandler { atexit(prismExitFlushAtExit) }
+        if installSignals && !installSignalHandlers() {
+            // No pipe (too many open files, say): no saving on a signal for now, rather than a
+            // crash; the next registration tries again.
+            lock.withLock { signalsInstalled = false }
+        }
     }
 
-    private func installHandlers() {
+    /// Installs the signal handlers and the thread that acts on them; false if it could not.
+    private func installSignalHandlers() -> Bool {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            preconditionFailure("PrismPersistMiddleware.flushOnExit: pipe() failed with errno \(errno).")
-        }
+        guard pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // A handler never blocks: with the pipe full, the reader has a signal to act on already.
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
@@ -95,7 +103,7 @@ final class ExitFlusher: @unchecked Sendable {
                 lock.withLock { previousActions[number] = previous }
             }
         }
-        atexit(prismExitFlushAtExit)
+        return true
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool {

@@ -19,7 +19,8 @@ typealias KeychainStore = UnavailableKeychainStore
 ///
 /// Values are stored under the service name ``defaultService`` (`PrismStatePersistence`) unless
 /// you pass another, with the key as the account. Changing the key or the service name between
-/// app versions makes what was saved before inaccessible.
+/// app versions makes what was saved before inaccessible. Keys are Unicode-normalised (NFC), so
+/// two spellings of "café" are one item.
 ///
 /// ## Apple platforms
 /// A generic password of the Security framework's keychain. A save updates the existing item in

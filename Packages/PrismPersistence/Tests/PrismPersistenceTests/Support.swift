@@ -20,8 +20,14 @@ func withTemporaryDirectory<Result>(
     return try await body(url)
 }
 
-/// The names of the files in `directory`, sorted.
+/// The names of the files in `directory`, sorted, but for the lock files (`.<key>.json.lock`)
+/// that writers of each key keep beside its file.
 func fileNames(in directory: URL) -> [String] {
+    allFileNames(in: directory).filter { !($0.hasPrefix(".") && $0.hasSuffix(".json.lock")) }
+}
+
+/// The names of all the files in `directory`, sorted.
+func allFileNames(in directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
@@ -170,6 +176,19 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     -> ChildResult
 {
     try await offTheCooperativePool { try runProcessBlocking(executable, arguments, environment: environment) }
+}
+
+/// What a child process wrote to `pipe`, read until it contains `marker` or the pipe closes.
+func readOutput(of pipe: Pipe, until marker: String) async throws -> String {
+    try await offTheCooperativePool { () -> String in
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(marker) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        return String(decoding: seen, as: UTF8.self)
+    }
 }
 
 /// Runs blocking work (waiting for a child process) on a thread of its own, so that it does not

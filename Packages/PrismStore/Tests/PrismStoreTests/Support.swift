@@ -37,6 +37,22 @@ final class ObservationCounter {
     }
 }
 
+/// Suspends until `condition` holds, polling the main actor; throws after `timeout`.
+@MainActor
+func eventually(
+    timeout: Duration = .seconds(5),
+    _ condition: @MainActor () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while !condition() {
+        if clock.now > deadline { throw TimeoutError() }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+struct TimeoutError: Error {}
+
 /// A one-shot signal that tasks can wait for.
 final class Gate: Sendable {
     private let stream: AsyncStream<Void>

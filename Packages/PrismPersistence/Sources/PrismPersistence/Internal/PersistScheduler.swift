@@ -89,7 +89,7 @@ final class PersistScheduler<State: Codable & Sendable> {
         return state
     }
 
-    private func submitLatest() {
+    func submitLatest() {
         if let state = takeLatest() { writer.submit(state) }
     }
 

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The umbrella manifest. Every module is a target whose sources live in its own package under
 // Packages/ (each of which also builds and tests alone); this manifest lets one build run every
 // test, and lets users depend on the repository by URL and pick any product.
@@ -28,6 +28,12 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
+        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
+            traits: ["Clocks", "Foundation"]),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -49,6 +55,7 @@ let package = Package(
                 "PrismEffects",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ],
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
@@ -80,6 +87,7 @@ let package = Package(
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Packages/PrismTesting/Sources/PrismTesting"
         ),
@@ -155,19 +163,22 @@ let package = Package(
         // Tests
         .testTarget(
             name: "PrismEffectsTests",
-            dependencies: ["PrismEffects"],
+            dependencies: ["PrismEffects", .product(name: "Clocks", package: "swift-clocks")],
             path: "Packages/PrismEffects/Tests/PrismEffectsTests"
         ),
         .testTarget(
             name: "PrismStoreTests",
             dependencies: [
                 "PrismStore", .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
         ),
         .testTarget(
             name: "PrismPersistenceTests",
-            dependencies: ["PrismPersistence", "PrismPersistenceTestHelper"],
+            dependencies: [
+                "PrismPersistence", "PrismPersistenceTestHelper", .product(name: "Clocks", package: "swift-clocks"),
+            ],
             path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
         ),
         .testTarget(

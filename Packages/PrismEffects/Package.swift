@@ -7,9 +7,16 @@ let package = Package(
     products: [
         .library(name: "PrismEffects", targets: ["PrismEffects"])
     ],
+    dependencies: [
+        // TestClock, for the tests only: PrismEffects itself depends on nothing.
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1")
+    ],
     targets: [
         .target(name: "PrismEffects"),
-        .testTarget(name: "PrismEffectsTests", dependencies: ["PrismEffects"]),
+        .testTarget(
+            name: "PrismEffectsTests",
+            dependencies: ["PrismEffects", .product(name: "Clocks", package: "swift-clocks")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

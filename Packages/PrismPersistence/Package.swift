@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismStore"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         // libsecret, the freedesktop Secret Service client: PrismKeychainPersistence on Linux.
@@ -38,7 +39,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismPersistenceTests",
-            dependencies: ["PrismPersistence", "PrismPersistenceTestHelper"]
+            dependencies: [
+                "PrismPersistence", "PrismPersistenceTestHelper",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,7 @@ let package = Package(
         .package(path: "../PrismStore"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -22,6 +23,8 @@ let package = Package(
                 // IssueReporting finds them only through this library).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                // TestClock and ImmediateClock, re-exported for features that wait.
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(name: "PrismTestingTests", dependencies: ["PrismTesting"]),

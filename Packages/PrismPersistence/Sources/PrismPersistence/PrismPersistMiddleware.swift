@@ -87,6 +87,8 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
     ///   - strategy: Where to save; called off the main actor.
     ///   - key: The key to save under.
     ///   - coalescingWindow: How long after a save further changes wait to be saved together.
+    ///   - clock: What the window is measured on: the continuous clock, or in tests a
+    ///     `TestClock` that the test advances (nothing then waits on the wall clock).
     ///   - logger: Where failed saves are logged, at the error level.
     ///   - onError: Called with every failed save or load, and with the first save refused after
     ///     a failed load, on the middleware's queue.
@@ -94,12 +96,13 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
         strategy: Strategy,
         key: String,
         coalescingWindow: Duration = .milliseconds(500),
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "PrismPersistence"),
         onError: (@Sendable (PrismPersistenceError) -> Void)? = nil
     ) {
         precondition(coalescingWindow >= .zero, "PrismPersistMiddleware: coalescingWindow must not be negative.")
         let writer = PersistWriter<State>(strategy: strategy, key: key, logger: logger, onError: onError)
-        self.scheduler = PersistScheduler(writer: writer, window: coalescingWindow)
+        self.scheduler = PersistScheduler(writer: writer, window: coalescingWindow, clock: clock)
     }
 
     /// The key the state is saved under.

@@ -7,6 +7,9 @@
 public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// Reduces one action that an effect sent, on behalf of the effects in `task`.
     public typealias Deliver = @MainActor @Sendable (Action, PrismEffectTask) -> Void
+    /// Runs the body of an effect's task inside a context (task-local values, such as the
+    /// dependencies of the store that started it).
+    public typealias TaskContext = @Sendable (_ body: @Sendable () async -> Void) async -> Void
 
     private struct Entry: Sendable {
         let action: Action
@@ -25,6 +28,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         var isShutDown = false
         var deliver: Deliver?
         var errorHandler: (@Sendable (PrismEffectError) -> Void)?
+        var taskContext: TaskContext?
     }
 
     private let state = Locked(State())
@@ -35,6 +39,12 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// Sets where actions sent by effects go.
     public func setDeliver(_ deliver: @escaping Deliver) {
         state.withLock { $0.deliver = deliver }
+    }
+
+    /// Runs every effect task this runtime starts inside `context` (tasks an effect's task
+    /// starts inherit its task-local values).
+    public func setTaskContext(_ context: @escaping TaskContext) {
+        state.withLock { $0.taskContext = context }
     }
 
     /// The handler for errors effects throw and do not handle; `nil` uses
@@ -131,10 +141,12 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         group.enter(token)
         // One lock for the bookkeeping of every task, id or not: the store's release
         // (`cancelAll`) must reach every task, and one that starts after it must not run.
-        let isShutDown = state.withLock { state -> Bool in
+        let (isShutDown, taskContext) = state.withLock { state -> (Bool, TaskContext?) in
             state.running[key] = token
             for id in ids { state.cancellables[id, default: [:]][key] = token }
-            return state.isShutDown
+            // Only tasks started by the store (no parent) enter the context: the tasks they
+            // start inherit it.
+            return (state.isShutDown, parent == nil ? state.taskContext : nil)
         }
         if isShutDown { token.cancel() }
         let send = Send<Action>(runtime: self, group: group, token: token)
@@ -143,7 +155,11 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
             // Cancelled before it started (its store went away, its id or group was
             // cancelled): it does not run at all.
             if !context.isCancelled {
-                _ = await execute(effect, context)
+                if let taskContext {
+                    await taskContext { _ = await self.execute(effect, context) }
+                } else {
+                    _ = await execute(effect, context)
+                }
             }
             state.withLock { state in
                 state.running[key] = nil

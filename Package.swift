@@ -60,24 +60,17 @@ let package = Package(
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
         .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
-        .systemLibrary(
-            name: "CLibSecret",
-            path: "Packages/PrismPersistence/Sources/CLibSecret",
-            pkgConfig: "glib-2.0",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
         .target(
             name: "PrismPersistence",
             dependencies: [
                 "PrismStore",
                 .product(name: "Logging", package: "swift-log"),
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
             ],
             path: "Packages/PrismPersistence/Sources/PrismPersistence"
         ),
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: ["PrismPersistence", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+            dependencies: ["PrismPersistence"],
             path: "Packages/PrismPersistence/Sources/PrismPersistenceTestHelper"
         ),
         .target(

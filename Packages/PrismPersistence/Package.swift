@@ -13,29 +13,18 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
-        // libsecret, the freedesktop Secret Service client: PrismKeychainPersistence on Linux.
-        // glib-2.0 for the include folders, not libsecret-1 (see Sources/CLibSecret/shim.h).
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "glib-2.0",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
         .target(
             name: "PrismPersistence",
             dependencies: [
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "Logging", package: "swift-log"),
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
             ]
         ),
         // A command-line tool the tests run as a child process: saving in a loop to be killed,
         // writing under a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: [
-                "PrismPersistence",
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
-            ]
+            dependencies: ["PrismPersistence"]
         ),
         .testTarget(
             name: "PrismPersistenceTests",

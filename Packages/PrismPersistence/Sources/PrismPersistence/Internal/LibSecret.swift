@@ -81,7 +81,8 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     let freeFunction: Pointer
     let objectUnrefFunction: Pointer
 
-    // Constants of libsecret's and gio's headers (checked against them: see LibSecretTests).
+    // Constants of the headers of libsecret (0.20) and gio (2.74), read off them with a C
+    // program; enum values are part of the ABI and do not change between versions.
     static let schemaNone: Int32 = 0
     static let attributeString = 0
     static let searchAll: UInt32 = 1 << 1

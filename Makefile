@@ -52,8 +52,9 @@ test-consumer: deps ## Build a throwaway package that depends on a tagged clone 
 
 test-all: lint test test-packages test-tsan test-consumer docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs
 
-lint: ## Check formatting with swift format lint --strict
+lint: ## Check formatting (swift format lint --strict) and that the nested manifests agree with the root
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
+	Tools/scripts/check-manifests.py
 
 format: ## Format the tree in place with the root .swift-format
 	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)

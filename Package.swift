@@ -24,9 +24,9 @@ let package = Package(
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
-        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
         // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
         // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
@@ -34,8 +34,8 @@ let package = Package(
             url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
             traits: ["Clocks", "Foundation"]),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // The test server (Tools/PrismTestServer)
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),

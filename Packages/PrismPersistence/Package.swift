@@ -9,7 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [

@@ -16,7 +16,7 @@ let package = Package(
             url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
             traits: ["Clocks", "Foundation"]),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
         .target(

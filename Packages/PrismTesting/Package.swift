@@ -9,8 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
-        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [

@@ -6,6 +6,7 @@
 #                     (building Prism needs no system package at all)
 #   gnome-keyring     a Secret Service for the keychain tests (see with-keyring.sh)
 #   dbus              dbus-daemon, dbus-run-session and dbus-send: a private session bus
+#   (and ShellCheck)  make lint checks the shell scripts with it (package shellcheck)
 #
 #   Tools/scripts/install-system-deps.sh           install what is missing (apt-get; root or sudo)
 #   Tools/scripts/install-system-deps.sh --check   only say what is missing; exit 1 if anything is
@@ -14,7 +15,7 @@
 # sudo only when not root. On a system without dpkg (macOS), there is nothing to install.
 set -euo pipefail
 
-packages=(libsecret-1-0 gnome-keyring dbus)
+packages=(libsecret-1-0 gnome-keyring dbus shellcheck)
 
 check_only=""
 case "${1:-}" in

@@ -153,24 +153,29 @@ let package = Package(
             path: "Apps/PrismSample/Sources/PrismSample"
         ),
 
-        // Tests
+        // Tests, and what they share
+        .target(
+            name: "PrismTestSupport",
+            dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            path: "Tools/PrismTestSupport/Sources/PrismTestSupport"
+        ),
         .testTarget(
             name: "PrismEffectsTests",
-            dependencies: ["PrismEffects", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["PrismEffects", "PrismTestSupport"],
             path: "Packages/PrismEffects/Tests/PrismEffectsTests"
         ),
         .testTarget(
             name: "PrismStoreTests",
             dependencies: [
                 "PrismStore", .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                "PrismTestSupport",
             ],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
         ),
         .testTarget(
             name: "PrismPersistenceTests",
             dependencies: [
-                "PrismPersistence", "PrismPersistenceTestHelper", .product(name: "Clocks", package: "swift-clocks"),
+                "PrismPersistence", "PrismPersistenceTestHelper", "PrismTestSupport",
             ],
             path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
         ),
@@ -181,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismTestingTests",
-            dependencies: ["PrismTesting"],
+            dependencies: ["PrismTesting", "PrismTestSupport"],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
         ),
         .testTarget(

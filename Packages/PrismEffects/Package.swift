@@ -8,14 +8,15 @@ let package = Package(
         .library(name: "PrismEffects", targets: ["PrismEffects"])
     ],
     dependencies: [
-        // TestClock, for the tests only: PrismEffects itself depends on nothing.
-        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1")
+        // What Prism's tests share (test clocks among it), for the tests only: PrismEffects
+        // itself depends on nothing.
+        .package(path: "../../Tools/PrismTestSupport")
     ],
     targets: [
         .target(name: "PrismEffects"),
         .testTarget(
             name: "PrismEffectsTests",
-            dependencies: ["PrismEffects", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: ["PrismEffects", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismStore"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
         .target(
@@ -30,7 +30,7 @@ let package = Package(
             name: "PrismPersistenceTests",
             dependencies: [
                 "PrismPersistence", "PrismPersistenceTestHelper",
-                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
             ]
         ),
     ],

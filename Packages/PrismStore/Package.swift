@@ -15,7 +15,7 @@ let package = Package(
         .package(
             url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
             traits: ["Clocks", "Foundation"]),
-        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
@@ -37,7 +37,7 @@ let package = Package(
                 "PrismStore",
                 // Lets IssueReporting's warnings reach Swift Testing on Linux (withKnownIssue).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
             ]
         ),
     ],

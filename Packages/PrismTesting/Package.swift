@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
         .target(
@@ -27,7 +28,10 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "PrismTestingTests", dependencies: ["PrismTesting"]),
+        .testTarget(
+            name: "PrismTestingTests",
+            dependencies: ["PrismTesting", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

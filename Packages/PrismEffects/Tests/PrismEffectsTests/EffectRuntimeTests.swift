@@ -1,4 +1,4 @@
-import Clocks
+import PrismTestSupport
 import Testing
 
 @_spi(PrismInternals) @testable import PrismEffects
@@ -37,6 +37,7 @@ struct EffectRuntimeTests {
             }
         )
         #expect(!task.isFinished)
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(20))
         await task.finish()
         #expect(harness.received == ["late"])
@@ -60,8 +61,10 @@ struct EffectRuntimeTests {
         )
         // The leading immediate part is sent before start returns.
         #expect(harness.received == [0])
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(29))
         #expect(harness.received == [0])
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(1))
         await task.finish()
         #expect(harness.received == [0, 1, 2, 3])
@@ -181,8 +184,10 @@ struct EffectRuntimeTests {
         for query in ["s", "sw", "swi", "swift"] {
             tasks.append(
                 harness.start(PrismEffect.send(query).debounce(id: "search", for: .milliseconds(50), clock: clock)))
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(10))
         }
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(50))
         for task in tasks { await task.finish() }
         #expect(harness.received == ["swift"])
@@ -193,8 +198,10 @@ struct EffectRuntimeTests {
         let harness = RuntimeHarness<Int>()
         let clock = TestClock()
         let task = harness.start(PrismEffect.send(1).debounce(id: 0, for: .milliseconds(40), clock: clock))
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(39))
         #expect(harness.received.isEmpty)
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(1))
         await task.finish()
         #expect(harness.received == [1])
@@ -206,6 +213,7 @@ struct EffectRuntimeTests {
         let testClock = TestClock()
         let clock: any Clock<Duration> = testClock
         let task = harness.start(PrismEffect.send(7).debounce(id: 0, for: .seconds(1), clock: clock))
+        await testClock.waitForSleeper()
         await testClock.advance(by: .seconds(1))
         await task.finish()
         #expect(harness.received == [7])

@@ -1,6 +1,6 @@
-import Clocks
 import Foundation
 import Logging
+import PrismTestSupport
 import Testing
 
 @testable import PrismPersistence
@@ -132,11 +132,14 @@ struct PersistMiddlewareTests {
             for _ in 0..<500 { store.send(.increment) }
             // The first change is saved at once; the other 499 wait for the end of the window.
             try await eventually { strategy.counts == [1] }
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(49))
             #expect(strategy.counts == [1])
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(1))
             try await eventually { strategy.counts == [1, 500] }
             // A quiet window closes it; the next change opens a new one and is saved at once.
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(50))
             try await eventually { !persist.scheduler.isWindowOpenForTesting }
             store.send(.increment)
@@ -162,6 +165,7 @@ struct PersistMiddlewareTests {
                 #expect(persist.scheduler.latest == nil)
             }
             try await eventually { strategy.counts == [1] }
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(50))
             try await eventually { strategy.counts == [1, 500] }
             store.send(.note("flushed"))

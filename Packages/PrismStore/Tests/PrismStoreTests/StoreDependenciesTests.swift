@@ -1,6 +1,6 @@
-import Clocks
 import Dependencies
 import Foundation
+import PrismTestSupport
 import Testing
 
 @testable import PrismStore
@@ -74,8 +74,10 @@ struct StoreDependenciesTests {
         let clock = TestClock()
         let store = makeStore(clock: clock)
         let task = store.send(.remind(after: .seconds(3_600)))
+        await clock.waitForSleeper()
         await clock.advance(by: .seconds(3_599))
         #expect(store.state.reminders == 0)
+        await clock.waitForSleeper()
         await clock.advance(by: .seconds(1))
         await task.finish()
         #expect(store.state.reminders == 1)

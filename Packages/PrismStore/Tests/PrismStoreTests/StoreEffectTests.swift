@@ -1,4 +1,4 @@
-import Clocks
+import PrismTestSupport
 import Testing
 
 @testable import PrismStore
@@ -118,6 +118,7 @@ struct StoreEffectTests {
         let store = makeStore(clock: clock)
         let task = store.send(.load)
         #expect(store.state.value == 0)
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(5))
         await task.finish()
         #expect(store.state.value == 42)
@@ -195,9 +196,11 @@ struct StoreEffectTests {
         var tasks: [PrismEffectTask] = []
         for query in ["p", "pr", "pri", "prism"] {
             tasks.append(store.send(.search(query)))
+            await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(39))
         }
         #expect(store.state.log.isEmpty)
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(1))
         for task in tasks { await task.finish() }
         #expect(store.state.log == ["prism"])

@@ -45,8 +45,13 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
     }
 
     /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
-    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
-    public var timeout: Duration = .seconds(3)
+    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default: 10 seconds.
+    ///
+    /// Only a test that fails waits that long: an action is received as soon as it arrives. The
+    /// margin is for machines under load (CI running many suites at once on two cores), where an
+    /// effect can wait seconds for a thread; a test that waits on a feature's clock uses a
+    /// `TestClock` instead, and never needs the margin.
+    public var timeout: Duration = .seconds(10)
 
     /// The clock the store's own waits are measured on: how long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``,
     /// ``finish(timeout:fileID:filePath:line:column:)`` and ``waitForEffects(timeout:)`` look

@@ -1,4 +1,5 @@
 import PrismStore
+@_exported import PrismTestSupport
 import PrismTesting
 import Testing
 

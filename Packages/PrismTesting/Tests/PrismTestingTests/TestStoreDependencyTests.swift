@@ -1,5 +1,6 @@
 import Foundation
 import PrismStore
+import PrismTestSupport
 import PrismTesting
 import Testing
 
@@ -49,10 +50,13 @@ struct TestStoreDependencyTests {
             $0.date = .constant(Self.noon)
         }
         await store.send(.queryChanged("pr")) { $0.query = "pr" }
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(200))
         await store.send(.queryChanged("prism")) { $0.query = "prism" }
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(299))
         await store.send(.queryChanged("prism")) { _ in }
+        await clock.waitForSleeper()
         await clock.advance(by: .milliseconds(300))
         await store.receive(.search("prism")) {
             $0.results = ["prism 1", "prism 2"]

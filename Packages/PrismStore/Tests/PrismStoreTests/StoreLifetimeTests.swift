@@ -50,8 +50,11 @@ struct StoreLifetimeTests {
         }
     }
 
-    static func reducer(_ feed: Feed) -> PrismReduce<State, Action> {
-        PrismReduce { state, action in
+    /// The store's reducer: the root listens to `feed`, the child to `childFeed` (`feed` unless
+    /// given), so that a test can tell which effect a value went to.
+    static func reducer(_ feed: Feed, childFeed: Feed? = nil) -> PrismReduce<State, Action> {
+        let childFeed = childFeed ?? feed
+        return PrismReduce { state, action in
             switch action {
             case .listen:
                 return feed.listen(Action.received)
@@ -59,7 +62,7 @@ struct StoreLifetimeTests {
                 state.received.append(value)
                 return .none
             case .child(.listen):
-                return feed.listen(ChildAction.received).map(Action.child)
+                return childFeed.listen(ChildAction.received).map(Action.child)
             case .child(.received(let value)):
                 state.child.received.append(value)
                 return .none
@@ -95,19 +98,25 @@ struct StoreLifetimeTests {
 
     @Test("a scoped store keeps its root, and the root's effects, alive until it is released too")
     func scopedStoreKeepsTheRoot() async throws {
+        // One feed per effect: an AsyncStream hands each value to only one of its listeners.
         let feed = Feed()
-        var root: PrismStore<State, Action>? = PrismStore(initialState: State(), reducer: Self.reducer(feed))
+        let childFeed = Feed()
+        var root: PrismStore<State, Action>? = PrismStore(
+            initialState: State(),
+            reducer: Self.reducer(feed, childFeed: childFeed)
+        )
         var child = root?.scope(state: \.child, action: Action.child)
         child?.send(.listen)
         root?.send(.listen)
-        try await eventually { feed.listening.wrappedValue == 2 }
+        try await eventually { feed.listening.wrappedValue == 1 && childFeed.listening.wrappedValue == 1 }
         root = nil
         // The scoped store still sends to (and reads from) the root: its effects go on.
-        feed.continuation.yield(3)
-        try await eventually { child?.state.received.count == 1 }
+        childFeed.continuation.yield(3)
+        try await eventually { child?.state.received == [3] }
         #expect(feed.ended.wrappedValue == 0)
+        #expect(childFeed.ended.wrappedValue == 0)
         child = nil
-        try await eventually { feed.ended.wrappedValue == 2 }
+        try await eventually { feed.ended.wrappedValue == 1 && childFeed.ended.wrappedValue == 1 }
     }
 
     @Test("a derived store keeps the root's effects alive until it is released too")

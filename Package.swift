@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
+        .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
         .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
         .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
@@ -107,6 +108,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
+        ),
+        // A stub transport for apps' unit tests (no server, no socket).
+        .target(
+            name: "PrismHTTPTesting",
+            dependencies: ["PrismHTTP", .product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
+            path: "Packages/PrismHTTPTesting/Sources/PrismHTTPTesting"
         ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
@@ -205,6 +212,14 @@ let package = Package(
             path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
         ),
         .testTarget(
+            name: "PrismHTTPTestingTests",
+            dependencies: [
+                "PrismHTTPTesting", "PrismGraphQL", "PrismTestSupport",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
+        ),
+        .testTarget(
             name: "PrismTestServerTests",
             dependencies: [
                 "PrismTestServer",
@@ -217,6 +232,11 @@ let package = Package(
             path: "Tools/PrismTestServer/Tests/PrismTestServerTests"
         ),
         .testTarget(
+            name: "PrismSampleTests",
+            dependencies: ["Prism", "PrismSample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
+            path: "Apps/PrismSample/Tests/PrismSampleTests"
+        ),
+        .testTarget(
             name: "PrismIntegrationTests",
             dependencies: ["Prism", "PrismArchitecture", "PrismNetwork", "PrismTestServer"],
             path: "Tests/PrismIntegrationTests"
@@ -224,3 +244,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make` (and so CI) builds Prism's own targets with warnings as errors: the Makefile exports
+// PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
+// would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
+if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

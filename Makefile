@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache PrismHTTP PrismGraphQL
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones, whose TSan build alone takes about ten minutes on two cores
 # (`make test-tsan-all` runs the whole root package under TSan).
@@ -15,9 +15,12 @@ SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps
 # that the keychain tests talk to a real Secret Service (Tools/scripts/with-keyring.sh).
 WITH_KEYRING := Tools/scripts/with-keyring.sh
 
+# Prism's own targets build with warnings as errors under make (see the end of Package.swift).
+export PRISM_WARNINGS_AS_ERRORS ?= 1
+
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-all lint format bench run docs clean
+.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -50,8 +53,11 @@ test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds S
 test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
 	Tools/scripts/test-consumer.sh
 
-test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs (timed)
-	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer docs
+test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer docs api-check
+
+api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
+	Tools/scripts/api-check.sh $(BASELINE)
 
 lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
@@ -67,11 +73,11 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
 	$(SWIFT) run -c release --package-path Tools/Benchmarks PrismBenchmarks $(ARGS)
 
-run: deps ## Build and run the sample app (prism-sample)
-	$(SWIFT) run prism-sample $(ARGS)
+run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
+	$(WITH_KEYRING) $(SWIFT) run prism-sample $(ARGS)
 
 docs: deps ## Build the DocC documentation of every module (and the test server) into .build/docs
 	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api Tools/Benchmarks/.build Tools/PrismTestServer/.build

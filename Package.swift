@@ -87,10 +87,15 @@ let package = Package(
             dependencies: [
                 "PrismCache",
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // Their error types, which the transport classifies.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
@@ -183,7 +188,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismHTTPTests",
-            dependencies: ["PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+            ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),
         .testTarget(

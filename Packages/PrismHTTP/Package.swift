@@ -12,6 +12,8 @@ let package = Package(
         .package(path: "../../Tools/PrismTestServer"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.30.0"),
     ],
     targets: [
@@ -20,10 +22,15 @@ let package = Package(
             dependencies: [
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // Their error types, which the transport classifies.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(
@@ -32,6 +39,10 @@ let package = Package(
                 "PrismHTTP",
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
             ]
         ),
     ],

@@ -136,3 +136,34 @@ struct CapturingLogHandler: LogHandler {
         lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
     }
 }
+
+/// Waits (up to `limit`) until `condition` holds: for what a server learns a moment after the
+/// client acts (a closed connection). The limit is generous because the server shares SwiftNIO's
+/// event loops with every other test running at the same time; a passing test waits far less.
+func eventually(within limit: Duration = .seconds(15), _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+/// `server`'s URL of `path`, on the host `localhost`: another origin than `127.0.0.1`.
+func otherOrigin(_ server: PrismTestServer, _ path: String) -> URL {
+    URL(string: "http://localhost:\(server.port)\(path)")!
+}
+
+/// `/hostile/redirect` on `server`, redirecting to `target` with `status`.
+func redirectURL(_ server: PrismTestServer, to target: URL, status: Int = 302) -> URL {
+    var components = URLComponents(url: server.url("/hostile/redirect"), resolvingAgainstBaseURL: false)!
+    components.queryItems = [
+        URLQueryItem(name: "to", value: target.absoluteString), URLQueryItem(name: "status", value: String(status)),
+    ]
+    return components.url!
+}
+
+/// The echo route's answer in a response.
+func echo(_ response: PrismHTTPResponse) throws -> Echo {
+    try Echo.decoder.decode(Echo.self, from: response.body)
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// How an endpoint's parts become a URL, with every part checked: nothing an endpoint's values
+/// hold can crash the process, change the URL's structure (a host with a `/` or `@`, a query
+/// value with `&`), or climb the path (a `..` segment).
+enum URLBuilding {
+    /// What ``PrismNetworkEndpoint/url`` is when the endpoint's parts make no URL.
+    static let invalidURL = URL(string: "about:blank")!
+
+    static func url(
+        scheme: PrismNetworkScheme,
+        host: String,
+        port: Int?,
+        path: String,
+        queryItems: [URLQueryItem]?
+    ) throws(PrismHTTPError) -> URL {
+        func invalid(_ reason: String) -> PrismHTTPError {
+            PrismHTTPError(
+                code: .invalidURL,
+                message: "The endpoint's parts do not make a URL: \(reason) "
+                    + "(scheme \(scheme.rawValue), host \(RequestValidation.escaped(host)), "
+                    + "path \(RequestValidation.escaped(path)))."
+            )
+        }
+        guard isValidHost(host) else { throw invalid("the host is empty or holds characters a host cannot") }
+        if let port, !(1...65_535).contains(port) { throw invalid("the port \(port) is not from 1 to 65535") }
+        let encodedPath = encodePath(path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+        guard !hasDotSegment(encodedPath) else {
+            throw invalid("the path has a \".\" or \"..\" segment, which would climb out of the endpoint")
+        }
+        var components = URLComponents()
+        components.scheme = scheme.rawValue
+        components.host = host
+        components.port = port
+        components.percentEncodedPath = encodedPath
+        if let queryItems, !queryItems.isEmpty {
+            components.percentEncodedQuery = encodeQuery(queryItems)
+        }
+        guard let url = components.url else { throw invalid("Foundation refuses them") }
+        return url
+    }
+
+    /// A DNS name (ASCII letters, digits, `-`, `_`, `.`, or non-ASCII letters of an
+    /// internationalized name) or a bracketed IPv6 literal.
+    static func isValidHost(_ host: String) -> Bool {
+        guard !host.isEmpty, host.utf8.count <= 253 else { return false }
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { return false }
+            return host.dropFirst().dropLast().unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isASCIIHexDigit || scalar == ":" || scalar == "."
+            }
+        }
+        return host.unicodeScalars.allSatisfy { scalar in
+            if scalar.value > 0x7F { return scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return true
+            default: return false
+            }
+        }
+    }
+
+    /// `path` with every character a path cannot hold percent-encoded as UTF-8; `%XX` escapes
+    /// (such as those of ``PrismPath/segment(_:)``) are kept as they are, a lone `%` is encoded.
+    static func encodePath(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        var encoded = ""
+        encoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                encoded += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
+                index += 3
+                continue
+            }
+            if PrismPath.isUnreserved(byte) || "/!$&'()*+,;=:@".utf8.contains(byte) {
+                encoded.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                encoded += PrismPath.percentEncoded(byte)
+            }
+            index += 1
+        }
+        return encoded
+    }
+
+    /// Whether an encoded path has a `.` or `..` segment, written plainly or percent-encoded.
+    static func hasDotSegment(_ encodedPath: String) -> Bool {
+        encodedPath.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = segment.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
+            return decoded == "." || decoded == ".."
+        }
+    }
+
+    /// The query with every name and value percent-encoded but the unreserved characters: `+`
+    /// (which servers read as a space), `&`, `=` and `#` cannot change the query's meaning.
+    static func encodeQuery(_ items: [URLQueryItem]) -> String {
+        items.map { item in
+            let name = PrismPath.segment(item.name)
+            guard let value = item.value else { return name }
+            return name + "=" + PrismPath.segment(value)
+        }.joined(separator: "&")
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -10,7 +10,8 @@ public struct PrismTransportConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// How long to wait for the whole response, body included, when the request sets no timeout:
     /// a server that sends its headers and then stalls or sends its body a byte at a time fails
-    /// the request with `timedOut` when it passes.
+    /// the request with `timedOut` when it passes. For an upload it bounds each pause while the
+    /// body is sent, then the whole response once the body is out.
     public var requestTimeout: Duration
     /// The most connections kept open to one host.
     public var maximumConnectionsPerHost: Int

@@ -78,4 +78,31 @@ struct WholeResponseTimeoutTests {
             #expect(next.statusCode == 200)
         }
     }
+
+    @Test(
+        "an upload that keeps sending may outlast its timeout; one the server stops reading fails with timedOut",
+        arguments: TransportKind.allCases)
+    func uploads(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let sender = transport.make()
+            // 64 MB read at 16 MB/s: four seconds, longer than the timeout, but never a pause that
+            // long. (When the last byte is handed over, the socket buffers still hold up to about
+            // 4 MB, which the server reads in a quarter of a second; the timeout leaves room for a
+            // loaded machine.)
+            let steady = try await sender.upload(
+                PrismHTTPRequest(
+                    url: server.url("/upload?bytesPerSecond=16000000"), method: .post, timeout: .milliseconds(2_500)),
+                body: .data(Data(count: 64 << 20))
+            ) { _ in }
+            #expect(steady.statusCode == 200)
+            // /delay never reads the body: the send stalls once the buffers are full.
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await sender.upload(
+                    PrismHTTPRequest(url: server.url("/delay/20000"), method: .post, timeout: .seconds(1)),
+                    body: .data(Data(count: 64 << 20))
+                ) { _ in }
+            }
+            #expect(error?.code == .timedOut)
+        }
+    }
 }

@@ -7,15 +7,27 @@ import Foundation
 /// its body a byte at a time, could hold a request (and a pooled connection) forever. The
 /// transports that ship run each exchange under a deadline of their own: when it passes, the
 /// exchange is cancelled (its connection closed) and the request fails with `timedOut`.
+///
+/// An upload is the client's own slow part: while its body is being sent, the deadline moves
+/// with each bit of progress (a stalled send still fails after `timeout`); once the body is
+/// sent, the response must arrive whole within `timeout` (``Watchdog``).
 enum Deadline {
     static func run<Value: Sendable>(
         _ timeout: Duration,
         url: URL,
+        watchdog: Watchdog? = nil,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withThrowingTaskGroup(of: Value?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
+                if let watchdog {
+                    while true {
+                        let expiry = watchdog.expiry
+                        if expiry <= .now { return nil }
+                        try await Task.sleep(until: expiry, clock: .continuous)
+                    }
+                }
                 try await Task.sleep(for: timeout)
                 return nil
             }
@@ -24,11 +36,47 @@ enum Deadline {
             guard let value = first else {
                 throw PrismHTTPError(
                     code: .timedOut,
-                    message: "The whole response did not arrive within \(timeout).",
+                    message: watchdog == nil
+                        ? "The whole response did not arrive within \(timeout)."
+                        : "The upload made no progress, or its response did not arrive, within \(timeout).",
                     url: url
                 )
             }
             return value
+        }
+    }
+
+    /// The moving deadline of an upload: pushed back by each bit of progress while the body is
+    /// sent, then fixed, a timeout after the last byte, for the response.
+    final class Watchdog: @unchecked Sendable {
+        private let lock = NSLock()
+        private let timeout: Duration
+        private let length: Int64
+        private var current: ContinuousClock.Instant
+        private var isFinal = false
+
+        init(timeout: Duration, length: Int64) {
+            self.timeout = timeout
+            self.length = length
+            self.current = .now + timeout
+        }
+
+        /// When the exchange times out, as of now.
+        var expiry: ContinuousClock.Instant { lock.withLock { current } }
+
+        /// Records that `sent` bytes of the body are out (or staged): the deadline moves a
+        /// timeout ahead, for the last time once the whole body is out.
+        func progressed(to sent: Int64) {
+            lock.withLock {
+                guard !isFinal else { return }
+                current = .now + timeout
+                if sent >= length { isFinal = true }
+            }
+        }
+
+        /// Records progress without ending the body (staging it to disk, say).
+        func touched() {
+            lock.withLock { if !isFinal { current = .now + timeout } }
         }
     }
 }

@@ -81,13 +81,19 @@ enum HTTPCaching {
         return names
     }
 
-    /// The values `request` sends for `names`, joined as one field would be, trimmed.
+    /// The values `request` sends for `names`, joined as one field would be, trimmed; a secret
+    /// header's value (`Vary: Authorization`) as a SHA-256 only, so that the entry never holds
+    /// the credential itself.
     static func values(of names: [String], in request: PrismHTTPRequest) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
             let sent = request.headers.values(for: name)
-            if !sent.isEmpty {
-                values[name] = sent.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            guard !sent.isEmpty else { continue }
+            let value = sent.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            if PrismHTTPRedaction.isSensitive(name) {
+                values[name] = "sha256:" + (credentialDigest(PrismHTTPHeaders([name: value])) ?? "")
+            } else {
+                values[name] = value
             }
         }
         return values

@@ -29,7 +29,9 @@ enum UploadStaging {
     }
 
     /// Writes `body` to a new file in a new private folder under `parent`.
-    static func stage(_ body: PrismUploadBody, under parent: URL, url: URL) async throws -> StagedFile {
+    static func stage(
+        _ body: PrismUploadBody, under parent: URL, url: URL, progressed: @Sendable () -> Void = {}
+    ) async throws -> StagedFile {
         var template = Array(parent.appendingPathComponent("prism-upload-XXXXXXXX").path.utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
         guard made != nil else {
@@ -50,6 +52,7 @@ enum UploadStaging {
             for try await chunk in body.chunks() {
                 try Task.checkCancellation()
                 try writeAll(chunk, to: descriptor, url: url)
+                progressed()
             }
         } catch {
             staged.remove()

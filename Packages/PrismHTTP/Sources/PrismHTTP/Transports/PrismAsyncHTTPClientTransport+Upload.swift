@@ -8,8 +8,8 @@ extension PrismAsyncHTTPClientTransport {
     /// handed to the connection so far.
     ///
     /// The body is checked first (``PrismUploadBody/validate()``: a file part that cannot be
-    /// read fails before anything is sent). The request's timeout covers the whole exchange, and
-    /// redirects are followed as the configuration says (the body is streamed again for a 307 or
+    /// read fails before anything is sent). The request's timeout bounds every pause while the
+    /// body is sent, then the whole response once it is; redirects are followed as the configuration says (the body is streamed again for a 307 or
     /// 308 on the same origin, never to another).
     public func upload(
         _ request: PrismHTTPRequest,
@@ -19,15 +19,22 @@ extension PrismAsyncHTTPClientTransport {
         try RequestValidation.validate(request)
         try body.validate()
         let timeout = try effectiveTimeout(of: request)
-        return try await Deadline.run(timeout, url: request.url) { [self] in
+        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length)
+        let reporting: @Sendable (Int64) -> Void = { sent in
+            watchdog.progressed(to: sent)
+            progress(sent)
+        }
+        return try await Deadline.run(timeout, url: request.url, watchdog: watchdog) { [self] in
             try await Redirects.follow(request, hasBody: true, policy: configuration.redirects) { hop, withBody in
                 var outgoing = outgoingRequest(for: hop)
                 if withBody {
                     outgoing.body = .stream(
-                        ProgressReportingBuffers(chunks: body.chunks(), progress: progress), length: .known(body.length)
+                        ProgressReportingBuffers(chunks: body.chunks(), progress: reporting),
+                        length: .known(body.length)
                     )
                 }
-                return try await exchange(outgoing, for: hop, timeout: timeout)
+                // AsyncHTTPClient's own deadline would cover the whole send: the watchdog bounds it.
+                return try await exchange(outgoing, for: hop, timeout: RequestValidation.maximumTimeout)
             }
         }
     }

@@ -123,7 +123,9 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         return outgoing
     }
 
-    /// Executes `outgoing` (no redirect followed) and collects the whole response body.
+    /// Executes `outgoing` (no redirect followed) and collects the whole response body;
+    /// `timeout` is AsyncHTTPClient's own deadline for the head (the caller's `Deadline` bounds
+    /// the whole exchange).
     func exchange(_ outgoing: HTTPClientRequest, for request: PrismHTTPRequest, timeout: Duration) async throws
         -> PrismHTTPResponse
     {

@@ -11,8 +11,8 @@ extension PrismURLSessionTransport {
     /// read fails before anything is sent), then staged in a temporary file, chunk by chunk, so
     /// that a large form never sits in memory: the file is created `0600` with `O_EXCL` in a
     /// private folder (`0700`) under ``temporaryDirectory``, and both are removed whatever happens
-    /// (success, failure, cancellation, timeout). The request's timeout covers the staging and the
-    /// whole exchange.
+    /// (success, failure, cancellation, timeout). The request's timeout bounds every pause while
+    /// the body is staged and sent, then the whole response once it is sent.
     public func upload(
         _ request: PrismHTTPRequest,
         body: PrismUploadBody,
@@ -22,8 +22,13 @@ extension PrismURLSessionTransport {
         try body.validate()
         let timeout = try effectiveTimeout(of: request)
         let folder = temporaryDirectory
-        return try await Deadline.run(timeout, url: request.url) { [self] in
-            let staged = try await UploadStaging.stage(body, under: folder, url: request.url)
+        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length)
+        let reporting: @Sendable (Int64) -> Void = { sent in
+            watchdog.progressed(to: sent)
+            progress(sent)
+        }
+        return try await Deadline.run(timeout, url: request.url, watchdog: watchdog) { [self] in
+            let staged = try await UploadStaging.stage(body, under: folder, url: request.url) { watchdog.touched() }
             defer { staged.remove() }
             return try await Redirects.follow(request, hasBody: true, policy: configuration.redirects) {
                 hop, withBody in
@@ -31,7 +36,7 @@ extension PrismURLSessionTransport {
                 guard withBody else {
                     return try await exchange(hop.url, progress: nil) { $0.dataTask(with: urlRequest) }
                 }
-                return try await exchange(hop.url, progress: progress) {
+                return try await exchange(hop.url, progress: reporting) {
                     $0.uploadTask(with: urlRequest, fromFile: staged.file)
                 }
             }

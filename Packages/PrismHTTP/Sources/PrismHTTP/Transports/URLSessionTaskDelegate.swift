@@ -65,7 +65,7 @@ final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if announced > Int64(limit) {
             lock.withLock { oversize = TooLarge(announced: Int(clamping: announced), status: status) }
             completionHandler(.cancel)
-            dataTask.cancel()
+            cutOff(dataTask)
             return
         }
         lock.withLock { self.response = response }
@@ -73,9 +73,12 @@ final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // What the task has received so far, which may run far ahead of the callbacks waiting on
+        // the delegate queue (libcurl does not wait for them): cut off as soon as either passes.
+        let received = dataTask.countOfBytesReceived
         let cut = lock.withLock { () -> Bool in
             guard oversize == nil else { return false }
-            if self.data.count + data.count > limit {
+            if self.data.count + data.count > limit || received > Int64(limit) {
                 oversize = TooLarge(status: (self.response as? HTTPURLResponse)?.statusCode)
                 self.data = Data()
                 return true
@@ -83,7 +86,21 @@ final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             self.data.append(data)
             return false
         }
-        if cut { dataTask.cancel() }
+        if cut { cutOff(dataTask) }
+    }
+
+    /// Answers the caller at once, and cancels the task.
+    ///
+    /// swift-corelibs-foundation does not stop a transfer whose data keeps arriving (libcurl
+    /// reads on, ignoring both the cancellation and the `.cancel` disposition, until the server
+    /// stops): the caller is not kept waiting for that, and the data is dropped as it comes.
+    private func cutOff(_ task: URLSessionTask) {
+        let continuation = lock.withLock {
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(throwing: URLError(.dataLengthExceedsMaximum))
+        task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

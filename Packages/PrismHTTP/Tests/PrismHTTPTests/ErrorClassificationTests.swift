@@ -38,14 +38,28 @@ struct ErrorClassificationTests {
         }
     }
 
-    @Test("a body over the limit is responseTooLarge, from NIOTooManyBytesError when no length was announced")
+    @Test("a body over the limit is responseTooLarge, announced or not")
     func tooLarge() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let chunked = await #expect(throws: PrismHTTPError.self) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/hostile/oversized/50000")))
             }
-            #expect(error?.code == .responseTooLarge)
-            #expect(error?.underlying is NIOTooManyBytesError)
+            #expect(chunked?.code == .responseTooLarge)
+            let announced = await #expect(throws: PrismHTTPError.self) {
+                try await transport.send(PrismHTTPRequest(url: server.url("/large/50000")))
+            }
+            #expect(announced?.code == .responseTooLarge)
+            #expect(announced?.message.contains("50000 bytes announced") == true)
+            // Uploads stream through the async API, whose collect(upTo:) throws NIOTooManyBytesError
+            // when a chunked answer passes the limit.
+            let uploaded = await #expect(throws: PrismHTTPError.self) {
+                try await transport.upload(
+                    PrismHTTPRequest(url: server.url("/hostile/oversized/50000"), method: .get),
+                    body: .data(Data(count: 100))
+                ) { _ in }
+            }
+            #expect(uploaded?.code == .responseTooLarge)
+            #expect(uploaded?.underlying is NIOTooManyBytesError)
         }
     }
 

@@ -95,16 +95,50 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 
     /// Sends `request`, following redirects as the configuration says, and collects the whole
     /// response body, all within the request's timeout.
+    ///
+    /// Each exchange goes through AsyncHTTPClient's delegate API, whose deadline covers the whole
+    /// response (the head and every byte of the body), with the same deadline for every hop.
     public func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
         try RequestValidation.validate(request)
         let timeout = try effectiveTimeout(of: request)
-        return try await Deadline.run(timeout, url: request.url) { [self] in
-            try await Redirects.follow(request, hasBody: request.body != nil, policy: configuration.redirects) {
-                hop, withBody in
-                var outgoing = outgoingRequest(for: hop)
-                if withBody, let body = hop.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-                return try await exchange(outgoing, for: hop, timeout: timeout)
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        return try await Redirects.follow(request, hasBody: request.body != nil, policy: configuration.redirects) {
+            hop, withBody in
+            try await collect(hop, body: withBody ? hop.body : nil, deadline: deadline)
+        }
+    }
+
+    /// Sends `request` once (no redirect followed) and collects its whole response by
+    /// `deadline`: past it, AsyncHTTPClient fails the request and closes its connection.
+    func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws -> PrismHTTPResponse {
+        let limit = configuration.maximumResponseBytes
+        do {
+            try Task.checkCancellation()
+            var headers = HTTPHeaders()
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            let outgoing = try HTTPClient.Request(
+                url: request.url,
+                method: HTTPMethod(rawValue: request.method.rawValue),
+                headers: headers,
+                body: body.map { .bytes($0) }
+            )
+            let delegate = CollectingDelegate(limit: limit)
+            let task = client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+            let collected = try await withTaskCancellationHandler {
+                try await task.get()
+            } onCancel: {
+                task.cancel()
             }
+            var responseHeaders = PrismHTTPHeaders()
+            for header in collected.head.headers { responseHeaders.add(name: header.name, value: header.value) }
+            return PrismHTTPResponse(
+                statusCode: Int(collected.head.status.code),
+                headers: responseHeaders,
+                body: Data(collected.body.readableBytesView),
+                url: request.url
+            )
+        } catch {
+            throw AsyncHTTPClientErrors.translate(error, url: request.url, limit: limit)
         }
     }
 
@@ -123,9 +157,9 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         return outgoing
     }
 
-    /// Executes `outgoing` (no redirect followed) and collects the whole response body;
-    /// `timeout` is AsyncHTTPClient's own deadline for the head (the caller's `Deadline` bounds
-    /// the whole exchange).
+    /// Executes `outgoing` (no redirect followed) with the async API, whose body can stream,
+    /// and collects the whole response body: what uploads use. `timeout` is AsyncHTTPClient's own
+    /// deadline for the head (the caller's `Deadline` bounds the whole exchange).
     func exchange(_ outgoing: HTTPClientRequest, for request: PrismHTTPRequest, timeout: Duration) async throws
         -> PrismHTTPResponse
     {

@@ -19,18 +19,22 @@ public enum PrismPath {
     /// `value` as one path segment, every character but the unreserved ones (letters, digits,
     /// `-`, `.`, `_`, `~`) percent-encoded as UTF-8.
     public static func segment(_ value: String) -> String {
-        var encoded = ""
-        for byte in value.utf8 {
-            if isUnreserved(byte) {
-                encoded.unicodeScalars.append(UnicodeScalar(byte))
-            } else {
-                encoded += percentEncoded(byte)
-            }
-        }
         // "." and ".." are dot-segments however they are written: spell them encoded, so that
         // makeURL() refuses them rather than a server resolving them.
         if value == "." || value == ".." { return String(repeating: "%2E", count: value.count) }
-        return encoded
+        if value.utf8.allSatisfy(isUnreserved) { return value }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if isUnreserved(byte) {
+                encoded.append(byte)
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// `/` followed by every value as a ``segment(_:)``, joined with `/`.
@@ -54,8 +58,9 @@ public enum PrismPath {
         }
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     static func percentEncoded(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+        String(decoding: [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]], as: UTF8.self)
     }
 }

@@ -102,9 +102,19 @@ enum HTTPCaching {
     /// Whether `entry` may be served to `request`: the request sends the same values for every
     /// header the stored response varies on (RFC 9111 §4.1).
     static func varyMatches(_ entry: PrismCacheEntry, _ request: PrismHTTPRequest) -> Bool {
-        guard let vary = entry.header("Vary") else { return true }
+        guard let vary = varyHeader(of: entry) else { return true }
         guard let names = varyNames(PrismHTTPHeaders(["Vary": vary])) else { return false }
         return values(of: names, in: request) == entry.varyingRequestHeaders
+    }
+
+    /// The entry's `Vary` header: looked up as written, then among the names of four letters
+    /// in any case (a cache hit must not lowercase every header name).
+    private static func varyHeader(of entry: PrismCacheEntry) -> String? {
+        if let vary = entry.headers["Vary"] ?? entry.headers["vary"] { return vary }
+        for (name, value) in entry.headers where name.utf8.count == 4 && name.lowercased() == "vary" {
+            return value
+        }
+        return nil
     }
 
     /// Whether the server forbade serving `entry` once stale without asking it first

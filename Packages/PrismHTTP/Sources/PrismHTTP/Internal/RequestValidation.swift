@@ -19,7 +19,8 @@ enum RequestValidation {
     /// An absolute `http` or `https` URL with a host: a transport never opens a file, FTP or
     /// other URL that an interceptor or a redirect put there.
     static func validateURL(_ url: URL) throws(PrismHTTPError) {
-        let scheme = url.scheme?.lowercased()
+        var scheme = url.scheme
+        if scheme != "http" && scheme != "https" { scheme = scheme?.lowercased() }
         guard scheme == "http" || scheme == "https" else {
             throw PrismHTTPError(
                 code: .invalidURL,

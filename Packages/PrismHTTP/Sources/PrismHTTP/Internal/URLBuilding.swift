@@ -43,19 +43,22 @@ enum URLBuilding {
     /// A DNS name (ASCII letters, digits, `-`, `_`, `.`, or non-ASCII letters of an
     /// internationalized name) or a bracketed IPv6 literal.
     static func isValidHost(_ host: String) -> Bool {
-        guard !host.isEmpty, host.utf8.count <= 253 else { return false }
-        if host.hasPrefix("[") {
-            guard host.hasSuffix("]"), host.count > 2 else { return false }
-            return host.dropFirst().dropLast().unicodeScalars.allSatisfy { scalar in
-                scalar.properties.isASCIIHexDigit || scalar == ":" || scalar == "."
+        let bytes = host.utf8
+        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
+        if bytes.first == UInt8(ascii: "[") {
+            guard bytes.last == UInt8(ascii: "]"), bytes.count > 2 else { return false }
+            return bytes.dropFirst().dropLast().allSatisfy { byte in
+                isHex(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            }
+        }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return bytes.allSatisfy { byte in
+                PrismPath.isUnreserved(byte) && byte != UInt8(ascii: "~")
             }
         }
         return host.unicodeScalars.allSatisfy { scalar in
             if scalar.value > 0x7F { return scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return true
-            default: return false
-            }
+            return scalar.isASCII && PrismPath.isUnreserved(UInt8(scalar.value)) && scalar != "~"
         }
     }
 
@@ -63,32 +66,64 @@ enum URLBuilding {
     /// (such as those of ``PrismPath/segment(_:)``) are kept as they are, a lone `%` is encoded.
     static func encodePath(_ path: String) -> String {
         let bytes = Array(path.utf8)
-        var encoded = ""
-        encoded.reserveCapacity(bytes.count)
+        // Most paths need nothing: they are returned as they are.
+        if bytes.allSatisfy({ isPathByte($0) }) { return path }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count + 16)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
-                encoded += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
+                encoded.append(contentsOf: bytes[index...(index + 2)])
                 index += 3
                 continue
             }
-            if PrismPath.isUnreserved(byte) || "/!$&'()*+,;=:@".utf8.contains(byte) {
-                encoded.unicodeScalars.append(UnicodeScalar(byte))
+            if isPathByte(byte) {
+                encoded.append(byte)
             } else {
-                encoded += PrismPath.percentEncoded(byte)
+                encoded.append(contentsOf: PrismPath.percentEncoded(byte).utf8)
             }
             index += 1
         }
-        return encoded
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// Whether `byte` may stand as it is in a path: unreserved, a sub-delimiter, `:`, `@`, `/`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        if PrismPath.isUnreserved(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether an encoded path has a `.` or `..` segment, written plainly or percent-encoded.
     static func hasDotSegment(_ encodedPath: String) -> Bool {
-        encodedPath.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
-            let decoded = segment.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
-            return decoded == "." || decoded == ".."
+        for segment in encodedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            var dots = 0
+            var index = segment.startIndex
+            var isDots = true
+            while index < segment.endIndex, isDots {
+                if segment[index] == UInt8(ascii: ".") {
+                    dots += 1
+                    index = segment.index(after: index)
+                } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
+                    segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
+                    segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e")
+                {
+                    dots += 1
+                    index = segment.index(index, offsetBy: 3)
+                } else {
+                    isDots = false
+                }
+            }
+            if isDots && (dots == 1 || dots == 2) { return true }
         }
+        return false
     }
 
     /// The query with every name and value percent-encoded but the unreserved characters: `+`
@@ -101,7 +136,7 @@ enum URLBuilding {
         }.joined(separator: "&")
     }
 
-    private static func isHex(_ byte: UInt8) -> Bool {
+    static func isHex(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
             UInt8(ascii: "A")...UInt8(ascii: "F"):

@@ -194,6 +194,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // The SHA-256 of what an upload sent, to compare with the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),

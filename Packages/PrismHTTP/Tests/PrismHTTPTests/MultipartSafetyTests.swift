@@ -130,7 +130,7 @@ struct MultipartSafetyTests {
             #expect(response.statusCode == 200)
             let summary = try UploadSummary.decoder.decode(UploadSummary.self, from: response.body)
             #expect(summary.files.first?.size == content.count)
-            #expect(summary.files.first?.sha256 == SHA256Reference.hash(content))
+            #expect(summary.files.first?.sha256 == UploadTests.sha256Hex(content))
             #expect(server.refreshCount == 1)
             let uploads = server.requests.filter { $0.path == "/upload" }
             #expect(uploads.count == 2)  // the 401, then the retry with the new token

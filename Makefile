@@ -50,10 +50,13 @@ test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds S
 test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
 	Tools/scripts/test-consumer.sh
 
-test-all: lint test test-packages test-tsan test-consumer docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs
+test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs (timed)
+	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer docs
 
-lint: ## Check formatting with swift format lint --strict
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
+	Tools/scripts/check-manifests.py
+	shellcheck Tools/scripts/*.sh .ci/run
 
 format: ## Format the tree in place with the root .swift-format
 	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)

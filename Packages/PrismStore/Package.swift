@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -8,11 +8,38 @@ let package = Package(
         .library(name: "PrismStore", targets: ["PrismStore"])
     ],
     dependencies: [
-        .package(path: "../PrismEffects")
+        .package(path: "../PrismEffects"),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
+        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
+            traits: ["Clocks", "Foundation"]),
+        .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
-        .target(name: "PrismStore", dependencies: ["PrismEffects"]),
-        .testTarget(name: "PrismStoreTests", dependencies: ["PrismStore"]),
+        .target(
+            name: "PrismStore",
+            dependencies: [
+                .product(name: "PrismEffects", package: "PrismEffects"),
+                // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                // Runtime warnings, e.g. for an action sent to a child feature that is not there.
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // The dependencies a store gives its reducer and effects.
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
+        ),
+        .testTarget(
+            name: "PrismStoreTests",
+            dependencies: [
+                "PrismStore",
+                // Lets IssueReporting's warnings reach Swift Testing on Linux (withKnownIssue).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

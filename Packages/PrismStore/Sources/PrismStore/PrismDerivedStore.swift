@@ -20,11 +20,14 @@ import Observation
 public final class PrismDerivedStore<State: Sendable, Value: Equatable>: Observable {
     private let registrar: ObservationRegistrar
     private let reader: () -> Value
+    /// The store this value is derived from, kept alive as long as this view of it.
+    private let core: AnyObject
 
     init<Action: Sendable>(core: StoreCore<State, Action>, transform: @escaping (State) -> Value) {
         let registrar = ObservationRegistrar()
         self.registrar = registrar
         self.reader = core.makeReader(transform, isEqual: { $0 == $1 }, registrar: registrar)
+        self.core = core
     }
 
     /// The derived value, computed from the store's current state.

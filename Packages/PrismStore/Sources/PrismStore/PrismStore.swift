@@ -14,10 +14,20 @@ import Observation
 /// ```
 ///
 /// ## Observation
-/// The store is `Observable`: SwiftUI re-renders views that read `state` when it changes, and
-/// `withObservationTracking` sees changes on every platform. While nobody reads the state, a
-/// send pays nothing for observation; once somebody has, the next changing send notifies once.
-/// With `Equatable` state, a send that changes nothing notifies nobody.
+/// The store is `Observable`: SwiftUI re-renders views that read it when it changes, and
+/// `withObservationTracking` sees changes on every platform. What an observer is told depends
+/// on what it read:
+/// - `store.count` (a member, through dynamic member lookup), a scoped store's state, or a
+///   derived value: told once when that value changes, and never about sends that leave it
+///   as it was (for `Equatable` values; a value that is not `Equatable` is told about every
+///   send).
+/// - `store.state` (the whole state): told once about every send that runs the reducer while it
+///   looks, even one that changes nothing. The store never copies the state to find out.
+///
+/// The reducer always changes the state in place, so a send costs the same with a million
+/// items in a collection as with a thousand, whoever observes, except for an observer of that
+/// collection itself, which pays for one `==` of what it reads. While nobody reads the state,
+/// a send pays nothing for observation.
 ///
 /// ## Order of actions
 /// `send` is synchronous. When it returns, the action and every action sent immediately by its
@@ -31,6 +41,14 @@ import Observation
 /// ``scope(state:action:)-(KeyPath<State,ChildState>,_)`` gives a child feature a store of its
 /// own types whose state follows this one and whose actions flow up through this one;
 /// ``derive(_:)`` gives a read-only view that notifies only when the derived value changes.
+///
+/// ## Lifetime of effects
+/// When the store is released, every effect it started is cancelled, with or without a
+/// cancellation id: a `.run { for await ... }` over a timer or a socket ends, and actions it
+/// sent that were not reduced yet are dropped. Effects never keep the store alive. Scoped and
+/// derived stores keep their root alive and run their effects in it: releasing one of them
+/// cancels nothing, and the effects its actions started end when the root and every scoped or
+/// derived store made from it are gone.
 @MainActor
 @dynamicMemberLookup
 public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
@@ -63,7 +81,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
 
     @inlinable
     convenience init(initialState: State, reduce: @escaping (inout State, Action) -> PrismEffect<Action>) {
-        self.init(root: RootCore(initialState: initialState, reducer: reduce, equality: equality(of: State.self)))
+        self.init(root: RootCore(initialState: initialState, reducer: reduce))
     }
 
     /// Creates a store that runs `reducer` for every action.
@@ -144,10 +162,14 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         readState()
     }
 
-    /// Reads a property of the state: `store.count` is `store.state.count`.
+    /// Reads a property of the state: `store.count` is `store.state.count`, observed on its own.
+    ///
+    /// An observer of `store.count` is told only when `count` changes (when its type is
+    /// `Equatable`), while an observer of `store.state` is told about every send. Prefer member
+    /// reads in views.
     @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-        readState()[keyPath: keyPath]
+        core.observedMember(keyPath)
     }
 
     /// Sends an action to the reducer and starts the effect it returns.

@@ -36,15 +36,63 @@ struct StoreObservationTests {
         #expect(observer.count == 10)
     }
 
-    @Test("with Equatable state, a send that changes nothing notifies nobody")
-    func unchangedStateDoesNotNotify() {
+    @Test("an observer of the whole state is told once about every send, even one that changes nothing")
+    func wholeStateObserversHearEverySend() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let observer = ObservationCounter { _ = store.state }
         store.send(.noop)
         store.send(.set(0))
-        #expect(observer.count == 0)
+        #expect(observer.count == 2)
         store.send(.set(1))
-        #expect(observer.count == 1)
+        #expect(observer.count == 3)
+    }
+
+    @Test("an observer of a member hears only about sends that change that member")
+    func memberObserversHearTheirMemberOnly() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let countObserver = ObservationCounter { _ = store.count }
+        let logObserver = ObservationCounter { _ = store.log }
+        store.send(.noop)
+        store.send(.set(0))
+        store.send(.note("hello"))
+        #expect(countObserver.count == 0)
+        #expect(logObserver.count == 1)
+        store.send(.set(4))
+        store.send(.set(4))
+        #expect(countObserver.count == 1)
+        #expect(logObserver.count == 1)
+        #expect(store.count == 4)
+        #expect(store.log == ["hello"])
+    }
+
+    @Test("an observer of a member that is not Equatable hears about every send")
+    func nonEquatableMemberObserversHearEverySend() {
+        struct Token: Sendable { var value = 0 }
+        struct Holder: Sendable, Equatable {
+            var token = Token()
+            var other = 0
+            static func == (lhs: Holder, rhs: Holder) -> Bool { lhs.other == rhs.other }
+        }
+        let store = PrismStore(
+            initialState: Holder(),
+            reducer: PrismReduce<Holder, Int> { state, value in
+                state.other = value
+                return .none
+            })
+        let observer = ObservationCounter { _ = store.token.value }
+        store.send(1)
+        store.send(1)
+        #expect(observer.count == 2)
+    }
+
+    @Test("a member read outside any observation does not change what later sends do")
+    func memberReadsOutsideObservation() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        #expect(store.count == 0)
+        for _ in 0..<5 { store.send(.increment) }
+        #expect(store.count == 5)
+        store.send(.note("a"))
+        #expect(store.log == ["a"])
     }
 
     @Test("with state that is not Equatable, every send notifies an observer")
@@ -63,7 +111,7 @@ struct StoreObservationTests {
         #expect(store.state.value == 1)
     }
 
-    @Test("a change notifies an observer before the state changes, like every Observable")
+    @Test("a change notifies an observer of the whole state before the state changes, like every Observable")
     func notifiedBeforeChange() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let seen = LockedBox<[Int]>([])
@@ -124,5 +172,47 @@ struct StoreObservationTests {
             counter.send(.increment)
         }
         #expect(observer.count == 50)
+    }
+
+    @Test("an observer of a scoped store is told after the change and reads the new state")
+    func scopedObserversReadTheNewState() {
+        let store = PrismStore(initialState: App(), reducer: AppFeature())
+        let counter = store.scope(state: \.counter, action: AppAction.counter)
+        let seen = LockedBox<[Int]>([])
+        withObservationTracking {
+            _ = counter.state.count
+        } onChange: {
+            MainActor.assumeIsolated { seen.mutate { $0.append(counter.state.count) } }
+        }
+        counter.send(.set(5))
+        #expect(seen.wrappedValue == [5])
+    }
+
+    @Test("releasing a store whose members, scopes and derived values were read frees it")
+    func releasedStoresAreFreed() {
+        weak var released: PrismStore<App, AppAction>?
+        do {
+            let store = PrismStore(initialState: App(), reducer: AppFeature())
+            released = store
+            let counter = store.scope(state: \.counter, action: AppAction.counter)
+            let title = store.derive { $0.title }
+            _ = ObservationCounter { _ = store.title }
+            _ = ObservationCounter { _ = counter.count }
+            _ = ObservationCounter { _ = title.value }
+            store.send(.retitle("x"))
+            counter.send(.increment)
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a derived store keeps its store alive and follows it")
+    func derivedStoresKeepTheirStore() {
+        let derived: PrismDerivedStore<App, String>
+        do {
+            let store = PrismStore(initialState: App(), reducer: AppFeature())
+            store.send(.retitle("kept"))
+            derived = store.derive { $0.title }
+        }
+        #expect(derived.value == "kept")
     }
 }

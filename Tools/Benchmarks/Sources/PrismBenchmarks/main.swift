@@ -9,6 +9,12 @@ let store = await storeBenchmarks()
 printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
 all += store
 
+let scale = await MainActor.run { storeScaleBenchmarks() + compositionBenchmarks() }
+if !scale.isEmpty {
+    printReport("PrismStore at scale: one send, by the size of the state", scale)
+    all += scale
+}
+
 let persistence = try await persistenceBenchmarks()
 if !persistence.isEmpty {
     printReport("PrismPersistence", persistence)

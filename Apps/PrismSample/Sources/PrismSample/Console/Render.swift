@@ -39,6 +39,9 @@ enum Render {
         case .task(let id):
             if let item = session.tasks.state.item(id: id) {
                 lines += ["  Task #\(item.id): \(item.title)", "  " + (item.isDone ? "Done." : "Not done yet.")]
+                if let detail = session.store.state.detail, detail.id == id {
+                    lines += ["  Open for \(detail.ticks) tick(s) of its timer."]
+                }
             } else {
                 lines += ["  Task #\(id) no longer exists (undo brings it back)."]
             }

@@ -1,10 +1,17 @@
 import Prism
 
 /// The whole app's state: one part per feature. This is what the store holds and what
-/// `PrismPersistMiddleware` saves to `tasks.json`.
+/// `PrismPersistMiddleware` saves to `tasks.json` (all but the open detail, which lives only
+/// while its screen is open).
 struct AppState: PrismState, Codable {
     /// The task-list feature's part.
     var tasks = TaskListState()
     /// The sync feature's part.
     var sync = SyncState()
+    /// The detail of the task whose screen is open, or nil: an optional child feature.
+    var detail: TaskDetailState?
+
+    private enum CodingKeys: String, CodingKey {
+        case tasks, sync
+    }
 }

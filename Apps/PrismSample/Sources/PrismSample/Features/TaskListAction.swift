@@ -2,16 +2,22 @@
 enum TaskListAction: Codable, Equatable, Sendable {
     /// Adds a task with this title at the end of the list.
     case add(title: String)
-    /// Marks the task with this id done.
-    case complete(id: Int)
+    /// An action of the task with this id (its row feature's).
+    case item(id: Int, action: TaskItemAction)
     /// Removes the task with this id.
     case remove(id: Int)
+
+    /// The task id and its action, when this is a task's action (for `forEach`).
+    var item: (id: Int, action: TaskItemAction)? {
+        if case .item(let id, let action) = self { (id, action) } else { nil }
+    }
 
     /// How the action reads in the history (`add "Buy milk"`).
     var label: String {
         switch self {
         case .add(let title): return "add \"\(title)\""
-        case .complete(let id): return "done #\(id)"
+        case .item(let id, .complete): return "done #\(id)"
+        case .item(let id, .reopen): return "reopen #\(id)"
         case .remove(let id): return "remove #\(id)"
         }
     }

@@ -1,13 +1,15 @@
+import Prism
+
 /// The state of the task-list feature: the tasks, and the id the next one gets.
 struct TaskListState: Codable, Equatable, Sendable {
-    /// The tasks, oldest first.
-    var items: [TaskItem] = []
+    /// The tasks, oldest first, each found by its id in O(1) (saved as a JSON array).
+    var items: IdentifiedArrayOf<TaskItem> = []
     /// The id of the next task added. Ids are never reused, even after an undo.
     var nextID = 1
 
     /// The task with `id`, if there is one.
     func item(id: Int) -> TaskItem? {
-        items.first { $0.id == id }
+        items[id: id]
     }
 
     /// How many tasks are not done yet.

@@ -13,7 +13,8 @@ import Prism
 ///
 /// ## What is saved where
 /// - `tasks.json` (`PrismDiskPersistence`): the store's whole state, saved by a
-///   `PrismPersistMiddleware` after actions (atomically: a crash leaves the old file or the new).
+///   `PrismPersistMiddleware` after actions (atomically: a crash leaves the old file or the new),
+///   and on the way out when the process is stopped by a signal (`flushOnExit()`).
 /// - `history.json` (`PrismDiskPersistence`, saved by ``close()``): the session's timeline, so
 ///   that `undo` works across runs.
 /// - the sync token: the keychain (``TokenVault``), never a file.
@@ -44,6 +45,8 @@ final class TaskSession {
     let router = PrismRouter<Screen>()
     /// The connection the sync feature uses.
     let connection: SyncConnection
+    /// The effects the open detail started (its timer); they end when the detail closes.
+    private(set) var detailEffects: PrismEffectTask?
 
     private let disk: PrismDiskPersistence
     private let persistence: PrismPersistMiddleware<AppState, AppAction>
@@ -51,9 +54,11 @@ final class TaskSession {
 
     /// Opens the session saved in `directory` (a new one when there is none).
     ///
+    /// - Parameters:
+    ///   - detailInterval: How often an open task detail's timer ticks.
     /// - Throws: ``SampleError`` when a saved file cannot be read; it names the file and where
     ///   it was moved.
-    init(directory: URL, connection: SyncConnection) throws(SampleError) {
+    init(directory: URL, connection: SyncConnection, detailInterval: Duration = .seconds(1)) throws(SampleError) {
         let disk = PrismDiskPersistence(directory: directory)
         var state: AppState = try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? AppState()
         if state.sync.status == .syncing {
@@ -73,9 +78,12 @@ final class TaskSession {
             key: Self.stateKey,
             coalescingWindow: .milliseconds(200)
         )
+        // Ctrl-C in the interactive mode, or a SIGTERM, inside a coalescing window: the last
+        // changes are saved before the process ends.
+        persistence.flushOnExit()
         let store = PrismStore(
             initialState: state,
-            reducer: AppReducer(sync: SyncReducer(connection: connection))
+            reducer: AppFeature(sync: SyncReducer(connection: connection), detailInterval: detailInterval)
         ) {
             persistence
             history.middleware()
@@ -115,7 +123,7 @@ final class TaskSession {
     @discardableResult
     func complete(id: Int) throws(SampleError) -> TaskItem {
         guard tasks.state.item(id: id) != nil else { throw .noSuchTask(id) }
-        tasks.send(.complete(id: id))
+        tasks.send(.item(id: id, action: .complete))
         return tasks.state.item(id: id)!
     }
 
@@ -170,7 +178,7 @@ final class TaskSession {
     /// The sync runs as the sync feature's effect; this waits for it to finish.
     @discardableResult
     func syncNow() async -> SyncState {
-        await sync.send(.start(tasks: tasks.state.items)).finish()
+        await sync.send(.start(tasks: tasks.state.items.elements)).finish()
         return sync.state
     }
 
@@ -195,6 +203,7 @@ final class TaskSession {
             router.sheet = nil
             for screen in target.stack where screen != router.frontmostRoute { router.push(screen) }
         }
+        updateDetail()
         return router.frontmostRoute
     }
 
@@ -203,7 +212,18 @@ final class TaskSession {
     func back() -> Bool {
         guard router.frontmostRoute != nil else { return false }
         router.dismiss()
+        updateDetail()
         return true
+    }
+
+    /// Opens the detail of the task whose screen is in front, or closes the detail when no
+    /// task's screen is: the detail feature (and its timer) lives as long as its screen.
+    func updateDetail() {
+        if case .task(let id) = router.frontmostRoute {
+            if store.state.detail?.id != id { detailEffects = store.send(.openDetail(taskID: id)) }
+        } else if store.state.detail != nil {
+            store.send(.closeDetail)
+        }
     }
 
     // MARK: Saving

@@ -22,12 +22,15 @@ final class Tour {
     /// The sync token, when the keychain is there.
     var token: String?
     private var step = 0
+    /// How often an open detail's timer ticks in the tour (a second in the app).
+    static let detailInterval = Duration.milliseconds(50)
 
     private init(directory: URL, server: PrismTestServer) throws(SampleError) {
         self.directory = directory
         self.server = server
         let connection = SyncConnection(target: .server(server.baseURL), vault: vault, log: { Console.line("  " + $0) })
-        self.session = try TaskSession(directory: directory, connection: connection)
+        self.session = try TaskSession(
+            directory: directory, connection: connection, detailInterval: Self.detailInterval)
     }
 
     /// Runs the whole tour.
@@ -59,6 +62,7 @@ final class Tour {
     private func runSteps() async throws {
         try showStore()
         try showScopedFeatures()
+        try await showChildFeatures()
         try showRouter()
         try await showPersistence()
         await showKeychain()
@@ -118,10 +122,12 @@ final class Tour {
         } onChange: {
             changes.increment()
         }
-        session.tasks.send(.complete(id: 1))
+        session.tasks.send(.item(id: 1, action: .complete))
         let first = session.store.state.tasks.items[0]
-        code("tasks.send(.complete(id: 1))", "the app's state: #1 \(first.title), done = \(first.isDone)")
-        note("The action went up as AppAction.tasks(...); AppReducer ran TaskListReducer on state.tasks.")
+        code(
+            "tasks.send(.item(id: 1, action: .complete))", "the app's state: #1 \(first.title), done = \(first.isDone)")
+        note("The action went up as AppAction.tasks(...); AppFeature's PrismScope ran TaskListFeature on state.tasks,")
+        note("whose forEach ran TaskItemFeature on task #1 alone.")
         code("store.derive { $0.tasks.remainingCount }.value", "\(session.remaining.value) left")
         note("An observer of that derived store was notified \(changes.count) time(s): the store is Observable.")
         code("store.scope(state: \\.sync, action: AppAction.sync).state.summary", session.sync.state.summary)
@@ -166,7 +172,9 @@ final class Tour {
             _ = try TaskSession(
                 directory: broken, connection: SyncConnection(target: .demoServer, vault: nil, log: { _ in }))
         } catch {
-            let backups = (try? FileManager.default.contentsOfDirectory(atPath: broken.path)) ?? []
+            let backups = ((try? FileManager.default.contentsOfDirectory(atPath: broken.path)) ?? []).filter {
+                !$0.hasPrefix(".")
+            }
             code(
                 "TaskSession(directory: folderWithACorruptFile)", "refused, and the file was kept: \(backups.sorted())")
             note("What the commands say then:")

@@ -37,11 +37,22 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         /// The snapshot's number in the recording (0 for the first one ever recorded).
         public let index: Int
         /// A description of the action that led to this state.
-        public let action: String
+        ///
+        /// Made when it is read, not when the action is recorded: describing an action
+        /// (`"\(action)"` reflects on it) costs far more than recording it.
+        public var action: String { describeAction() }
         /// When the snapshot was recorded.
         public let timestamp: Date
         /// The state after the action.
         public let state: State
+        private let describeAction: @Sendable () -> String
+
+        init(index: Int, timestamp: Date, state: State, describeAction: @escaping @Sendable () -> String) {
+            self.index = index
+            self.timestamp = timestamp
+            self.state = state
+            self.describeAction = describeAction
+        }
     }
 
     /// The most snapshots kept; older ones are evicted.
@@ -68,9 +79,14 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     /// Snapshots ahead of the current one (after going back) are dropped first; the oldest is
     /// evicted when the debugger is full.
     public func record(state: State, action: String) {
+        record(state: state) { action }
+    }
+
+    /// Records `state` with an action description made only when ``Snapshot/action`` is read.
+    func record(state: State, describeAction: @escaping @Sendable () -> String) {
         registrar.withStateMutation {
             if let position { buffer.removeLast(buffer.count - position - 1) }
-            buffer.append(Snapshot(index: nextIndex, action: action, timestamp: Date(), state: state))
+            buffer.append(Snapshot(index: nextIndex, timestamp: Date(), state: state, describeAction: describeAction))
             nextIndex += 1
             position = buffer.count - 1
         }
@@ -171,11 +187,13 @@ extension PrismTimeTravelDebugger where State: Sendable {
     /// ```
     ///
     /// Jumping with ``goBack()`` and `store.replaceState(with:)` records nothing (no action ran).
+    ///
+    /// `describe` runs when a snapshot's ``Snapshot/action`` is read, not at every action.
     public func middleware<Action: Sendable>(
-        describing describe: @escaping @MainActor @Sendable (Action) -> String = { "\($0)" }
+        describing describe: @escaping @Sendable (Action) -> String = { "\($0)" }
     ) -> PrismSideEffect<State, Action> {
         PrismSideEffect { [weak self] state, action in
-            self?.record(state: state, action: describe(action))
+            self?.record(state: state) { describe(action) }
             return .none
         }
     }

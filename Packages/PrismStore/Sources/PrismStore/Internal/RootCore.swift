@@ -12,10 +12,18 @@ import Observation
 /// through the runtime's mailbox on the main actor, in the order they were sent.
 ///
 /// ## Observation
-/// Nobody looking costs nothing: while nobody has read the state since the last change, a
-/// send reduces in place and touches no registrar. Once somebody has read it, the next
-/// changing send notifies the registrar exactly once (and, for `Equatable` state, a send that
-/// changed nothing notifies nobody).
+/// The reducer always changes the state in place: the store never copies the state to
+/// compare it, so a send that changes one element of a large collection costs the same as
+/// one that changes a counter, observed or not.
+/// - Nobody looking costs nothing: while nobody has read the state since the last change, a
+///   send reduces and touches no registrar.
+/// - A reader of the whole state (`store.state`) is told once about the next send that runs
+///   the reducer, whether or not that send changed the state (its `willSet` comes before the
+///   reducer runs, like any `Observable`'s).
+/// - A reader of a part (a member through `store.member`, a scoped store, a derived value) is
+///   a `Watcher`: after each send the root compares the part it read with the part now, and
+///   tells it only when that part changed (always, for a part that is not `Equatable`). The
+///   cost is one projection and one `==` of that part per send, while somebody looks.
 @usableFromInline
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action> {
     /// The state lives behind a pointer so that the reducer's `inout` access is not a
@@ -36,21 +44,18 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     @usableFromInline
     let reducer: (inout State, Action) -> PrismEffect<Action>
     private let effectRuntime = PrismEffectRuntime<Action>()
-    /// `==` when the state is `Equatable`: lets a send that changed nothing notify nobody.
-    @usableFromInline
-    let stateEquality: ((State, State) -> Bool)?
 
     /// Whether somebody read the root's state since the last change it was told about.
     @usableFromInline
+    @exclusivity(unchecked)
     var isObserved = false
-    private var watchers: [WeakWatcher<State>] = []
-    private var watchersAtLastSweep = 0
-    /// Watchers that registered while observers were being told about a change (an observer
-    /// that re-tracks in its `onChange`): their baseline becomes the new state.
-    private var isNotifying = false
-    private var registeredWhileNotifying: [Watcher<State>] = []
+    /// The registered watchers, held strongly; each one's owner holds it too, so one that
+    /// only this list references has no owner left and is dropped (see `checkWatchers`).
+    @exclusivity(unchecked) private var watchers: [Watcher] = []
+    @exclusivity(unchecked) private var watchersAtLastSweep = 0
     /// Whether a scoped or derived store is watching (see `Watcher`).
     @usableFromInline
+    @exclusivity(unchecked)
     var hasWatchers = false
     /// `isObserved || hasWatchers`: the one flag the fast path checks.
     @usableFromInline
@@ -71,13 +76,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     @usableFromInline
     init(
         initialState: State,
-        reducer: @escaping (inout State, Action) -> PrismEffect<Action>,
-        equality: ((State, State) -> Bool)?
+        reducer: @escaping (inout State, Action) -> PrismEffect<Action>
     ) {
         self.statePointer = .allocate(capacity: 1)
         self.statePointer.initialize(to: initialState)
         self.reducer = reducer
-        self.stateEquality = equality
         super.init()
         effectRuntime.setDeliver { [weak self] action, task in
             self?.receive(action, task: task)
@@ -92,6 +95,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     override func cancelEffects<ID: Hashable & Sendable>(id: ID) {
         effectRuntime.cancel(id: id)
+    }
+
+    /// Runs every effect task of this store inside `context` (see `PrismStore+Dependencies`).
+    func setEffectContext(_ context: @escaping PrismEffectRuntime<Action>.TaskContext) {
+        effectRuntime.setTaskContext(context)
     }
 
     override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
@@ -141,21 +149,19 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
             version &+= 1
             return effect
         }
-        guard !hasWatchers, let stateEquality else {
-            return reduceObservedGenerally(action)
+        if hasWatchers {
+            return reduceObserved(action)
         }
-        // Somebody read the root's state: notify them once if the state changed.
-        var next = statePointer.pointee
-        let effect = reducer(&next, action)
-        if stateEquality(statePointer.pointee, next) {
-            statePointer.pointee = next
-            return effect
-        }
+        // Only readers of the whole state are looking: tell them around the reducer.
         isObserved = false
         needsObservation = false
         registrar.willSetState()
-        statePointer.pointee = next
+        let effect = reducer(&statePointer.pointee, action)
         version &+= 1
+        // A reader that read again while told observes from here, like any `Observable`'s;
+        // one that read a scoped store registered a watcher, checked now.
+        if hasWatchers { checkWatchers() }
+        needsObservation = isObserved || hasWatchers
         registrar.didSetState()
         return effect
     }
@@ -228,92 +234,90 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     // MARK: Observation
 
-    /// `reduce` when scoped or derived stores are watching, or the state is not `Equatable`.
-    @usableFromInline
-    func reduceObservedGenerally(_ action: Action) -> PrismEffect<Action> {
-        if !hasWatchers && stateEquality == nil {
-            // Only the root is observed and it cannot tell whether it changed: notify around
-            // an in-place reduce.
-            isObserved = false
-            needsObservation = false
-            isNotifying = true
-            registrar.willSetState()
-            isNotifying = false
-            let effect = reducer(&statePointer.pointee, action)
-            version &+= 1
-            rebaseWatchersRegisteredWhileNotifying()
-            registrar.didSetState()
-            return effect
-        }
-        var next = state
-        let effect = reducer(&next, action)
-        commit(next)
+    /// `reduce` while somebody is looking: in place, between the root's `willSet` and
+    /// `didSet`, then a check of every watcher.
+    @inlinable
+    func reduceObserved(_ action: Action) -> PrismEffect<Action> {
+        var effect: PrismEffect<Action> = .none
+        mutateObserved { effect = reducer(&$0, action) }
         return effect
     }
 
     override func replaceState(_ newState: State) {
+        mutate { $0 = newState }
+    }
+
+    /// Changes the state in place, notifying whoever is looking.
+    func mutate(_ body: (inout State) -> Void) {
         if needsObservation {
-            commit(newState)
+            mutateObserved(body)
         } else {
-            state = newState
+            body(&statePointer.pointee)
             version &+= 1
         }
     }
 
-    /// Makes `next` the state, notifying (around the assignment) the registrar if the root
-    /// is observed and every watcher whose value changed.
-    private func commit(_ next: State) {
-        if let stateEquality, stateEquality(state, next) {
-            state = next
-            return
-        }
-        let nextVersion = version &+ 1
+    /// Runs `body` on the state in place. A reader of the whole state hears `willSet` before
+    /// and `didSet` after; each watcher whose part changed hears both after.
+    @inlinable
+    func mutateObserved(_ body: (inout State) -> Void) {
         let notifyRoot = isObserved
-        isObserved = false
-        var notifiedWatchers: [Watcher<State>] = []
-        if hasWatchers {
-            var kept: [WeakWatcher<State>] = []
-            for entry in watchers {
-                guard let watcher = entry.watcher else { continue }
-                if watcher.hasChanged(in: next, version: nextVersion) {
+        if notifyRoot {
+            // An observer that re-reads in its `onChange` observes again from here: it read
+            // the state as it was and hears about the next change, like any `Observable`.
+            isObserved = false
+            registrar.willSetState()
+        }
+        body(&statePointer.pointee)
+        version &+= 1
+        if hasWatchers { checkWatchers() }
+        needsObservation = isObserved || hasWatchers
+        if notifyRoot { registrar.didSetState() }
+    }
+
+    /// Tells every watcher whose part of the state changed, once, and forgets it until it
+    /// reads again; drops watchers whose owner is gone. Rewrites `watchers` only when one of
+    /// them leaves.
+    @usableFromInline
+    func checkWatchers() {
+        var changed: [Watcher] = []
+        var leaving = false
+        var index = 0
+        // By index: a projection is user code, and must not see the list borrowed.
+        while index < watchers.count {
+            if isKnownUniquelyReferenced(&watchers[index]) {
+                watchers[index].isRegistered = false
+                leaving = true
+            } else {
+                let watcher = watchers[index]
+                if watcher.hasChanged() {
                     watcher.isRegistered = false
-                    notifiedWatchers.append(watcher)
-                } else {
-                    kept.append(entry)
+                    changed.append(watcher)
+                    leaving = true
                 }
             }
-            watchers = kept
-            watchersAtLastSweep = kept.count
-            hasWatchers = !kept.isEmpty
+            index += 1
         }
-        needsObservation = hasWatchers
-        isNotifying = true
-        if notifyRoot { registrar.willSetState() }
-        for watcher in notifiedWatchers { watcher.registrar.willSetState() }
-        state = next
-        version = nextVersion
-        isNotifying = false
-        rebaseWatchersRegisteredWhileNotifying()
-        if notifyRoot { registrar.didSetState() }
-        for watcher in notifiedWatchers { watcher.registrar.didSetState() }
+        guard leaving else { return }
+        watchers.removeAll { !$0.isRegistered }
+        watchersAtLastSweep = watchers.count
+        hasWatchers = !watchers.isEmpty
+        // Observers that read again while being told register anew (appending to
+        // `watchers`), with the state as it is now.
+        for watcher in changed { watcher.registrar.willSetState() }
+        for watcher in changed { watcher.registrar.didSetState() }
     }
 
-    /// An observer that re-tracked while being told about a change read the old value; like
-    /// any `Observable`, it hears about the next change, not about the one it was told of.
-    private func rebaseWatchersRegisteredWhileNotifying() {
-        guard !registeredWhileNotifying.isEmpty else { return }
-        let rebased = registeredWhileNotifying
-        registeredWhileNotifying = []
-        for watcher in rebased { watcher.rebase(on: state, version: version) }
-    }
-
-    func register(_ watcher: Watcher<State>) {
-        if isNotifying { registeredWhileNotifying.append(watcher) }
-        watchers.append(WeakWatcher(watcher: watcher))
+    func register(_ watcher: Watcher) {
+        watchers.append(watcher)
         hasWatchers = true
         needsObservation = true
         if watchers.count > 64 && watchers.count > 2 * watchersAtLastSweep {
-            watchers.removeAll { $0.watcher == nil }
+            // Many reads and no send: drop the watchers nobody owns any more.
+            for index in watchers.indices where isKnownUniquelyReferenced(&watchers[index]) {
+                watchers[index].isRegistered = false
+            }
+            watchers.removeAll { !$0.isRegistered }
             watchersAtLastSweep = watchers.count
         }
     }

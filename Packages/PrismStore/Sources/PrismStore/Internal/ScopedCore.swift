@@ -54,9 +54,7 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
                 """
             )
         }
-        var next = root.currentState
-        write(&next, state)
-        root.replaceState(next)
+        root.mutate { write(&$0, state) }
     }
 
     override func makeReader<Value>(

@@ -5,35 +5,44 @@ import Observation
 /// A watcher registers with its root when its value is read and unregisters when the root
 /// tells it about a change, the way `withObservationTracking` observes once. While no watcher
 /// is registered (and nobody read the root's state), a send pays nothing for observation.
+/// The root holds registered watchers strongly and their owners hold them too; the root
+/// drops one that it alone still holds.
+///
+/// Not generic, so that the root's list of watchers and its loop over them compile to
+/// concrete code even where the store's own types are not known.
 @MainActor
-class Watcher<Root> {
+class Watcher {
     let registrar: ObservationRegistrar
-    var isRegistered = false
+    @exclusivity(unchecked) var isRegistered = false
 
     init(registrar: ObservationRegistrar) {
         self.registrar = registrar
     }
 
-    /// Whether the value this watcher projects differs in `next`, the state about to become
-    /// `version`.
-    func hasChanged(in next: Root, version: UInt64) -> Bool { true }
-
-    /// Makes `state` (at `version`) the value the next change is compared with.
-    func rebase(on state: Root, version: UInt64) {}
+    /// Whether the value this watcher projects differs in the root's state now, after a
+    /// change. When it does, the watcher forgets the value it kept (see `ProjectionWatcher`).
+    func hasChanged() -> Bool { true }
 }
 
-struct WeakWatcher<Root> {
-    weak var watcher: Watcher<Root>?
-}
-
-/// Watches `project(rootState)` for one scoped or derived store, caching the last value it
-/// gave out so that reads between changes cost no projection.
-final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher<Root> {
-    private let root: RootCore<Root, RootAction>
+/// Watches `project(rootState)` for one scoped store, derived store or member read, caching
+/// the last value it gave out so that reads between changes cost no projection.
+///
+/// It keeps that value only while registered: a value kept after the root stopped comparing
+/// with it would share the storage of the state's collections, and the reducer's next change
+/// to one of them would copy it whole. It does not keep its root alive: whoever owns it does
+/// (a scoped core, a derived store, or the core whose member reads it serves).
+final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher {
+    /// Not retained: every owner of a watcher keeps the root alive (see above), and a
+    /// retain on each read and check would cost more than the check.
+    private unowned(unsafe) let root: RootCore<Root, RootAction>
     private let project: (Root) -> Value
     private let isEqual: ((Value, Value) -> Bool)?
-    private var cached: Value?
-    private var cachedVersion: UInt64 = 0
+    /// The value last given out while registered, when `hasCached`. A pointer rather than an
+    /// optional: this code runs unspecialized, and `Optional<Value>` would cost a metadata
+    /// lookup on every access.
+    private nonisolated(unsafe) let cached: UnsafeMutablePointer<Value>
+    @exclusivity(unchecked) private nonisolated(unsafe) var hasCached = false
+    @exclusivity(unchecked) private var cachedVersion: UInt64 = 0
 
     init(
         root: RootCore<Root, RootAction>,
@@ -44,18 +53,24 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
         self.root = root
         self.project = project
         self.isEqual = isEqual
+        self.cached = .allocate(capacity: 1)
         super.init(registrar: registrar)
+    }
+
+    deinit {
+        if hasCached { cached.deinitialize(count: 1) }
+        cached.deallocate()
     }
 
     func read() -> Value {
         let version = root.version
-        let value: Value
-        if let cached, cachedVersion == version {
-            value = cached
-        } else {
-            value = project(root.state)
-            cached = value
-            cachedVersion = version
+        if isRegistered && hasCached && cachedVersion == version {
+            return cached.pointee
+        }
+        let value = project(root.state)
+        if isEqual != nil {
+            // Only an Equatable value is compared after a change; others are not kept.
+            keep(value, version: version)
         }
         if !isRegistered {
             isRegistered = true
@@ -64,19 +79,26 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
         return value
     }
 
-    override func rebase(on state: Root, version: UInt64) {
-        cached = project(state)
-        cachedVersion = version
+    override func hasChanged() -> Bool {
+        guard hasCached, let isEqual else { return true }
+        let value = project(root.state)
+        if isEqual(cached.pointee, value) {
+            cached.pointee = value
+            cachedVersion = root.version
+            return false
+        }
+        cached.deinitialize(count: 1)
+        hasCached = false
+        return true
     }
 
-    override func hasChanged(in next: Root, version: UInt64) -> Bool {
-        guard let isEqual, let previous = cached else {
-            cached = nil
-            return true
+    private func keep(_ value: Value, version: UInt64) {
+        if hasCached {
+            cached.pointee = value
+        } else {
+            cached.initialize(to: value)
+            hasCached = true
         }
-        let value = project(next)
-        cached = value
         cachedVersion = version
-        return !isEqual(previous, value)
     }
 }

@@ -48,7 +48,13 @@ final class EndOfTestChecks: @unchecked Sendable {
     private struct State {
         var exhaustive = false
         var unreceived: [String] = []
-        var tasks: [PrismEffectTask] = []
+        var tasks: [TrackedTask] = []
+    }
+
+    /// The effects of one sent action, and that action, to name it when they outlive the test.
+    struct TrackedTask {
+        let task: PrismEffectTask
+        let action: String
     }
 
     private let lock = NSLockShim()
@@ -67,28 +73,33 @@ final class EndOfTestChecks: @unchecked Sendable {
 
     func setExhaustive(_ exhaustive: Bool) { lock.withLock { state.exhaustive = exhaustive } }
     func setUnreceived(_ unreceived: [String]) { lock.withLock { state.unreceived = unreceived } }
-    func track(_ task: PrismEffectTask) {
+    func track(_ task: PrismEffectTask, startedBy action: String) {
         lock.withLock {
-            state.tasks.removeAll { $0.isFinished }
-            if !task.isFinished { state.tasks.append(task) }
+            state.tasks.removeAll { $0.task.isFinished }
+            if !task.isFinished { state.tasks.append(TrackedTask(task: task, action: action)) }
         }
     }
 
-    var runningTasks: [PrismEffectTask] { lock.withLock { state.tasks.filter { !$0.isFinished } } }
+    var runningTasks: [TrackedTask] { lock.withLock { state.tasks.filter { !$0.task.isFinished } } }
+
+    /// The actions whose effects are still running, one per line, for failure messages.
+    static func describe(_ running: [TrackedTask]) -> String {
+        running.map { "  • started by \($0.action)" }.joined(separator: "\n")
+    }
 
     /// Forgets running tasks after cancelling them.
     func cancelAndForgetTasks() {
-        let tasks = lock.withLock { () -> [PrismEffectTask] in
+        let tasks = lock.withLock { () -> [TrackedTask] in
             defer { state.tasks = [] }
             return state.tasks
         }
-        for task in tasks { task.cancel() }
+        for tracked in tasks { tracked.task.cancel() }
     }
 
     /// Reports what an exhaustive test left unasserted, then cancels what still runs.
     func reportAtEnd() {
         let (exhaustive, unreceived, running) = lock.withLock {
-            (state.exhaustive, state.unreceived, state.tasks.filter { !$0.isFinished })
+            (state.exhaustive, state.unreceived, state.tasks.filter { !$0.task.isFinished })
         }
         if exhaustive && !unreceived.isEmpty {
             reportIssue(
@@ -108,7 +119,8 @@ final class EndOfTestChecks: @unchecked Sendable {
         if exhaustive && !running.isEmpty {
             reportIssue(
                 """
-                \(running.count) effect(s) were still running when the test store went away.
+                \(running.count) effect(s) were still running when the test store went away:
+                \(Self.describe(running))
 
                 Wait for them with `await store.finish()`, cancel them from the feature (for example \
                 with `.cancel(id:)`), or call `store.skipInFlightEffects()`.
@@ -119,6 +131,6 @@ final class EndOfTestChecks: @unchecked Sendable {
                 column: column
             )
         }
-        for task in running { task.cancel() }
+        for tracked in running { tracked.task.cancel() }
     }
 }

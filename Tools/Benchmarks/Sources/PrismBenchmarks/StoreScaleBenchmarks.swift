@@ -1,0 +1,264 @@
+import Dispatch
+import Observation
+import PrismArchitecture
+
+// MARK: A list feature of any size
+
+/// One row of a large list. Its title is short enough to be stored inline (no allocation).
+struct ScaleItem: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+    var isDone = false
+}
+
+/// A feature the list feature sits beside, that list actions never touch.
+struct ScaleSettings: Codable, Equatable, Sendable {
+    var theme = "light"
+    var fontSize = 14
+}
+
+struct ScaleState: Codable, Equatable, Sendable {
+    var items: [ScaleItem]
+    var counter = 0
+    var settings = ScaleSettings()
+
+    init(count: Int) {
+        items = (0..<count).map { ScaleItem(id: $0, title: "Item \($0 % 100_000)") }
+    }
+}
+
+enum ScaleAction: Sendable {
+    case toggle(Int)
+    case settings(ScaleSettingsAction)
+}
+
+enum ScaleSettingsAction: Sendable {
+    case setFontSize(Int)
+}
+
+struct ScaleReducer: PrismReducer {
+    func reduce(into state: inout ScaleState, action: ScaleAction) -> PrismEffect<ScaleAction> {
+        switch action {
+        case .toggle(let index):
+            state.items[index].isDone.toggle()
+            return .none
+        case .settings(.setFontSize(let size)):
+            state.settings.fontSize = size
+            return .none
+        }
+    }
+}
+
+// MARK: Measuring how a cost grows
+
+/// Times one send at each size: the median over repetitions of a loop whose length is chosen
+/// so that one repetition takes about 20 ms (at least 8 sends), so large costs stay measurable
+/// without taking minutes.
+@MainActor
+func measureScaled(repetitions: Int = 7, _ body: @MainActor (_ sends: Int) -> Void) -> Timing {
+    var sends = 8
+    while true {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body(sends)
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        if elapsed >= 20_000_000 || sends >= 1 << 22 { break }
+        sends *= elapsed < 2_000_000 ? 8 : 2
+    }
+    return measure(operations: sends, repetitions: repetitions) { body(sends) }
+}
+
+/// The sizes every row is measured at; the first is the baseline of the others.
+let scaleSizes = [1_000, 100_000, 1_000_000]
+
+/// One row of the scale table: the figure at each size, each beside the figure at 1,000.
+@MainActor
+func scaleRow(
+    _ name: String,
+    bar: Result.Bar,
+    setUp: @MainActor (_ count: Int) -> @MainActor (_ sends: Int) -> Void
+) -> [Result] {
+    var timings: [Timing] = []
+    for count in scaleSizes {
+        let run = setUp(count)
+        timings.append(measureScaled(run))
+    }
+    return zip(scaleSizes, timings).dropFirst().map { count, timing in
+        Result(
+            name: "\(name), \(count.formatted(.number)) items",
+            timing: timing,
+            baselineName: "the same, 1,000 items",
+            baseline: timings[0],
+            bar: bar,
+            note: count == scaleSizes.last
+                ? "1,000 items: \(timings[0].formatted.trimmingCharacters(in: .whitespaces))" : ""
+        )
+    }
+}
+
+// MARK: Benchmarks
+
+/// How the cost of one send grows with the size of the state, for each kind of observer.
+///
+/// Each send toggles one item of `count`; an observer that is notified re-tracks, like a view.
+@MainActor
+func storeScaleBenchmarks() -> [Result] {
+    guard selected("scale") else { return [] }
+    var results: [Result] = []
+
+    results += scaleRow("scale: send, nobody observing", bar: .atMostRatio(2)) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+
+    results += scaleRow("scale: send, store.state observed", bar: .atMostRatio(2)) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        let notifications = Counter()
+        @MainActor func track() {
+            withObservationTracking {
+                blackHole(store.state.items.count)
+            } onChange: {
+                notifications.value += 1
+            }
+        }
+        return { sends in
+            track()
+            for index in 0..<sends {
+                store.send(.toggle(index % count))
+                track()
+            }
+        }
+    }
+
+    results += scaleRow("scale: send, derive { $0.counter } observed", bar: .atMostRatio(2)) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        let derived = store.derive { $0.counter }
+        let notifications = Counter()
+        withObservationTracking {
+            blackHole(derived.value)
+        } onChange: {
+            notifications.value += 1
+        }
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+            precondition(notifications.value == 0, "the counter never changes")
+            blackHole(derived)
+        }
+    }
+
+    results += scaleRow("scale: send, scoped settings store observed", bar: .atMostRatio(2)) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        let settings = store.scope(state: \.settings, action: ScaleAction.settings)
+        let notifications = Counter()
+        withObservationTracking {
+            blackHole(settings.state)
+        } onChange: {
+            notifications.value += 1
+        }
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+            precondition(notifications.value == 0, "list actions never change the settings")
+            blackHole(settings)
+        }
+    }
+
+    results += scaleRow("scale: send, store.counter observed", bar: .atMostRatio(2)) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        let notifications = Counter()
+        withObservationTracking {
+            blackHole(store.counter)
+        } onChange: {
+            notifications.value += 1
+        }
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+            precondition(notifications.value == 0, "the counter never changes")
+        }
+    }
+
+    // What pays by design: a scoped store of the list compares the list it watches, and
+    // history keeps every snapshot, so the changed list is copied once per send.
+    results += scaleRow("scale: send, scoped store of the list observed", bar: .none) { count in
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        let items = store.scope(state: \.items, action: { (action: ScaleAction) in action })
+        let notifications = Counter()
+        @MainActor func track() {
+            withObservationTracking {
+                blackHole(items.state.count)
+            } onChange: {
+                notifications.value += 1
+            }
+        }
+        return { sends in
+            track()
+            for index in 0..<sends {
+                store.send(.toggle(index % count))
+                track()
+            }
+            blackHole(items)
+        }
+    }
+
+    results += scaleRow("scale: send, time travel recording", bar: .none) { count in
+        let debugger = PrismTimeTravelDebugger<ScaleState>(maxSnapshots: 10)
+        let store = PrismStore(
+            initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: debugger.middleware())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+            precondition(debugger.current != nil)
+        }
+    }
+
+    results += scaleRow("scale: send, settings change, time travel recording", bar: .atMostRatio(2)) { count in
+        let debugger = PrismTimeTravelDebugger<ScaleState>(maxSnapshots: 10)
+        let store = PrismStore(
+            initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: debugger.middleware())
+        return { sends in
+            for index in 0..<sends { store.send(.settings(.setFontSize(index))) }
+            precondition(debugger.current != nil)
+        }
+    }
+
+    results += scaleRow("scale: send, undo stack recording", bar: .none) { count in
+        let undo = PrismUndoRedoStack<ScaleState>(maxStackSize: 10)
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
+        return { sends in
+            for index in 0..<sends {
+                undo.push(store.state)
+                store.send(.toggle(index % count))
+            }
+            precondition(undo.canUndo)
+        }
+    }
+
+    // The persist middleware: attached with restoringWith, it reads the store's state when it
+    // saves (at the end of its window), so a send only sets a flag; given as middleware, it
+    // keeps the latest state, so the next toggle copies the list.
+    results += scaleRow("scale: send, persist middleware (restoringWith)", bar: .atMostRatio(2)) { count in
+        let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
+            strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
+        let store = PrismStore(restoringWith: persist, default: ScaleState(count: count), reducer: ScaleReducer())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+
+    results += scaleRow("scale: send, persist middleware (as middleware)", bar: .none) { count in
+        let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
+            strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: persist)
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+
+    return results
+}
+
+/// A strategy that stores nothing: measures the middleware, not the disk.
+struct DiscardingPersistence: PrismPersistenceStrategy {
+    func save<State: Codable & Sendable>(_ state: State, key: String) throws {}
+    func load<State: Codable & Sendable>(key: String) throws -> State? { nil }
+    func clear(key: String) throws {}
+}

@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "PrismHTTPTests",
             dependencies: [
-                "PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log"),
+                "PrismHTTP", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),

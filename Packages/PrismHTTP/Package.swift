@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismCache"),
         .package(path: "../../Tools/PrismTestServer"),
+        // What Prism's tests share (locks, test clocks), for the tests only.
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
@@ -38,6 +40,7 @@ let package = Package(
             dependencies: [
                 "PrismHTTP",
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),

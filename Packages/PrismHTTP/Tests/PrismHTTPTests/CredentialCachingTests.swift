@@ -2,6 +2,7 @@ import Foundation
 import PrismCache
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("The cache never hands one credential's response to another")

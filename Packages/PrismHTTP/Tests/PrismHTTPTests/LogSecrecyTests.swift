@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("No secret reaches a log line, at any level, whatever fails")

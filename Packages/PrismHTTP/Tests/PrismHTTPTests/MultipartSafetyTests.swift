@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

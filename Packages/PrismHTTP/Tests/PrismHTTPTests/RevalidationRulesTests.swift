@@ -2,6 +2,7 @@ import Foundation
 import PrismCache
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("no-cache and must-revalidate are honoured under every policy; error statuses are cached only when allowed")
@@ -33,11 +34,11 @@ struct RevalidationRulesTests {
                 endpoint: ServerEndpoint(server, "/cache/m", query: ["must-revalidate": "1", "max-age": "10"]))
             #expect(try await client.request(on: request).hit == 1)
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)  // fresh
-            clock.advance(by: .seconds(11))
+            await clock.advance(by: .seconds(11))
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 2)
-            clock.advance(by: .seconds(11))
+            await clock.advance(by: .seconds(11))
             #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).hit == 3)
-            clock.advance(by: .seconds(11))
+            await clock.advance(by: .seconds(11))
             var sources: [PrismNetworkUpdate<CacheHit>.Source] = []
             for try await update in client.responses(on: request) { sources.append(update.source) }
             #expect(sources == [.network])
@@ -52,7 +53,7 @@ struct RevalidationRulesTests {
             let request = ServerRequest<CacheHit>(
                 endpoint: ServerEndpoint(server, "/cache/p", query: ["max-age": "10"]))
             #expect(try await client.request(on: request).hit == 1)
-            clock.advance(by: .seconds(11))
+            await clock.advance(by: .seconds(11))
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)
         }
     }

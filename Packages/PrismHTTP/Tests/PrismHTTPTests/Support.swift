@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 
 /// The transports every behaviour is tested on.
 enum TransportKind: String, CaseIterable, Sendable {
@@ -108,18 +109,6 @@ struct Versioned: PrismEntity, Equatable {
     var version: Int
 }
 
-/// A value shared between tasks in a test, guarded by a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    var wrappedValue: Value { lock.withLock { value } }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-}
-
 /// A swift-log handler that keeps every line it is given.
 struct CapturingLogHandler: LogHandler {
     let lines: LockedBox<[String]>
@@ -135,18 +124,6 @@ struct CapturingLogHandler: LogHandler {
         let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
     }
-}
-
-/// Waits (up to `limit`) until `condition` holds: for what a server learns a moment after the
-/// client acts (a closed connection). The limit is generous because the server shares SwiftNIO's
-/// event loops with every other test running at the same time; a passing test waits far less.
-func eventually(within limit: Duration = .seconds(15), _ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// `server`'s URL of `path`, on the host `localhost`: another origin than `127.0.0.1`.

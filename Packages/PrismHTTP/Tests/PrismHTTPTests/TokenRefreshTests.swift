@@ -1,6 +1,7 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Token refresh: failures reach every waiter, cancellation is immediate, storms are bounded, no deadlock")
@@ -20,32 +21,6 @@ struct TokenRefreshTests {
     }
 
     struct Denied: Error {}
-
-    /// A gate a test opens when it chooses: what keeps a refresh running while the test looks.
-    final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuations: [CheckedContinuation<Void, Never>] = []
-        private var isOpen = false
-
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let open = lock.withLock {
-                    if !isOpen { continuations.append(continuation) }
-                    return isOpen
-                }
-                if open { continuation.resume() }
-            }
-        }
-
-        func open() {
-            let waiting = lock.withLock {
-                isOpen = true
-                defer { continuations = [] }
-                return continuations
-            }
-            for continuation in waiting { continuation.resume() }
-        }
-    }
 
     func protected(_ server: PrismTestServer) -> ServerRequest<Protected> {
         ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected"))
@@ -74,7 +49,7 @@ struct TokenRefreshTests {
                 }
                 // The refresh is under way; the others queue behind it (or get their own 401),
                 // then it fails.
-                _ = try await eventually { refreshes.wrappedValue == 1 }
+                try await eventually { refreshes.wrappedValue == 1 }
                 try await Task.sleep(for: .milliseconds(100))
                 gate.open()
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -108,7 +83,7 @@ struct TokenRefreshTests {
             server.expireToken()
             let request = protected(server)
             let first = Task { try await client.request(on: request) }
-            _ = try await eventually { server.hits("/auth/protected") == 1 }
+            try await eventually { server.hits("/auth/protected") == 1 }
             let waiter = Task { try await client.request(on: request) }
             try await Task.sleep(for: .milliseconds(50))
             waiter.cancel()
@@ -142,7 +117,7 @@ struct TokenRefreshTests {
             #expect(refreshes.wrappedValue == 2)
             let refused = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
             #expect(refused?.code == .authenticationFailed)
-            clock.advance(by: .seconds(61))
+            await clock.advance(by: .seconds(61))
             _ = try? await client.send(request)
             #expect(refreshes.wrappedValue == 3)
             #expect(auth.maximumRefreshes == 2)

@@ -1,6 +1,7 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ struct UploadStagingTests {
                 let upload = Task {
                     try await transport.upload(request, body: .data(Data(count: 3_000_000))) { _ in }
                 }
-                _ = try await eventually { (server.uploadProgress?.bytesReceived ?? 0) > 0 }
+                try await eventually { (server.uploadProgress?.bytesReceived ?? 0) > 0 }
                 let entries = contents(folder)
                 #expect(entries.count == 1)
                 let staged = try #require(entries.first)
@@ -66,15 +67,15 @@ struct UploadStagingTests {
                     ) { _ in }
                 }
                 #expect(contents(folder).isEmpty)
-                // Timed out in the middle of the send.
-                await #expect(throws: PrismHTTPError.self) {
+                // Timed out in the middle of the send: /delay never reads the body, so the send
+                // stalls once the socket buffers are full.
+                let stalled = await #expect(throws: PrismHTTPError.self) {
                     try await transport.upload(
-                        PrismHTTPRequest(
-                            url: server.url("/upload?bytesPerSecond=100000"), method: .post, timeout: .milliseconds(300)
-                        ),
-                        body: .data(Data(count: 2_000_000))
+                        PrismHTTPRequest(url: server.url("/delay/20000"), method: .post, timeout: .seconds(1)),
+                        body: .data(Data(count: 16 << 20))
                     ) { _ in }
                 }
+                #expect(stalled?.code == .timedOut)
                 #expect(contents(folder).isEmpty)
                 // Cancelled.
                 let upload = Task {
@@ -83,7 +84,7 @@ struct UploadStagingTests {
                         body: .data(Data(count: 2_000_000))
                     ) { _ in }
                 }
-                _ = try await eventually { !contents(folder).isEmpty }
+                try await eventually { !contents(folder).isEmpty }
                 upload.cancel()
                 await #expect(throws: CancellationError.self) { try await upload.value }
                 #expect(contents(folder).isEmpty)

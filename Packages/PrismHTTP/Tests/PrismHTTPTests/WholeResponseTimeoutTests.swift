@@ -1,6 +1,7 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Timeouts cover the whole response: a server cannot hold a request past its timeout")
@@ -25,7 +26,7 @@ struct WholeResponseTimeoutTests {
             // machine so loaded that the head had not arrived within two seconds, the server never
             // started the body, and there is nothing to abandon.)
             if server.bodyBytesSent("/hostile/stall") > 0 {
-                #expect(try await eventually { server.abandonedResponses("/hostile/stall") == 1 })
+                try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
                 #expect(server.bodyBytesSent("/hostile/stall") == 100)
             }
         }
@@ -43,8 +44,12 @@ struct WholeResponseTimeoutTests {
                     PrismHTTPRequest(url: server.url("/hostile/drip?bytes=200&interval=100"), timeout: .seconds(2)))
             }
             #expect(error?.code == .timedOut)
-            #expect(try await eventually { server.abandonedResponses("/hostile/drip") == 1 })
             #expect(server.bodyBytesSent("/hostile/drip") < 200)
+            // The client closed the connection (on a machine so loaded that the request never
+            // reached the route within two seconds, there is nothing to abandon).
+            if server.bodyBytesSent("/hostile/drip") > 0 {
+                try await eventually { server.abandonedResponses("/hostile/drip") == 1 }
+            }
         }
     }
 
@@ -70,45 +75,6 @@ struct WholeResponseTimeoutTests {
                 PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000"), timeout: .milliseconds(300)))
             let next = try await client.send(PrismHTTPRequest(url: server.url("/users/octocat")))
             #expect(next.statusCode == 200)
-        }
-    }
-
-    @Test(
-        "an upload that keeps sending may outlast its timeout; one the server stops reading fails with timedOut",
-        arguments: TransportKind.allCases)
-    func uploads(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let sender = transport.make()
-            // 30 chunks of 64 KB, 100 ms apart: three seconds, longer than the timeout, but never a
-            // pause that long. (The client sets the pace, so that nothing is left in the socket
-            // buffers for the server to drain once the last chunk is out.)
-            let chunks = 30
-            let paced = PrismUploadBody(length: Int64(chunks * 65_536)) {
-                let sent = LockedBox(0)
-                return AsyncThrowingStream(unfolding: {
-                    guard
-                        sent.mutate({ count in
-                            count += 1
-                            return count <= chunks
-                        })
-                    else { return nil }
-                    try await Task.sleep(for: .milliseconds(100))
-                    return Data(count: 65_536)
-                })
-            }
-            let steady = try await sender.upload(
-                PrismHTTPRequest(url: server.url("/upload"), method: .post, timeout: .seconds(2)), body: paced
-            ) { _ in }
-            #expect(steady.statusCode == 200)
-            // /delay never reads the body: the send stalls once the socket buffers (a few MB at
-            // most) are full.
-            let error = await #expect(throws: PrismHTTPError.self) {
-                try await sender.upload(
-                    PrismHTTPRequest(url: server.url("/delay/20000"), method: .post, timeout: .seconds(1)),
-                    body: .data(Data(count: 16 << 20))
-                ) { _ in }
-            }
-            #expect(error?.code == .timedOut)
         }
     }
 }

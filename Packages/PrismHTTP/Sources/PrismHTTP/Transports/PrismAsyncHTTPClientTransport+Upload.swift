@@ -9,8 +9,9 @@ extension PrismAsyncHTTPClientTransport {
     ///
     /// The body is checked first (``PrismUploadBody/validate()``: a file part that cannot be
     /// read fails before anything is sent). The request's timeout bounds every pause while the
-    /// body is sent, then the whole response once it is; redirects are followed as the configuration says (the body is streamed again for a 307 or
-    /// 308 on the same origin, never to another).
+    /// body is sent, then the whole response once it is; redirects are followed as the
+    /// configuration says (the body is streamed again for a 307 or 308 on the same origin, never
+    /// to another).
     public func upload(
         _ request: PrismHTTPRequest,
         body: PrismUploadBody,
@@ -19,7 +20,7 @@ extension PrismAsyncHTTPClientTransport {
         try RequestValidation.validate(request)
         try body.validate()
         let timeout = try effectiveTimeout(of: request)
-        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length)
+        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length, clock: deadlineClock)
         let reporting: @Sendable (Int64) -> Void = { sent in
             watchdog.progressed(to: sent)
             progress(sent)

@@ -31,11 +31,19 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     private let ownsClient: Bool
     /// The settings the transport was created with.
     public let configuration: PrismTransportConfiguration
+    /// What an upload's moving deadline is measured on (a test's clock, or the continuous one).
+    let deadlineClock: DeadlineClock
 
     /// Creates a transport that sends through `HTTPClient.shared` (default configuration) or
     /// through a client of its own configured with `configuration`.
-    public init(configuration: PrismTransportConfiguration = .default) {
+    public convenience init(configuration: PrismTransportConfiguration = .default) {
+        self.init(configuration: configuration, deadlineClock: .continuous)
+    }
+
+    /// A transport whose uploads measure their deadline on `deadlineClock`.
+    init(configuration: PrismTransportConfiguration, deadlineClock: DeadlineClock) {
         self.configuration = configuration
+        self.deadlineClock = deadlineClock
         if configuration == .default {
             client = Self.sharedClient
             ownsClient = false
@@ -79,6 +87,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         self.client = client
         self.ownsClient = false
         self.configuration = configuration
+        self.deadlineClock = .continuous
     }
 
     deinit {

@@ -22,7 +22,7 @@ extension PrismURLSessionTransport {
         try body.validate()
         let timeout = try effectiveTimeout(of: request)
         let folder = temporaryDirectory
-        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length)
+        let watchdog = Deadline.Watchdog(timeout: timeout, length: body.length, clock: deadlineClock)
         let reporting: @Sendable (Int64) -> Void = { sent in
             watchdog.progressed(to: sent)
             progress(sent)

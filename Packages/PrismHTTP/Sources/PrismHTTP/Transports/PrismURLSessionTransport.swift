@@ -30,6 +30,8 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
     /// Hands each task's events to its delegate, when the sending session is the transport's
     /// own; nil when tasks carry their delegate themselves (a given session on Apple platforms).
     let router: SessionDelegateRouter?
+    /// What an upload's moving deadline is measured on (a test's clock, or the continuous one).
+    let deadlineClock: DeadlineClock
 
     /// Creates a transport with a session of its own, configured with `configuration`.
     ///
@@ -37,10 +39,17 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
     ///   - configuration: Timeouts, limits and the redirect policy.
     ///   - temporaryDirectory: Where ``upload(_:body:progress:)`` stages bodies: each upload
     ///     gets a private folder (`0700`) there with one file (`0600`), removed when it ends.
-    public init(
+    public convenience init(
         configuration: PrismTransportConfiguration = .default,
         temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) {
+        self.init(configuration: configuration, temporaryDirectory: temporaryDirectory, deadlineClock: .continuous)
+    }
+
+    /// A transport with a session of its own whose uploads measure their deadline on
+    /// `deadlineClock`.
+    init(configuration: PrismTransportConfiguration, temporaryDirectory: URL, deadlineClock: DeadlineClock) {
+        self.deadlineClock = deadlineClock
         let settings = URLSessionConfiguration.ephemeral
         settings.urlCache = nil
         settings.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -71,6 +80,7 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         self.session = session
         self.configuration = configuration
         self.temporaryDirectory = temporaryDirectory
+        self.deadlineClock = .continuous
         #if canImport(FoundationNetworking)
         let router = SessionDelegateRouter()
         self.router = router

@@ -109,11 +109,13 @@ struct UploadRouteTests {
         }
     }
 
-    @Test("A 50 MB file streams through the parser with the right size and SHA-256")
-    func fiftyMegabytes() async throws {
+    @Test("A file of megabytes streams through the parser with the right size and SHA-256")
+    func megabytes() async throws {
         var chunk = ByteBuffer()
         for index in 0..<(1 << 20) { chunk.writeInteger(UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13)) }
-        let chunks = 50
+        // 8 MB: many times what the server reads at once, in parts cut wherever the socket cuts
+        // them.
+        let chunks = 8
         var hasher = SHA256()
         chunk.withUnsafeReadableBytes { bytes in
             for _ in 0..<chunks { hasher.update(bufferPointer: bytes) }

@@ -64,6 +64,24 @@ struct LogSecrecyTests {
                 }
             ),
             (
+                "not an http URL",
+                {
+                    var request = secretRequest(server, "/users/a")
+                    request.url = URL(
+                        string: request.url.absoluteString.replacingOccurrences(of: "http:", with: "ftp:"))!
+                    _ = try await $0.send(request)
+                }
+            ),
+            (
+                "retries exhausted",
+                {
+                    let policy = PrismExponentialBackoff(
+                        baseDelay: .milliseconds(1), maxDelay: .milliseconds(5), maxAttempts: 2, jitter: .zero)
+                    _ = try await $0.send(
+                        secretRequest(server, "/status/503"), options: PrismRequestOptions(retryPolicy: policy))
+                }
+            ),
+            (
                 "unacceptable status",
                 { client in
                     let response = try await client.send(secretRequest(server, "/status/500"))
@@ -110,7 +128,9 @@ struct LogSecrecyTests {
                 for secret in Self.secrets {
                     #expect(!log.contains(secret), "\(failure.name) logged \(secret):\n\(log)")
                 }
-                if !["unacceptable status", "cancelled"].contains(failure.name) {
+                // A status is the server's answer, not a failure of the exchange: it is logged at
+                // debug, as every exchange is.
+                if !["unacceptable status", "retries exhausted", "cancelled"].contains(failure.name) {
                     #expect(lines.wrappedValue.contains { $0.hasPrefix("warning") }, "\(failure.name): no warning")
                 }
             }

@@ -28,10 +28,12 @@ struct PathSegmentTests {
         #expect(PrismPath.segments("users", "a/b", "repos") == "/users/a%2Fb/repos")
     }
 
-    @Test("a login with a slash, a query or a dot-dot reaches the server as one segment, or not at all")
-    func againstTheServer() async throws {
+    @Test(
+        "a login with a slash, a query or a dot-dot reaches the server as one segment, or not at all",
+        arguments: TransportKind.allCases)
+    func againstTheServer(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let split = try await client.request(
                 on: UserRequest(endpoint: UserEndpoint(port: server.port, login: "../../admin?x=1")))
             #expect(split.path == "/echo/users/..%2F..%2Fadmin%3Fx%3D1")
@@ -61,10 +63,10 @@ struct PathSegmentTests {
         #expect(try EndpointTests.Local(path: "/a/.well-known/b").makeURL().path == "/a/.well-known/b")
     }
 
-    @Test("a + in a query value is sent as %2B, so the server does not read a space")
-    func plusInQuery() async throws {
+    @Test("a + in a query value is sent as %2B, so the server does not read a space", arguments: TransportKind.allCases)
+    func plusInQuery(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let response = try await client.request(
                 on: ServerRequest<Echo>(endpoint: ServerEndpoint(server, "/echo/q", query: ["q": "c++ & a=b #1"])))
             #expect(response.path == "/echo/q")

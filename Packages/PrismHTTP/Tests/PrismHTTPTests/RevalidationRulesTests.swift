@@ -7,7 +7,7 @@ import Testing
 
 @Suite("no-cache and must-revalidate are honoured under every policy; error statuses are cached only when allowed")
 struct RevalidationRulesTests {
-    @Test("no-cache is revalidated before use even with .cacheFirst and .staleWhileRevalidate")
+    @Test("no-cache is revalidated before use even with .cacheFirst, .staleWhileRevalidate and .cacheThenNetwork")
     func noCacheUnderEveryPolicy() async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let client = PrismNetworkAdapter()
@@ -22,6 +22,14 @@ struct RevalidationRulesTests {
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).version == 2)
             _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
             #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).version == 3)
+            // The stale copy is not yielded first either: only the network's answer arrives.
+            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            var updates: [PrismNetworkUpdate<Versioned>] = []
+            for try await update in client.responses(on: request, cachePolicy: .cacheThenNetwork) {
+                updates.append(update)
+            }
+            #expect(updates.map(\.value.version) == [4])
+            #expect(updates.map(\.source) == [.network])
         }
     }
 

@@ -33,11 +33,7 @@ import PrismHTTP
 ///
 /// ## Caching
 /// POST responses carry no HTTP caching, so query responses are cached by the client itself, in
-/// ``cache``, keyed by the endpoint, the exact request (document, operation, variables), the
-/// client's `additionalHeaders`, and the credentials the request carries as it is sent (after a
-/// `PrismNetworkAdapter`'s interceptors and authenticator: a digest of `Authorization`, `Cookie`
-/// and every header PrismHTTP treats as secret), so that one user's answer is never served to
-/// another:
+/// ``cache``, keyed by the endpoint and the exact request (document, operation, variables):
 /// with no cache policy, a query with a ``PrismGraphQLQuery/cacheInterval`` is served from the
 /// cache while fresh; `.cacheFirst` returns any cached response, fresh or not;
 /// `.staleWhileRevalidate` returns it and refreshes a stale one in the background;
@@ -62,21 +58,17 @@ public struct PrismGraphQLClient: Sendable {
     /// Whether operations are sent as persisted-query hashes first.
     public let usesAutomaticPersistedQueries: Bool
 
-    /// The endpoint's parts, or nil when `endpointURL` cannot be one (every operation then
-    /// fails with ``PrismGraphQLError/Code-swift.struct/invalidEndpoint``).
-    let template: GraphQLEndpoint.Template?
+    let template: GraphQLEndpoint.Template
     let persistedQuerySupport = PersistedQueries.Support()
 
     /// Creates a client that sends through a new `PrismNetworkAdapter` (the
     /// platform's default transport) and caches in a cache of its own (500 responses).
     ///
     /// - Parameters:
-    ///   - endpointURL: The GraphQL endpoint, an absolute `http` or `https` URL (else every
-    ///     operation throws `invalidEndpoint`).
+    ///   - endpointURL: The GraphQL endpoint, an absolute `http` or `https` URL.
     ///   - additionalHeaders: Header fields sent with every operation (`Authorization`, say).
     ///   - automaticPersistedQueries: Whether to send documents as persisted-query hashes first.
-    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
-    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
+    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
@@ -86,7 +78,7 @@ public struct PrismGraphQLClient: Sendable {
             endpointURL: endpointURL,
             additionalHeaders: additionalHeaders,
             networkClient: PrismNetworkAdapter(cache: nil),
-            cache: PrismResponseCache(maxSize: 500, maxBytes: PrismResponseCache.defaultMaxBytes),
+            cache: PrismResponseCache(maxSize: 500),
             automaticPersistedQueries: automaticPersistedQueries
         )
     }
@@ -99,8 +91,7 @@ public struct PrismGraphQLClient: Sendable {
     /// let graphql = PrismGraphQLClient(endpointURL: url, networkClient: http)
     /// ```
     ///
-    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
-    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
+    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
@@ -119,8 +110,7 @@ public struct PrismGraphQLClient: Sendable {
     /// Creates a client that sends through `networkClient` and caches query responses in
     /// `cache` (`nil` caches nothing).
     ///
-    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
-    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
+    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],

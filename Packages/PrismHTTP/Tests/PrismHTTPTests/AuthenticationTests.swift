@@ -1,7 +1,6 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
-import PrismTestSupport
 import Testing
 
 @Suite("Authentication against the test server")

@@ -31,8 +31,9 @@ build: deps ## Build every module and the sample app (debug)
 deps: ## Install the system packages the tests need (libsecret, gnome-keyring, dbus; apt)
 	Tools/scripts/install-system-deps.sh
 
-test: deps ## Run every package's tests in one root build
-	$(WITH_KEYRING) $(SWIFT) test
+test: deps ## Run every package's tests from one root build, in a few groups (Tools/scripts/test-in-groups.sh)
+	$(SWIFT) build --build-tests
+	$(WITH_KEYRING) Tools/scripts/test-in-groups.sh $(SWIFT)
 
 test-packages: deps ## Build and test each package under Packages/ on its own
 	@set -e; for package in $(PACKAGES); do \

@@ -41,6 +41,7 @@ let package = Package(
         // The test server (Tools/PrismTestServer)
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -93,10 +94,15 @@ let package = Package(
             dependencies: [
                 "PrismCache",
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // Their error types, which the transport classifies.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
@@ -122,6 +128,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -203,7 +211,15 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismHTTPTests",
-            dependencies: ["PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PrismHTTP", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // The SHA-256 of what an upload sent, to compare with the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),
         .testTarget(
@@ -227,6 +243,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tools/PrismTestServer/Tests/PrismTestServerTests"

@@ -108,3 +108,57 @@ struct UploadStagingTests {
         }
     }
 }
+
+@Suite("URLSession uploads that end in the middle of their body")
+struct UploadInterruptionTests {
+    /// Progress seen so far, shared with the transport's progress callback.
+    final class Sent: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: Int64 = 0
+        var value: Int64 { lock.withLock { bytes } }
+        func set(_ sent: Int64) { lock.withLock { bytes = sent } }
+    }
+
+    /// swift-corelibs-foundation resumes a paused libcurl handle when more of a file body has
+    /// been read; when the task was cancelled in between, that resume used to trap the whole
+    /// process (`EasyHandle.swift`, libcurl error 43). Many uploads, each cancelled at a
+    /// different point of its body, must all end with `CancellationError` and leave the
+    /// transport working.
+    @Test(
+        "forty uploads cancelled at different points of their body end cleanly, and the next upload succeeds",
+        arguments: [Int64(1_000_000), PrismURLSessionTransport.inMemoryUploadLimit + 1_000_000]
+    )
+    func cancelledMidBody(size: Int64) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let transport = PrismURLSessionTransport()
+            for round in 0..<40 {
+                let sent = Sent()
+                let threshold = Int64(1 + (round * 37_337) % 900_000)
+                let upload = Task {
+                    try await transport.upload(
+                        PrismHTTPRequest(url: server.url("/upload?bytesPerSecond=8000000"), method: .post),
+                        body: .data(Data(count: Int(size)))
+                    ) { sent.set($0) }
+                }
+                try await eventually { sent.value >= threshold }
+                upload.cancel()
+                do {
+                    let response = try await upload.value
+                    // The whole body went out before the cancellation reached the task.
+                    #expect(response.statusCode == 200)
+                } catch {
+                    #expect(error is CancellationError)
+                }
+            }
+            let response = try await transport.upload(
+                PrismHTTPRequest(url: server.url("/upload?id=after"), method: .post),
+                body: .data(Data(count: Int(size)))
+            ) { _ in }
+            #expect(response.statusCode == 200)
+            let received = try #require(server.uploadProgress(id: "after"))
+            #expect(received.isComplete && received.bytesReceived == Int(size))
+            // Up to the limit the body goes from memory with its length; beyond it, chunked.
+            #expect(received.expectedBytes == (size <= PrismURLSessionTransport.inMemoryUploadLimit ? Int(size) : nil))
+        }
+    }
+}

@@ -20,6 +20,8 @@ enum UploadStaging {
     struct StagedFile: Sendable {
         let folder: URL
         let file: URL
+        /// The number of bytes written to ``file``.
+        let length: Int64
 
         /// Removes the file and its folder.
         func remove() {
@@ -40,7 +42,7 @@ enum UploadStaging {
         let folderPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = URL(fileURLWithPath: folderPath, isDirectory: true)
         let file = folder.appendingPathComponent("body")
-        let staged = StagedFile(folder: folder, file: file)
+        var staged = StagedFile(folder: folder, file: file, length: 0)
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
@@ -52,6 +54,7 @@ enum UploadStaging {
             for try await chunk in body.chunks() {
                 try Task.checkCancellation()
                 try writeAll(chunk, to: descriptor, url: url)
+                staged = StagedFile(folder: folder, file: file, length: staged.length + Int64(chunk.count))
                 progressed()
             }
         } catch {

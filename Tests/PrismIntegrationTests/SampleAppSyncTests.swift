@@ -28,7 +28,9 @@ struct SampleAppSyncTests {
         try await withDemoServer { server in
             try await withDataDirectory { folder in
                 let data = ["--data-dir", folder.path]
-                let remote = data + ["--server", server.baseURL.absoluteString]
+                // A generous attempt timeout: the demo server runs in this busy test process, and
+                // the test is about retries of the server's 503s, not about how long one takes.
+                let remote = data + ["--server", server.baseURL.absoluteString, "--timeout", "30"]
                 _ = try await SampleApp.run(["add", "Buy milk"] + data)
                 _ = try await SampleApp.run(["done", "1"] + data)
 
@@ -73,7 +75,10 @@ struct SampleAppSyncTests {
                     list
                     """
                 let run = try await SampleApp.run(
-                    ["interactive", "--data-dir", folder.path, "--server", server.baseURL.absoluteString],
+                    [
+                        "interactive", "--data-dir", folder.path, "--server", server.baseURL.absoluteString,
+                        "--timeout", "30",
+                    ],
                     input: script + "\n"
                 )
                 #expect(run.status == 0, "\(run.errors)")

@@ -94,6 +94,32 @@ final class RawConnection {
         }
         return String(decoding: received, as: UTF8.self)
     }
+
+    /// Reads a response head and then `bodyBytes` bytes of its body (or until the peer closes);
+    /// returns the head.
+    func readHead(thenBodyBytes bodyBytes: Int) throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        func headEnd() -> Int? {
+            guard received.count >= separator.count else { return nil }
+            for start in 0...(received.count - separator.count)
+            where received[start..<start + separator.count].elementsEqual(separator) {
+                return start + separator.count
+            }
+            return nil
+        }
+        while true {
+            if let end = headEnd(), received.count - end >= bodyBytes {
+                return String(decoding: received[..<end], as: UTF8.self)
+            }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(self.descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                throw TestFailure("the peer closed or read() failed before the head and body arrived")
+            }
+            received += buffer[..<count]
+        }
+    }
 }
 
 /// Runs blocking socket code on a thread of its own, not on one of Swift concurrency's few threads

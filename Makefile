@@ -1,9 +1,9 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache PrismHTTP PrismGraphQL
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
-# SwiftNIO-based ones, whose TSan build alone takes about ten minutes on two cores
+# SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes about ten minutes on two cores
 # (`make test-tsan-all` runs the whole root package under TSan).
 TSAN_PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache
 # Where each nested package builds when tested on its own: one folder shared by all of them,
@@ -17,7 +17,7 @@ WITH_KEYRING := Tools/scripts/with-keyring.sh
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-all lint format bench run docs clean
+.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -25,8 +25,9 @@ help: ## List the targets
 build: deps ## Build every module and the sample app (debug)
 	$(SWIFT) build
 
-deps: ## Install the system packages the tests need (libsecret, gnome-keyring, dbus; apt)
+deps: ## Install what the tests need: libsecret, gnome-keyring, dbus (apt); Chromium and selenium for the browser test
 	Tools/scripts/install-system-deps.sh
+	Tools/scripts/install-browser-deps.sh
 
 test: deps ## Run every package's tests in one root build
 	$(WITH_KEYRING) $(SWIFT) test
@@ -50,7 +51,13 @@ test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds S
 test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
 	Tools/scripts/test-consumer.sh
 
-test-all: lint test test-packages test-tsan test-consumer docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs
+test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium) against a running app
+	Tools/scripts/test-inspector-browser.sh
+
+inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
+	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
+
+test-all: lint test test-packages test-tsan test-consumer test-browser docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs
 
 lint: ## Check formatting with swift format lint --strict
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
@@ -71,4 +78,4 @@ docs: deps ## Build the DocC documentation of every module (and the test server)
 	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build

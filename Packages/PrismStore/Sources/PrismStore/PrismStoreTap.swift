@@ -44,6 +44,26 @@ struct RecordedAction<Action: Sendable>: CustomStringConvertible, Sendable {
 }
 
 @_spi(PrismInternals)
+extension PrismTimeTravelDebugger where State: Sendable {
+    /// Records `state` reached by `action` as a store recording for a tool would (so that
+    /// `_recordedAction(as:)` gives the action back): for tools that compute snapshots
+    /// themselves, such as loading a session recording.
+    public func _recordAction<Action: Sendable>(
+        _ action: Action,
+        state: State,
+        secondsSinceReferenceDate: Double,
+        reduceNanoseconds: Int64
+    ) {
+        record(
+            state: state,
+            payload: RecordedAction(action: action),
+            secondsSinceReferenceDate: secondsSinceReferenceDate,
+            reduceNanoseconds: reduceNanoseconds
+        )
+    }
+}
+
+@_spi(PrismInternals)
 extension PrismTimeTravelDebugger.Snapshot {
     /// The action, when the snapshot was recorded by a store for a tool
     /// (`PrismStore._attach(recordingInto:tap:)`) and the action is an `Action`.
@@ -75,6 +95,13 @@ extension PrismStore {
     @discardableResult
     public func _moveRecording() -> Int {
         rootCore.moveTapLog()
+    }
+
+    /// How many recorded actions ``_moveRecording()`` has not moved yet: the newest of them
+    /// will be snapshot number `debugger._nextIndex + _recordingsNotMoved - 1`.
+    public var _recordingsNotMoved: Int {
+        let root = rootCore
+        return root.tapTotal - root.tapMoved
     }
 
     /// Whether actions are recorded (false: paused, and counted in ``_actionsNotRecorded``).
@@ -110,6 +137,12 @@ extension PrismStore {
     /// - Precondition: this is a root store.
     public var _reducer: (inout State, Action) -> PrismEffect<Action> {
         rootCore.reducer
+    }
+
+    /// The current state, read without observing it (a tool reading the state must not make
+    /// the next send pay for telling observers).
+    public var _currentState: State {
+        core.currentState
     }
 
     /// Whether this store owns its state (it was not made by scoping another store).

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""PrismInspector in a real browser: headless Chromium driven by selenium.
+
+Starts the fixture app (PrismInspectorFixture, given as the first argument), which attaches an
+inspector to a store and sends a few actions, and checks what a person would see and do:
+
+- the page loads with the token in the URL and is refused without it;
+- it lists the actions the app sends, live;
+- a secret in the state is shown redacted;
+- clicking an earlier action's jump button puts the app's store back in that state.
+
+Takes a screenshot of the page (second argument). Uses Chromium and its driver from Debian
+(/usr/bin/chromium, /usr/bin/chromedriver): selenium downloads nothing.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+SECRET = "s3cret-token"
+results = []
+
+
+def check(name, condition, detail=""):
+    results.append((name, bool(condition)))
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition else "  " + detail), flush=True)
+
+
+class Fixture:
+    """The app: a child process with a line protocol on its standard input and output."""
+
+    def __init__(self, path):
+        self.process = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.url = self.read("URL ").strip()
+
+    def read(self, prefix, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("the fixture exited")
+            if line.startswith(prefix):
+                return line[len(prefix):]
+        raise RuntimeError("the fixture did not print " + prefix)
+
+    def send(self, action):
+        self.process.stdin.write("send " + json.dumps(action) + "\n")
+        self.read("SENT")
+
+    def state(self):
+        self.process.stdin.write("state\n")
+        return json.loads(self.read("STATE "))
+
+    def quit(self):
+        try:
+            self.process.stdin.write("quit\n")
+            self.process.stdin.flush()
+            self.process.wait(timeout=10)
+        except Exception:
+            self.process.kill()
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1440,900",
+                     "--disable-gpu", "--no-first-run", "--disable-extensions"]:
+        options.add_argument(argument)
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+def rows(driver):
+    """The rows the list shows, as (index, text) pairs."""
+    found = []
+    for row in driver.find_elements(By.CSS_SELECTOR, "#rows .row"):
+        try:
+            found.append((int(row.get_attribute("data-index")), row.text))
+        except StaleElementReferenceException:
+            return None
+    return found
+
+
+def row_index(driver, text, after=0):
+    """The index of the first row (after the first `after` ones) whose text contains `text`."""
+    def find():
+        found = rows(driver)
+        if not found:
+            return None
+        matches = [index for index, row_text in found if text in row_text]
+        return matches[after] + 1 if len(matches) > after else None
+    return wait(driver, find) - 1
+
+
+def wait(driver, condition, timeout=15):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda _: condition())
+
+
+def click_row(driver, index, button=None):
+    def attempt():
+        try:
+            row = driver.find_element(By.CSS_SELECTOR, '#rows .row[data-index="%d"]' % index)
+            (row.find_element(By.CSS_SELECTOR, button) if button else row).click()
+            return True
+        except (StaleElementReferenceException, Exception):
+            return False
+    wait(driver, attempt)
+
+
+def main():
+    fixture_path, screenshot_path = sys.argv[1], sys.argv[2]
+    fixture = Fixture(fixture_path)
+    driver = browser()
+    try:
+        url = fixture.url
+        origin = url.split("/", 3)
+        base = origin[0] + "//" + origin[2]
+
+        # Refused without the token, or with a wrong one.
+        for address in [base + "/", base + "/index.html", base + "/" + "0" * 64 + "/"]:
+            driver.get(address)
+            body = driver.find_element(By.TAG_NAME, "body").text
+            check("refused without the token: " + address.replace(base, ""),
+                  "needs the token" in body and not driver.find_elements(By.ID, "list"), body[:200])
+
+        # Loads with it, and shows the actions the app sent.
+        driver.get(url)
+        wait(driver, lambda: (rows(driver) or []) and len(rows(driver)) >= 8)
+        listed = rows(driver) or []
+        texts = " | ".join(text for _, text in listed)
+        check("the page loads with the token and lists the app's actions",
+              all(name in texts for name in [".increment", '.add("milk")', ".setToken", ".startTimer"]), texts)
+        check("the first entry notes that the inspector attached", "(inspector attached)" in listed[0][1], texts)
+
+        # Live: an action the app sends now appears.
+        fixture.send({"add": {"_0": "bread"}})
+        wait(driver, lambda: '.add("bread")' in " ".join(text for _, text in (rows(driver) or [])))
+        check("an action the app sends while the page is open appears", True)
+
+        # Effects in flight: the timer the app started.
+        wait(driver, lambda: "startTimer" in driver.find_element(By.ID, "effects").text)
+        check("the effect in flight is listed", "startTimer" in driver.find_element(By.ID, "effects").text)
+
+        # The secret is never on the page, in the list or in the state tree.
+        token_row = row_index(driver, ".setToken")
+        click_row(driver, token_row)
+        wait(driver, lambda: "profile" in driver.find_element(By.ID, "state").text)
+        driver.find_element(By.CSS_SELECTOR, "#state details details summary").click() \
+            if not driver.find_elements(By.CSS_SELECTOR, "#state .secret") else None
+        state_text = driver.find_element(By.ID, "state").text
+        check("a secret in the state is shown redacted", "‹redacted›" in state_text and SECRET not in state_text,
+              state_text)
+        check("the secret is nowhere in the page", SECRET not in driver.page_source)
+
+        # Time travel: the jump button of an earlier action puts the store back in that state.
+        second = row_index(driver, ".increment", after=1)
+        click_row(driver, second)
+        click_row(driver, second, ".jump")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#rows .row.current[data-index="%d"]' % second))
+        time.sleep(0.2)
+        state = fixture.state()
+        check("clicking an earlier action's jump puts the store back in that state",
+              state["count"] == 2 and state["items"] == [], json.dumps(state))
+
+        # Back to the newest state, and a screenshot with a diff on show.
+        driver.find_element(By.ID, "latest").click()
+        wait(driver, lambda: fixture.state()["items"] == ["milk", "eggs", "bread"])
+        check("back to latest restores the newest state", True)
+        eggs = row_index(driver, '.add("eggs")')
+        click_row(driver, eggs)
+        wait(driver, lambda: "items[1]" in driver.find_element(By.ID, "diff").text)
+        check("the diff shows what an action changed", '+ "eggs"' in driver.find_element(By.ID, "diff").text,
+              driver.find_element(By.ID, "diff").text)
+        os.makedirs(os.path.dirname(os.path.abspath(screenshot_path)), exist_ok=True)
+        driver.save_screenshot(screenshot_path)
+        check("screenshot saved to " + screenshot_path, os.path.getsize(screenshot_path) > 10_000)
+    finally:
+        driver.quit()
+        fixture.quit()
+
+    failed = sum(1 for _, ok in results if not ok)
+    print("browser test: %d passed, %d failed" % (len(results) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

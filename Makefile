@@ -3,7 +3,8 @@ SWIFT ?= swift
 # Packages under Packages/, in dependency order.
 PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
-# SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes about ten minutes on two cores
+# SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
+# about ten minutes on two cores
 # (`make test-tsan-all` runs the whole root package under TSan).
 TSAN_PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache
 # Where each nested package builds when tested on its own: one folder shared by all of them,
@@ -25,7 +26,7 @@ help: ## List the targets
 build: deps ## Build every module and the sample app (debug)
 	$(SWIFT) build
 
-deps: ## Install what the tests need: libsecret, gnome-keyring, dbus (apt); Chromium and selenium for the browser test
+deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck (apt); Chromium and selenium for the browser test
 	Tools/scripts/install-system-deps.sh
 	Tools/scripts/install-browser-deps.sh
 
@@ -57,10 +58,13 @@ test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium
 inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
 	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
 
-test-all: lint test test-packages test-tsan test-consumer test-browser docs ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs
+test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs (timed)
+	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer test-browser docs
 
-lint: ## Check formatting with swift format lint --strict
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
+	Tools/scripts/check-manifests.py
+	shellcheck Tools/scripts/*.sh .ci/run
 
 format: ## Format the tree in place with the root .swift-format
 	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)

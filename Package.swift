@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The umbrella manifest. Every module is a target whose sources live in its own package under
 // Packages/ (each of which also builds and tests alone); this manifest lets one build run every
 // test, and lets users depend on the repository by URL and pick any product.
@@ -25,12 +25,18 @@ let package = Package(
         .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
-        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
+        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
+            traits: ["Clocks", "Foundation"]),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // The test server (Tools/PrismTestServer)
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -50,28 +56,22 @@ let package = Package(
                 "PrismEffects",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ],
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
         .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
-        .systemLibrary(
-            name: "CLibSecret",
-            path: "Packages/PrismPersistence/Sources/CLibSecret",
-            pkgConfig: "glib-2.0",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
         .target(
             name: "PrismPersistence",
             dependencies: [
                 "PrismStore",
                 .product(name: "Logging", package: "swift-log"),
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
             ],
             path: "Packages/PrismPersistence/Sources/PrismPersistence"
         ),
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: ["PrismPersistence", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+            dependencies: ["PrismPersistence"],
             path: "Packages/PrismPersistence/Sources/PrismPersistenceTestHelper"
         ),
         .target(
@@ -81,6 +81,7 @@ let package = Package(
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Packages/PrismTesting/Sources/PrismTesting"
         ),
@@ -177,22 +178,30 @@ let package = Package(
             path: "Apps/PrismSample/Sources/PrismSample"
         ),
 
-        // Tests
+        // Tests, and what they share
+        .target(
+            name: "PrismTestSupport",
+            dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            path: "Tools/PrismTestSupport/Sources/PrismTestSupport"
+        ),
         .testTarget(
             name: "PrismEffectsTests",
-            dependencies: ["PrismEffects"],
+            dependencies: ["PrismEffects", "PrismTestSupport"],
             path: "Packages/PrismEffects/Tests/PrismEffectsTests"
         ),
         .testTarget(
             name: "PrismStoreTests",
             dependencies: [
                 "PrismStore", .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                "PrismTestSupport",
             ],
             path: "Packages/PrismStore/Tests/PrismStoreTests"
         ),
         .testTarget(
             name: "PrismPersistenceTests",
-            dependencies: ["PrismPersistence", "PrismPersistenceTestHelper"],
+            dependencies: [
+                "PrismPersistence", "PrismPersistenceTestHelper", "PrismTestSupport",
+            ],
             path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
         ),
         .testTarget(
@@ -202,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismTestingTests",
-            dependencies: ["PrismTesting"],
+            dependencies: ["PrismTesting", "PrismTestSupport"],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
         ),
         .testTarget(

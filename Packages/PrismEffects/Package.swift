@@ -7,9 +7,17 @@ let package = Package(
     products: [
         .library(name: "PrismEffects", targets: ["PrismEffects"])
     ],
+    dependencies: [
+        // What Prism's tests share (test clocks among it), for the tests only: PrismEffects
+        // itself depends on nothing.
+        .package(path: "../../Tools/PrismTestSupport")
+    ],
     targets: [
         .target(name: "PrismEffects"),
-        .testTarget(name: "PrismEffectsTests", dependencies: ["PrismEffects"]),
+        .testTarget(
+            name: "PrismEffectsTests",
+            dependencies: ["PrismEffects", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

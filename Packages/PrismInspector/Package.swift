@@ -11,7 +11,7 @@ let package = Package(
         .package(path: "../PrismStore"),
         // The server: the SwiftNIO modules the rest of Prism already depends on, so that the
         // inspector adds no package to anybody's graph (see the DocC catalog).
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(

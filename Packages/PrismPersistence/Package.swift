@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -9,36 +9,29 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
-        // libsecret, the freedesktop Secret Service client: PrismKeychainPersistence on Linux.
-        // glib-2.0 for the include folders, not libsecret-1 (see Sources/CLibSecret/shim.h).
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "glib-2.0",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
         .target(
             name: "PrismPersistence",
             dependencies: [
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "Logging", package: "swift-log"),
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
             ]
         ),
         // A command-line tool the tests run as a child process: saving in a loop to be killed,
         // writing under a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: [
-                "PrismPersistence",
-                .target(name: "CLibSecret", condition: .when(platforms: [.linux])),
-            ]
+            dependencies: ["PrismPersistence"]
         ),
         .testTarget(
             name: "PrismPersistenceTests",
-            dependencies: ["PrismPersistence", "PrismPersistenceTestHelper"]
+            dependencies: [
+                "PrismPersistence", "PrismPersistenceTestHelper",
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -10,7 +10,13 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismEffects"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
+        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
+            traits: ["Clocks", "Foundation"]),
+        .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
         .target(
@@ -21,6 +27,8 @@ let package = Package(
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 // Runtime warnings, e.g. for an action sent to a child feature that is not there.
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // The dependencies a store gives its reducer and effects.
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ]
         ),
         .testTarget(
@@ -29,6 +37,7 @@ let package = Package(
                 "PrismStore",
                 // Lets IssueReporting's warnings reach Swift Testing on Linux (withKnownIssue).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
             ]
         ),
     ],

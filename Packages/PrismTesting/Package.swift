@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -9,8 +9,10 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.0"),
-        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
         .target(
@@ -22,9 +24,14 @@ let package = Package(
                 // IssueReporting finds them only through this library).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                // TestClock and ImmediateClock, re-exported for features that wait.
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "PrismTestingTests", dependencies: ["PrismTesting"]),
+        .testTarget(
+            name: "PrismTestingTests",
+            dependencies: ["PrismTesting", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

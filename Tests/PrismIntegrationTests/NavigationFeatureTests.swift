@@ -108,7 +108,7 @@ struct NavigationFeatureTests {
 
     /// Waits for `condition`, a turn at a time, for at most a few seconds.
     func settle(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<5_000 where !condition() {
+        for _ in 0..<20_000 where !condition() {
             try? await Task.sleep(for: .milliseconds(1))
         }
         return condition()

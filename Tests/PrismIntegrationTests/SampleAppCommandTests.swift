@@ -38,7 +38,8 @@ struct SampleAppCommandTests {
             #expect(after.output.contains("#2 [ ] Write the report"))
 
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            #expect(files == ["history.json", "tasks.json"])
+            // Beside each file, the lock its writers take (PrismDiskPersistence).
+            #expect(files == [".history.json.lock", ".tasks.json.lock", "history.json", "tasks.json"])
         }
     }
 

@@ -10,7 +10,7 @@ let package = Package(
         .package(name: "Prism", path: "../.."),
         // The baselines of the network benchmarks: the raw transport Prism sends through on Linux.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(

@@ -2,10 +2,11 @@
 # Installs the Debian packages that building and testing Prism needs beyond the Swift toolchain,
 # quietly, and only those that are missing:
 #
-#   libsecret-1-dev   libsecret's headers and pkg-config file: PrismKeychainPersistence on Linux
+#   libsecret-1-0     libsecret, which PrismKeychainPersistence loads at run time on Linux
+#                     (building Prism needs no system package at all)
 #   gnome-keyring     a Secret Service for the keychain tests (see with-keyring.sh)
 #   dbus              dbus-daemon, dbus-run-session and dbus-send: a private session bus
-#   pkg-config        how SwiftPM finds glib's include folders
+#   (and ShellCheck)  make lint checks the shell scripts with it (package shellcheck)
 #
 #   Tools/scripts/install-system-deps.sh           install what is missing (apt-get; root or sudo)
 #   Tools/scripts/install-system-deps.sh --check   only say what is missing; exit 1 if anything is
@@ -14,7 +15,7 @@
 # sudo only when not root. On a system without dpkg (macOS), there is nothing to install.
 set -euo pipefail
 
-packages=(libsecret-1-dev gnome-keyring dbus pkg-config)
+packages=(libsecret-1-0 gnome-keyring dbus shellcheck)
 
 check_only=""
 case "${1:-}" in

@@ -62,6 +62,7 @@ mkdir -m 700 "$state/runtime" "$state/data"
 daemon=""
 
 # Stops the keyring daemon: SIGTERM, then SIGKILL if it is still running after 5 s.
+# shellcheck disable=SC2317  # reached through the EXIT trap (cleanup)
 stop_daemon() {
     kill "$daemon" 2>/dev/null || return 0
     for _ in $(seq 1 100); do
@@ -75,6 +76,7 @@ stop_daemon() {
     wait "$daemon" 2>/dev/null || true
 }
 
+# shellcheck disable=SC2317  # reached through the EXIT trap
 cleanup() {
     if [ -n "$daemon" ]; then
         stop_daemon

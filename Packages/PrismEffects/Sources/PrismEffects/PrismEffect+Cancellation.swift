@@ -37,20 +37,38 @@ extension PrismEffect {
     ///     state.query = query
     ///     return .send(.search).debounce(id: SearchID(), for: .milliseconds(300), clock: clock)
     /// ```
-    public func debounce<C: Clock>(
+    ///
+    /// `clock` can be any clock measured in `Duration`, also one of type `any Clock<Duration>`
+    /// such as the one a store's dependencies give (`@Dependency(\.continuousClock)`), which
+    /// is a `TestClock` in tests.
+    public func debounce<C: Clock<Duration>>(
         id: some Hashable & Sendable,
-        for duration: C.Duration,
+        for duration: Duration,
         clock: C
     ) -> Self {
-        if isNone { return self }
-        let wait = Self(operation: .wait { try await clock.sleep(for: duration) })
-        return Self.concatenate([wait, self]).cancellable(id: id, cancelInFlight: true)
+        debounced(id: id) { try await clock.sleep(for: duration) }
+    }
+
+    /// ``debounce(id:for:clock:)-(_,_,C)`` with a clock of type `any Clock<Duration>`.
+    @_disfavoredOverload
+    public func debounce(
+        id: some Hashable & Sendable,
+        for duration: Duration,
+        clock: any Clock<Duration>
+    ) -> Self {
+        debounced(id: id) { try await clock.sleep(for: duration) }
     }
 
     /// This effect, started only after `duration` has passed without another effect with the
     /// same `id` being started, measured on the continuous clock.
     public func debounce(id: some Hashable & Sendable, for duration: Duration) -> Self {
-        debounce(id: id, for: duration, clock: ContinuousClock())
+        debounced(id: id) { try await ContinuousClock().sleep(for: duration) }
+    }
+
+    /// This effect after `wait`, cancelling the one with the same `id` still waiting.
+    private func debounced(id: some Hashable & Sendable, wait: @escaping @Sendable () async throws -> Void) -> Self {
+        if isNone { return self }
+        return Self.concatenate([Self(operation: .wait(wait)), self]).cancellable(id: id, cancelInFlight: true)
     }
 }
 

@@ -1,3 +1,4 @@
+import PrismTestSupport
 import Testing
 
 @_spi(PrismInternals) @testable import PrismEffects
@@ -28,13 +29,16 @@ struct EffectRuntimeTests {
     @Test("finish waits for the actions an effect sent to be delivered")
     func finishWaitsForDelivery() async {
         let harness = RuntimeHarness<String>()
+        let clock = TestClock()
         let task = harness.start(
             .run { send in
-                try await Task.sleep(for: .milliseconds(20))
+                try await clock.sleep(for: .milliseconds(20))
                 send("late")
             }
         )
         #expect(!task.isFinished)
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(20))
         await task.finish()
         #expect(harness.received == ["late"])
         #expect(task.isFinished)
@@ -43,11 +47,12 @@ struct EffectRuntimeTests {
     @Test("concatenated effects run one after another")
     func concatenateIsSequential() async {
         let harness = RuntimeHarness<Int>()
+        let clock = TestClock()
         let task = harness.start(
             .concatenate(
                 .send(0),
                 .run { send in
-                    try await Task.sleep(for: .milliseconds(30))
+                    try await clock.sleep(for: .milliseconds(30))
                     send(1)
                 },
                 .run { send in send(2) },
@@ -56,6 +61,11 @@ struct EffectRuntimeTests {
         )
         // The leading immediate part is sent before start returns.
         #expect(harness.received == [0])
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(29))
+        #expect(harness.received == [0])
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(1))
         await task.finish()
         #expect(harness.received == [0, 1, 2, 3])
     }
@@ -169,22 +179,44 @@ struct EffectRuntimeTests {
     @Test("debounce runs only the last effect of a burst")
     func debounceKeepsTheLast() async {
         let harness = RuntimeHarness<String>()
+        let clock = TestClock()
         var tasks: [PrismEffectTask] = []
         for query in ["s", "sw", "swi", "swift"] {
-            tasks.append(harness.start(PrismEffect.send(query).debounce(id: "search", for: .milliseconds(50))))
+            tasks.append(
+                harness.start(PrismEffect.send(query).debounce(id: "search", for: .milliseconds(50), clock: clock)))
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(10))
         }
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(50))
         for task in tasks { await task.finish() }
         #expect(harness.received == ["swift"])
     }
 
-    @Test("debounce waits on the clock it is given")
+    @Test("debounce waits on the clock it is given, to the tick")
     func debounceUsesTheClock() async {
         let harness = RuntimeHarness<Int>()
-        let clock = ContinuousClock()
-        let start = clock.now
-        await harness.start(PrismEffect.send(1).debounce(id: 0, for: .milliseconds(40), clock: clock)).finish()
+        let clock = TestClock()
+        let task = harness.start(PrismEffect.send(1).debounce(id: 0, for: .milliseconds(40), clock: clock))
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(39))
+        #expect(harness.received.isEmpty)
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(1))
+        await task.finish()
         #expect(harness.received == [1])
-        #expect(clock.now - start >= .milliseconds(40))
+    }
+
+    @Test("debounce takes a clock of any type, as a store's dependencies give it")
+    func debounceWithAnyClock() async {
+        let harness = RuntimeHarness<Int>()
+        let testClock = TestClock()
+        let clock: any Clock<Duration> = testClock
+        let task = harness.start(PrismEffect.send(7).debounce(id: 0, for: .seconds(1), clock: clock))
+        await testClock.waitForSleeper()
+        await testClock.advance(by: .seconds(1))
+        await task.finish()
+        #expect(harness.received == [7])
     }
 
     @Test("map transforms the actions of every kind of effect")

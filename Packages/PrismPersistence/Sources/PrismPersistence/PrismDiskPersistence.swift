@@ -22,8 +22,24 @@ import Foundation
 /// process is killed or the power fails, `<key>.json` holds the complete previous state or the
 /// complete new one, never a mix. A failed save (a full disk, a file-size limit) throws
 /// ``PrismPersistenceError`` and leaves the previous file as it was. A process killed in the
-/// middle of a save may leave a hidden `.<key>.json.tmp-XXXXXX` file beside it, which is never
-/// read and can be deleted.
+/// middle of a save may leave a hidden `.<key>.json.tmp-XXXXXX` file beside it; it is never
+/// read, and the next process to use the folder removes it (unless a save of that key is under
+/// way in another process).
+///
+/// ## Several processes
+/// An app and its extension, or two runs of a command-line tool, can save the same key at the
+/// same time. Each save, removal and moving aside of an unreadable file holds an advisory lock
+/// (`flock`) on a hidden `.<key>.json.lock` file in the folder, so that a file is never torn,
+/// no backup of an unreadable file is lost, and a good file that another process just saved is
+/// never moved aside or removed: a load that finds an unreadable file looks again under the
+/// lock before moving it. Other tools can take the same lock (`flock(1)`). The lock file is
+/// empty and stays in the folder.
+///
+/// ## Symbolic links
+/// `<key>.json` is opened without following a symbolic link: a link there makes a load throw
+/// ``PrismPersistenceError/Code-swift.struct/readFailed`` (`errorNumber` `ELOOP`) and is never
+/// read, moved aside or written through; a save replaces the link itself with the file. The
+/// folder itself may be a link.
 ///
 /// ## Unreadable files
 /// A file that does not decode (truncated, empty, binary, another type, a newer schema) is
@@ -35,6 +51,9 @@ import Foundation
 /// A key is a file name, never a path: an empty key, `.`, `..`, or one containing `/`, `\`,
 /// NUL or another control character, or longer than 200 bytes of UTF-8, throws
 /// ``PrismPersistenceError/Code-swift.struct/invalidKey`` and nothing is read or written.
+/// Keys are Unicode-normalised (NFC): "café" typed with a precomposed "é" or with a combining
+/// accent is one key and one file, on every file system. A file saved under another spelling
+/// by an earlier version is still loaded under that spelling, until the next save.
 public struct PrismDiskPersistence: PrismPersistenceStrategy {
     /// The folder the files are in.
     public var directory: URL { store.directory }

@@ -2,7 +2,7 @@ import Foundation
 
 #if canImport(Security)
 typealias KeychainStore = SecurityKeychainStore
-#elseif canImport(CLibSecret)
+#elseif canImport(Glibc) || canImport(Musl)
 typealias KeychainStore = SecretServiceStore
 #else
 typealias KeychainStore = UnavailableKeychainStore
@@ -19,7 +19,8 @@ typealias KeychainStore = UnavailableKeychainStore
 ///
 /// Values are stored under the service name ``defaultService`` (`PrismStatePersistence`) unless
 /// you pass another, with the key as the account. Changing the key or the service name between
-/// app versions makes what was saved before inaccessible.
+/// app versions makes what was saved before inaccessible. Keys are Unicode-normalised (NFC), so
+/// two spellings of "café" are one item.
 ///
 /// ## Apple platforms
 /// A generic password of the Security framework's keychain. A save updates the existing item in
@@ -32,8 +33,11 @@ typealias KeychainStore = UnavailableKeychainStore
 /// attributes `service` and `account`. A save replaces the existing secret in one call. The
 /// Secret Service must be running on the D-Bus session bus with its default keyring unlocked
 /// (a desktop session does this); headless, run the program under `dbus-run-session` with
-/// `gnome-keyring-daemon --unlock` (Debian packages `libsecret-1-dev` to build and
-/// `gnome-keyring` to run).
+/// `gnome-keyring-daemon --unlock`. libsecret is loaded when the keychain is first used
+/// (`libsecret-1.so.0`; Debian package `libsecret-1-0`), so building needs nothing installed; on
+/// a machine without it, every call throws
+/// ``PrismPersistenceError/Code-swift.struct/secretServiceUnavailable`` with a message that says
+/// what to install, and every other strategy works.
 ///
 /// ## Errors
 /// No Secret Service running, or no D-Bus session, throws
@@ -56,6 +60,13 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
         precondition(!service.isEmpty, "PrismKeychainPersistence: the service name must not be empty.")
         self.store = KeychainStore(service: service)
     }
+
+    #if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
+    /// Saves under `service` through the libsecret found as `library` (tests: one that is not there).
+    init(service: String, library: String) {
+        self.store = SecretServiceStore(service: service, library: LibSecret.load(library))
+    }
+    #endif
 
     /// Saves `state` under `key`, replacing the previous value in one call.
     public func save<State: Codable & Sendable>(_ state: State, key: String) throws {

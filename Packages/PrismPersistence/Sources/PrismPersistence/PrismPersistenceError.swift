@@ -65,6 +65,14 @@ public struct PrismPersistenceError: Error, Sendable, CustomStringConvertible {
         /// The keychain (Security framework) or the Secret Service reported another error; see
         /// ``PrismPersistenceError/message``.
         public static let keychainFailed = Code("keychainFailed")
+        /// ``PrismPersistMiddleware`` did not save, because the last load of the key failed for a
+        /// reason other than "nothing is saved" or "it was unreadable and has been moved aside"
+        /// (a locked keychain, a Secret Service that has not started yet, an I/O or permission
+        /// error): what is stored may still be there, and saving would destroy it.
+        /// ``PrismPersistenceError/underlying`` is that load's error. The middleware saves again
+        /// once a load succeeds (``PrismPersistMiddleware/restore()-4jjiv``) or the app allows it to
+        /// replace what is stored (``PrismPersistMiddleware/allowOverwrite()``).
+        public static let overwriteRefused = Code("overwriteRefused")
         /// A strategy that is not part of this module threw the error in
         /// ``PrismPersistenceError/underlying`` (reported by ``PrismPersistMiddleware``).
         public static let strategyFailed = Code("strategyFailed")

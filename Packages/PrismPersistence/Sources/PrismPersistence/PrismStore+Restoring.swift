@@ -14,8 +14,15 @@ extension PrismStore where State: Codable {
     /// )
     /// ```
     ///
-    /// See ``PrismPersistMiddleware/restore(default:)`` for what happens when the saved state
-    /// cannot be read. To run more middleware, pass `AppReducer().handling(with: ...)`.
+    /// The load blocks the main actor until it is done;
+    /// ``init(restoringOffMainActorWith:default:reducer:)`` loads off the main actor, which is
+    /// better when loading means a keychain's D-Bus round trips or a large file.
+    ///
+    /// When the saved state cannot be loaded, the store starts from `defaultState`; see
+    /// ``PrismPersistMiddleware/restore(default:)``. If the stored value is still there (a
+    /// locked keyring, an I/O error), the middleware does not save over it: see
+    /// ``PrismPersistMiddleware/loadFailure``. To run more middleware, pass
+    /// `AppReducer().handling(with: ...)`.
     ///
     /// The middleware reads the store's state when it saves, rather than keeping a copy of the
     /// state of every send, so a send that changes a large collection in the state does not
@@ -25,7 +32,40 @@ extension PrismStore where State: Codable {
         default defaultState: @autoclosure () -> State,
         reducer: R
     ) where R.State == State, R.Action == Action {
-        self.init(initialState: persistence.restore(default: defaultState()), reducer: reducer, middleware: persistence)
+        self.init(restored: persistence.restore(default: defaultState()), with: persistence, reducer: reducer)
+    }
+
+    /// Creates a store whose state is the one `persistence` saved, or `defaultState`, loading it
+    /// off the main actor, and that saves it with `persistence` after actions.
+    ///
+    /// ```swift
+    /// let store = await PrismStore(
+    ///     restoringOffMainActorWith: PrismPersistMiddleware(strategy: PrismKeychainPersistence(), key: "session"),
+    ///     default: Session(),
+    ///     reducer: SessionReducer()
+    /// )
+    /// ```
+    ///
+    /// The load runs on the middleware's own queue; the main actor runs other work meanwhile
+    /// (the UI stays responsive while the Secret Service answers over D-Bus or a large file is
+    /// decoded). Otherwise the same as ``init(restoringWith:default:reducer:)``: a state that cannot be loaded
+    /// gives `defaultState`, and a stored value left in place is never saved over (see
+    /// ``PrismPersistMiddleware/loadFailure``).
+    public convenience init<R: PrismReducer>(
+        restoringOffMainActorWith persistence: PrismPersistMiddleware<State, Action>,
+        default defaultState: @autoclosure () -> State,
+        reducer: R
+    ) async where R.State == State, R.Action == Action {
+        let restored = (try? await persistence.restore()) ?? nil
+        self.init(restored: restored ?? defaultState(), with: persistence, reducer: reducer)
+    }
+
+    private convenience init<R: PrismReducer>(
+        restored: State,
+        with persistence: PrismPersistMiddleware<State, Action>,
+        reducer: R
+    ) where R.State == State, R.Action == Action {
+        self.init(initialState: restored, reducer: reducer, middleware: persistence)
         // At the end of a window, the middleware reads the state from here instead of keeping
         // a copy of every state sent: a send then costs it one flag check.
         persistence.scheduler.attach { [weak self] in self?.state }

@@ -1,7 +1,8 @@
 // A command-line tool the PrismPersistence tests run as a child process, for what a test cannot
 // do in its own process: be killed with SIGKILL in the middle of a save, write under a
 // file-size limit, read UserDefaults as another process, use the keychain from another D-Bus
-// environment (libsecret keeps one bus connection per process).
+// environment (libsecret keeps one bus connection per process), save a key from several
+// processes at once, hold a key's writer lock, be stopped by a signal right after a send.
 //
 // Each command prints one line starting with "result: " and exits 0; a wrong command line
 // exits 2.
@@ -38,6 +39,11 @@ func usage() -> Never {
               keychain-save SERVICE KEY TOKEN          save Credentials in the keychain
               keychain-clear SERVICE KEY               clear a keychain item
               keychain-lock                            lock the Secret Service's default collection (Linux)
+              keychain-restore SERVICE KEY TOKEN       restore a store through the middleware, set TOKEN, flush
+              save-many DIRECTORY KEY FIRST COUNT      save CrashState.make(FIRST ..< FIRST + COUNT) in turn
+              hold-lock DIRECTORY KEY                  hold KEY's writer lock, printing "locked", until stdin closes
+              exit-flush DIRECTORY KEY MODE COUNT      send COUNT changes, print "sent N", then (MODE) wait for a
+                                                       signal with (signal) or without (none) flushOnExit, or exit
 
             """.utf8
         )
@@ -138,6 +144,20 @@ case "keychain-clear":
 
 case "keychain-lock":
     result(lockDefaultCollection())
+
+case "keychain-restore":
+    await keychainRestoreAndSave(service: operand(0), key: operand(1), token: operand(2))
+
+case "save-many":
+    guard let first = Int(operand(2)), let count = Int(operand(3)) else { usage() }
+    saveMany(directory: operand(0), key: operand(1), first: first, count: count)
+
+case "hold-lock":
+    holdLock(directory: operand(0), key: operand(1))
+
+case "exit-flush":
+    guard let count = Int(operand(3)), count >= 1, ["signal", "none", "exit"].contains(operand(2)) else { usage() }
+    await exitFlush(directory: operand(0), key: operand(1), mode: operand(2), count: count)
 
 default:
     usage()

@@ -52,6 +52,10 @@ struct CrashSafetyTests {
             // The only leftovers a kill may cause are temporary files, never a second state.
             let names = fileNames(in: directory)
             #expect(names.filter { !$0.hasPrefix(".state.json.tmp-") } == ["state.json"])
+            // The next process that uses the folder removes them.
+            let next = try await TestHelper.run(["save-many", directory.path, "state", "\(previous + 1)", "1"])
+            #expect(next.result == "saved 1", "\(next.output)\(next.errors)")
+            #expect(allFileNames(in: directory) == [".state.json.lock", "state.json"])
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PrismTestSupport
 import Testing
 
 @testable import PrismPersistence
@@ -120,23 +121,30 @@ struct PersistMiddlewareTests {
     func coalescesPerWindow() async throws {
         try await withTemporaryDirectory { directory in
             let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let clock = TestClock()
             let persist = PrismPersistMiddleware<Counter, CounterAction>(
                 strategy: strategy,
                 key: "counter",
-                coalescingWindow: .milliseconds(50)
+                coalescingWindow: .milliseconds(50),
+                clock: clock
             )
             let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
             for _ in 0..<500 { store.send(.increment) }
-            try await eventually { strategy.counts.last == 500 }
-            #expect(strategy.counts.first == 1)
-            // 500 sends in a tight loop fit in a few windows: a few saves, not 500.
-            #expect(strategy.counts.count < 100)
-            #expect(strategy.counts == strategy.counts.sorted())
+            // The first change is saved at once; the other 499 wait for the end of the window.
+            try await eventually { strategy.counts == [1] }
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(49))
+            #expect(strategy.counts == [1])
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(1))
+            try await eventually { strategy.counts == [1, 500] }
             // A quiet window closes it; the next change opens a new one and is saved at once.
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(50))
             try await eventually { !persist.scheduler.isWindowOpenForTesting }
             store.send(.increment)
             #expect(persist.scheduler.isWindowOpenForTesting)
-            try await eventually { strategy.counts.last == 501 }
+            try await eventually { strategy.counts == [1, 500, 501] }
         }
     }
 
@@ -144,19 +152,22 @@ struct PersistMiddlewareTests {
     func attachedCoalesces() async throws {
         try await withTemporaryDirectory { directory in
             let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+            let clock = TestClock()
             let persist = PrismPersistMiddleware<Counter, CounterAction>(
                 strategy: strategy,
                 key: "counter",
-                coalescingWindow: .milliseconds(50)
+                coalescingWindow: .milliseconds(50),
+                clock: clock
             )
             let store = PrismStore(restoringWith: persist, default: Counter(), reducer: Self.reducer)
             for _ in 0..<500 {
                 store.send(.increment)
                 #expect(persist.scheduler.latest == nil)
             }
-            try await eventually { strategy.counts.last == 500 }
-            #expect(strategy.counts.first == 1)
-            #expect(strategy.counts.count < 100)
+            try await eventually { strategy.counts == [1] }
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(50))
+            try await eventually { strategy.counts == [1, 500] }
             store.send(.note("flushed"))
             try await persist.flush()
             let saved: Counter? = try strategy.disk.load(key: "counter")

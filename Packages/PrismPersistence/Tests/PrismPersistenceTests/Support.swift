@@ -1,5 +1,6 @@
 import Foundation
 import PrismPersistence
+@_exported import PrismTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,8 +21,14 @@ func withTemporaryDirectory<Result>(
     return try await body(url)
 }
 
-/// The names of the files in `directory`, sorted.
+/// The names of the files in `directory`, sorted, but for the lock files (`.<key>.json.lock`)
+/// that writers of each key keep beside its file.
 func fileNames(in directory: URL) -> [String] {
+    allFileNames(in: directory).filter { !($0.hasPrefix(".") && $0.hasSuffix(".json.lock")) }
+}
+
+/// The names of all the files in `directory`, sorted.
+func allFileNames(in directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
@@ -46,36 +53,6 @@ func persistenceError(
         Issue.record("Expected a PrismPersistenceError, got \(error).", sourceLocation: sourceLocation)
     }
     return nil
-}
-
-/// A value shared between tasks in a test, guarded by a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    var wrappedValue: Value { lock.withLock { value } }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-}
-
-/// Suspends until `condition` holds, polling on the main actor; fails after `timeout`.
-@MainActor
-func eventually(
-    timeout: Duration = .seconds(10),
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @MainActor () -> Bool
-) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while !condition() {
-        if clock.now > deadline {
-            Issue.record("The condition did not hold within \(timeout).", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
 }
 
 // MARK: Fixtures shared with PrismPersistenceTestHelper (the same shapes as its Fixtures.swift)
@@ -172,11 +149,16 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     try await offTheCooperativePool { try runProcessBlocking(executable, arguments, environment: environment) }
 }
 
-/// Runs blocking work (waiting for a child process) on a thread of its own, so that it does not
-/// hold one of the few threads Swift concurrency runs every test's tasks on.
-func offTheCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+/// What a child process wrote to `pipe`, read until it contains `marker` or the pipe closes.
+func readOutput(of pipe: Pipe, until marker: String) async throws -> String {
+    try await offTheCooperativePool { () -> String in
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(marker) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        return String(decoding: seen, as: UTF8.self)
     }
 }
 

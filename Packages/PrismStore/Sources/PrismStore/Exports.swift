@@ -1,2 +1,3 @@
+@_exported import Dependencies
 @_exported import IdentifiedCollections
 @_exported import PrismEffects

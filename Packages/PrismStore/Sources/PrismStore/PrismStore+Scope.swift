@@ -14,6 +14,10 @@ extension PrismStore {
     /// middleware and effects handle it. Observers of the child hear about changes of the
     /// child's state only (for `Equatable` child state). With a writable key path,
     /// ``replaceState(with:)`` on the child writes through to this store.
+    ///
+    /// The child keeps this store alive. Effects started by the child's actions run in the root
+    /// store: releasing the child does not cancel them; they end when the root and every store
+    /// scoped or derived from it have been released.
     @inlinable
     public func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: KeyPath<State, ChildState>,
@@ -66,6 +70,9 @@ extension PrismStore {
     ///
     /// `transform` runs at most once per change of the state, when the value is read or, while
     /// somebody observes it, when the state changes.
+    ///
+    /// The derived store keeps this store, and so the effects running in it, alive until it is
+    /// released too.
     public func derive<Value: Equatable>(_ transform: @escaping (State) -> Value) -> PrismDerivedStore<State, Value> {
         PrismDerivedStore(core: core, transform: transform)
     }

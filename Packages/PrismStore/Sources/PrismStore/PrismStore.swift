@@ -41,6 +41,14 @@ import Observation
 /// ``scope(state:action:)-(KeyPath<State,ChildState>,_)`` gives a child feature a store of its
 /// own types whose state follows this one and whose actions flow up through this one;
 /// ``derive(_:)`` gives a read-only view that notifies only when the derived value changes.
+///
+/// ## Lifetime of effects
+/// When the store is released, every effect it started is cancelled, with or without a
+/// cancellation id: a `.run { for await ... }` over a timer or a socket ends, and actions it
+/// sent that were not reduced yet are dropped. Effects never keep the store alive. Scoped and
+/// derived stores keep their root alive and run their effects in it: releasing one of them
+/// cancels nothing, and the effects its actions started end when the root and every scoped or
+/// derived store made from it are gone.
 @MainActor
 @dynamicMemberLookup
 public final class PrismStore<State: Sendable, Action: Sendable>: Observable {

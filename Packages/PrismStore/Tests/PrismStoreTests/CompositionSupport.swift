@@ -18,9 +18,10 @@ final class TickSource: Sendable {
 }
 
 /// Waits, yielding to other tasks, until `condition` holds or many turns went by; returns it.
+/// Only a failing test waits the whole bound (generous: CI runs many suites on two cores).
 @MainActor
 func settle(_ condition: @MainActor () -> Bool) async -> Bool {
-    for _ in 0..<5_000 {
+    for _ in 0..<20_000 {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }

@@ -1,3 +1,4 @@
+import PrismTestSupport
 import Testing
 
 @testable import PrismStore
@@ -33,6 +34,8 @@ struct StoreEffectTests {
 
     struct Feature: PrismReducer {
         let ticks: AsyncStream<Void>?
+        /// How `.load`, `.saveFlow` and `.search` wait: the store's clock (a test clock here).
+        @Dependency(\.continuousClock) var clock
 
         init(ticks: AsyncStream<Void>? = nil) {
             self.ticks = ticks
@@ -41,8 +44,8 @@ struct StoreEffectTests {
         func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
             switch action {
             case .load:
-                return .run { send in
-                    try await Task.sleep(for: .milliseconds(5))
+                return .run { [clock] send in
+                    try await clock.sleep(for: .milliseconds(5))
                     send(.loaded(42))
                 }
             case .loaded(let value):
@@ -71,15 +74,15 @@ struct StoreEffectTests {
                 state.log.append(message)
                 return .none
             case .search(let query):
-                return PrismEffect.send(.results(query)).debounce(id: SearchID(), for: .milliseconds(40))
+                return PrismEffect.send(.results(query)).debounce(id: SearchID(), for: .milliseconds(40), clock: clock)
             case .results(let query):
                 state.log.append(query)
                 return .none
             case .saveFlow:
                 return .concatenate(
                     .send(.showLoading),
-                    .run { send in
-                        try await Task.sleep(for: .milliseconds(5))
+                    .run { [clock] send in
+                        try await clock.sleep(for: .milliseconds(5))
                         send(.saved)
                     },
                     .send(.hideLoading)
@@ -99,25 +102,38 @@ struct StoreEffectTests {
         }
     }
 
+    /// A store of `Feature` whose waits are measured on `clock` (answered at once by default).
+    func makeStore(
+        ticks: AsyncStream<Void>? = nil,
+        clock: any Clock<Duration> = ImmediateClock()
+    ) -> PrismStore<State, Action> {
+        PrismStore(initialState: State(), reducer: Feature(ticks: ticks)) {
+            $0.continuousClock = clock
+        }
+    }
+
     @Test("awaiting the task a send returns waits for the effect's actions")
     func finishWaitsForEffects() async {
-        let store = PrismStore(initialState: State(), reducer: Feature())
+        let clock = TestClock()
+        let store = makeStore(clock: clock)
         let task = store.send(.load)
         #expect(store.state.value == 0)
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(5))
         await task.finish()
         #expect(store.state.value == 42)
     }
 
     @Test("a send whose effect is none returns a finished task")
     func noneIsFinished() {
-        let store = PrismStore(initialState: State(), reducer: Feature())
+        let store = makeStore()
         #expect(store.send(.tick).isFinished)
     }
 
     @Test("a long-running effect is cancelled by id, and sends nothing afterwards")
     func cancelById() async {
         let (ticks, continuation) = AsyncStream<Void>.makeStream()
-        let store = PrismStore(initialState: State(), reducer: Feature(ticks: ticks))
+        let store = makeStore(ticks: ticks)
         let timer = store.send(.start)
         continuation.yield()
         continuation.yield()
@@ -132,7 +148,7 @@ struct StoreEffectTests {
     @Test("cancelling the task a send returned stops its effects")
     func cancelTheTask() async {
         let (ticks, _) = AsyncStream<Void>.makeStream()
-        let store = PrismStore(initialState: State(), reducer: Feature(ticks: ticks))
+        let store = makeStore(ticks: ticks)
         let timer = store.send(.start)
         timer.cancel()
         await timer.finish()
@@ -142,7 +158,7 @@ struct StoreEffectTests {
     @Test("cancelEffects(id:) cancels from outside a reducer")
     func cancelEffectsFromOutside() async {
         let (ticks, _) = AsyncStream<Void>.makeStream()
-        let store = PrismStore(initialState: State(), reducer: Feature(ticks: ticks))
+        let store = makeStore(ticks: ticks)
         let timer = store.send(.start)
         store.cancelEffects(id: TimerID())
         await timer.finish()
@@ -151,7 +167,7 @@ struct StoreEffectTests {
 
     @Test("an error in run reaches its catch handler, which sends an action")
     func catchHandler() async {
-        let store = PrismStore(initialState: State(), reducer: Feature())
+        let store = makeStore()
         await store.send(.fail).finish()
         #expect(store.state.log == ["Offline()"])
     }
@@ -175,16 +191,24 @@ struct StoreEffectTests {
 
     @Test("debounce keeps only the last search of a burst")
     func debounce() async {
-        let store = PrismStore(initialState: State(), reducer: Feature())
+        let clock = TestClock()
+        let store = makeStore(clock: clock)
         var tasks: [PrismEffectTask] = []
-        for query in ["p", "pr", "pri", "prism"] { tasks.append(store.send(.search(query))) }
+        for query in ["p", "pr", "pri", "prism"] {
+            tasks.append(store.send(.search(query)))
+            await clock.waitForSleeper()
+            await clock.advance(by: .milliseconds(39))
+        }
+        #expect(store.state.log.isEmpty)
+        await clock.waitForSleeper()
+        await clock.advance(by: .milliseconds(1))
         for task in tasks { await task.finish() }
         #expect(store.state.log == ["prism"])
     }
 
     @Test("concatenate shows loading at once, then saves, then hides loading")
     func concatenateOrder() async {
-        let store = PrismStore(initialState: State(), reducer: Feature())
+        let store = makeStore()
         let task = store.send(.saveFlow)
         #expect(store.state.isLoading)
         await task.finish()

@@ -1,18 +1,7 @@
 import Foundation
 import Observation
 import PrismStore
-
-/// A value shared between tasks in a test, guarded by a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    var wrappedValue: Value { lock.withLock { value } }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-}
+@_exported import PrismTestSupport
 
 /// Counts the notifications an observation sends, re-tracking after each one like SwiftUI.
 @MainActor
@@ -35,18 +24,6 @@ final class ObservationCounter {
             }
         }
     }
-}
-
-/// A one-shot signal that tasks can wait for.
-final class Gate: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() { (stream, continuation) = AsyncStream.makeStream() }
-
-    func open() { continuation.finish() }
-
-    func wait() async { for await _ in stream {} }
 }
 
 // MARK: A feature used by many suites

@@ -45,8 +45,24 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
     }
 
     /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
-    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
-    public var timeout: Duration = .seconds(3)
+    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default: 10 seconds.
+    ///
+    /// Only a test that fails waits that long: an action is received as soon as it arrives. The
+    /// margin is for machines under load (CI running many suites at once on two cores), where an
+    /// effect can wait seconds for a thread; a test that waits on a feature's clock uses a
+    /// `TestClock` instead, and never needs the margin.
+    public var timeout: Duration = .seconds(10)
+
+    /// The clock the store's own waits are measured on: how long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``,
+    /// ``finish(timeout:fileID:filePath:line:column:)`` and ``waitForEffects(timeout:)`` look
+    /// for an action or for the effects to end before they fail.
+    ///
+    /// The continuous clock by default. These waits do not hold a feature back: an action that
+    /// an effect sends is received as soon as it arrives, so with the feature's own clock a
+    /// `TestClock` (its waits advanced by the test) no test waits on the wall clock. Set an
+    /// `ImmediateClock` to make the timeouts themselves count turns instead of time: each look
+    /// for the action advances it by a millisecond.
+    public var timeoutClock: any Clock<Duration> = ContinuousClock()
 
     /// The store under test. Scope it, or pass it to code that takes a store.
     public let store: PrismStore<State, Action>
@@ -55,10 +71,27 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
     private let checks: EndOfTestChecks
     private var hasAsserted = false
 
-    /// Creates a test store that runs `reducer`.
+    /// Creates a test store that runs `reducer`, with the dependencies `prepareDependencies`
+    /// sets.
+    ///
+    /// The reducer and every effect it starts see these dependencies (see
+    /// `PrismStore(initialState:reducer:withDependencies:)`); nothing leaks to other tests. A
+    /// dependency the feature uses that the test did not set and that has no test value (a
+    /// clock, a date, a UUID generator, an HTTP client) fails the test, naming it:
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let store = PrismTestStore(initialState: SearchState(), reducer: SearchFeature()) {
+    ///     $0.continuousClock = clock
+    /// }
+    /// await store.send(.queryChanged("prism")) { $0.query = "prism" }
+    /// await clock.advance(by: .milliseconds(300))
+    /// await store.receive(.search("prism")) { ... }
+    /// ```
     public init<R: PrismReducer>(
         initialState: State,
         reducer: R,
+        withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -75,7 +108,8 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
                 let effect = reducer.reduce(into: &state, action: action)
                 recorder.record(action: action, before: before, after: state)
                 return effect
-            }
+            },
+            withDependencies: prepareDependencies
         )
         store.unhandledEffectErrorHandler = { error in
             reportIssue(
@@ -491,11 +525,22 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
 
     /// Polls `condition` on the main actor until it holds or `limit` passes.
     private func waitUntil(_ limit: Duration, _ condition: @MainActor () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
+        await waitUntil(limit, on: timeoutClock, condition)
+    }
+
+    /// Looks for `condition` (letting other tasks run first) until `limit` has passed on `clock`.
+    private func waitUntil<C: Clock<Duration>>(
+        _ limit: Duration,
+        on clock: C,
+        _ condition: @MainActor () -> Bool
+    ) async -> Bool {
         let deadline = clock.now.advanced(by: limit)
         while !condition() {
+            // Most actions arrive after a few turns of the executors: look again before waiting.
+            for _ in 0..<20 where !condition() { await Task.yield() }
+            if condition() { return true }
             if clock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await clock.sleep(for: .milliseconds(1))
         }
         return true
     }

@@ -100,6 +100,7 @@ struct ChildFeatureTestStoreTests {
         let (ticks, _) = AsyncStream<Void>.makeStream()
         let store = PrismTestStore(initialState: ListState(), reducer: ListFeature(ticks: ticks))
         await store.send(.row(id: 2, action: .startTimer)) { _ in }
+        store.timeoutClock = ImmediateClock()
         await withKnownIssue {
             await store.finish(timeout: .milliseconds(50))
         } matching: { issue in

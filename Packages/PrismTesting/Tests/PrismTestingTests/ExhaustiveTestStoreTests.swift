@@ -7,14 +7,14 @@ import Testing
 struct ExhaustiveTestStoreTests {
     @Test("a send whose change is described exactly passes")
     func describedChangePasses() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.increment) { $0.count = 1 }
         await store.send(.decrement) { $0.count = 0 }
     }
 
     @Test("an effect's actions are received and asserted in order")
     func receiveAssertsEffectActions() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.fetch) { $0.isLoading = true }
         await store.receive(.loaded(42)) {
             $0.isLoading = false
@@ -24,7 +24,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("actions sent immediately by an effect are received too")
     func immediateActionsAreReceived() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.echoTwice) { _ in }
         await store.receive(.increment) { $0.count = 1 }
         await store.receive(.increment) { $0.count = 2 }
@@ -32,7 +32,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("receive matches actions that are not Equatable with a predicate")
     func receiveWithPredicate() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.fetch) { $0.isLoading = true }
         await store.receive(
             { if case .loaded = $0 { true } else { false } },
@@ -45,7 +45,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("a state change that differs from the description fails with a diff")
     func mismatchFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await withKnownIssue {
             await store.send(.increment) { $0.count = 2 }
         } matching: { issue in
@@ -55,7 +55,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("a change the closure did not describe fails")
     func undescribedChangeFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await withKnownIssue {
             await store.send(.fetch) { _ in }
         } matching: { issue in
@@ -66,7 +66,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("receiving an action other than the expected one fails and names both")
     func unexpectedActionFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.fetch) { $0.isLoading = true }
         await withKnownIssue {
             await store.receive(.loaded(7)) { $0.count = 7 }
@@ -77,7 +77,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("receive fails after its timeout when nothing arrives")
     func receiveTimesOut() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.increment) { $0.count = 1 }
         await withKnownIssue {
             await store.receive(.loaded(1), timeout: .milliseconds(50))
@@ -89,7 +89,7 @@ struct ExhaustiveTestStoreTests {
     @Test("actions received but not asserted fail the test when the store goes away")
     func unreceivedActionsFailAtEnd() async {
         await withKnownIssue {
-            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            let store = counterStore()
             await store.send(.fetch) { $0.isLoading = true }
             try? await store.waitForEffects()
         } matching: { issue in
@@ -100,7 +100,7 @@ struct ExhaustiveTestStoreTests {
     @Test("effects still running fail the test when the store goes away")
     func runningEffectsFailAtEnd() async {
         await withKnownIssue {
-            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            let store = counterStore()
             await store.send(.startTimer) { _ in }
         } matching: { issue in
             issue.mentions("still running", "skipInFlightEffects")
@@ -109,7 +109,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("sending while received actions are unasserted fails")
     func sendWithPendingReceivedActionsFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.echoTwice) { _ in }
         await withKnownIssue {
             await store.send(.decrement) { $0.count = 1 }
@@ -120,7 +120,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("finish waits for effects, and fails for an effect that never ends")
     func finishWaitsAndFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await store.send(.fetch) { $0.isLoading = true }
         await store.receive(.loaded(42)) {
             $0.isLoading = false
@@ -128,7 +128,7 @@ struct ExhaustiveTestStoreTests {
         }
         await store.finish()
 
-        let timer = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let timer = counterStore()
         await timer.send(.startTimer) { _ in }
         await withKnownIssue {
             await timer.finish(timeout: .milliseconds(50))
@@ -141,7 +141,7 @@ struct ExhaustiveTestStoreTests {
     @Test("a timer can be received tick by tick, then stopped")
     func timerTicks() async {
         let (ticks, tick) = AsyncStream<Void>.makeStream()
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer(ticks: ticks))
+        let store = counterStore(ticks: ticks)
         await store.send(.startTimer) { _ in }
         tick.yield()
         await store.receive(.tick) { $0.count = 1 }
@@ -153,7 +153,7 @@ struct ExhaustiveTestStoreTests {
 
     @Test("an error an effect does not handle fails the test")
     func effectErrorFails() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         await withKnownIssue {
             await store.send(.fail) { _ in }
             try? await store.waitForEffects()

@@ -7,7 +7,7 @@ import Testing
 struct LightAndNonExhaustiveTests {
     @Test("plain send and waitForEffects check only what the test reads")
     func lightStyle() async throws {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         store.send(.fetch)
         #expect(store.state.isLoading)
         try await store.waitForEffects()
@@ -17,7 +17,7 @@ struct LightAndNonExhaustiveTests {
 
     @Test("waitForEffects throws when effects outlive its timeout")
     func waitForEffectsTimesOut() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         store.send(.startTimer)
         await #expect(throws: PrismTestStoreError.self) {
             try await store.waitForEffects(timeout: .milliseconds(30))
@@ -27,7 +27,7 @@ struct LightAndNonExhaustiveTests {
 
     @Test("with exhaustivity off, only described properties are compared")
     func nonExhaustiveComparesDescribedProperties() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         store.exhaustivity = .off
         await store.send(.fetch) { _ in }
         await store.receive(.loaded(42)) { $0.count = 42 }
@@ -40,7 +40,7 @@ struct LightAndNonExhaustiveTests {
 
     @Test("with exhaustivity off, receive skips other actions and the end checks nothing")
     func nonExhaustiveSkips() async {
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+        let store = counterStore()
         store.exhaustivity = .off
         await store.send(.echoTwice) { _ in }
         store.send(.fetch)
@@ -51,7 +51,7 @@ struct LightAndNonExhaustiveTests {
     @Test("with exhaustivity on, even a light test must receive its actions")
     func exhaustiveOn() {
         withKnownIssue {
-            let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer())
+            let store = counterStore()
             store.exhaustivity = .on
             store.send(.echoTwice)
         } matching: { issue in
@@ -63,7 +63,7 @@ struct LightAndNonExhaustiveTests {
     func deterministic(round: Int) async {
         // The test decides when the effect sends (a tick), so nothing races the clock.
         let (ticks, tick) = AsyncStream<Void>.makeStream()
-        let store = PrismTestStore(initialState: CounterState(), reducer: CounterReducer(ticks: ticks))
+        let store = counterStore(ticks: ticks)
         await store.send(.startTimer) { _ in }
         await store.send(.increment) { $0.count = 1 }
         tick.yield()

@@ -1,4 +1,6 @@
 import PrismStore
+@_exported import PrismTestSupport
+import PrismTesting
 import Testing
 
 struct CounterState: Equatable, Sendable {
@@ -25,6 +27,8 @@ struct CounterReducer: PrismReducer {
     /// The timer's ticks: the test yields them, so that a timer test does not race the clock.
     /// By default nothing ever ticks and the timer runs until it is cancelled.
     var ticks: AsyncStream<Void> = AsyncStream { _ in }
+    /// How `.fetch` waits for its "server": the test's clock.
+    @Dependency(\.continuousClock) var clock
 
     func reduce(into state: inout CounterState, action: CounterAction) -> PrismEffect<CounterAction> {
         switch action {
@@ -36,8 +40,8 @@ struct CounterReducer: PrismReducer {
             return .none
         case .fetch:
             state.isLoading = true
-            return .run { send in
-                try await Task.sleep(for: .milliseconds(10))
+            return .run { [clock] send in
+                try await clock.sleep(for: .milliseconds(10))
                 send(.loaded(42))
             }
         case .loaded(let value):
@@ -49,6 +53,7 @@ struct CounterReducer: PrismReducer {
             return PrismEffect.run { send in
                 for await _ in ticks { send(.tick) }
                 // A stream that ends early is not a timer: keep running until cancelled.
+                // (Cancelled, it ends at once: no test waits for this hour.)
                 try await Task.sleep(for: .seconds(3_600))
             }
             .cancellable(id: TimerID())
@@ -74,4 +79,24 @@ extension Issue {
         let text = comments.map(\.rawValue).joined(separator: "\n") + "\n\(description)"
         return fragments.allSatisfy { text.contains($0) }
     }
+}
+
+/// A test store of the counter whose clock is immediate: `.fetch` answers at once.
+@MainActor
+func counterStore(
+    ticks: AsyncStream<Void> = AsyncStream { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) -> PrismTestStore<CounterState, CounterAction> {
+    PrismTestStore(
+        initialState: CounterState(),
+        reducer: CounterReducer(ticks: ticks),
+        withDependencies: { $0.continuousClock = ImmediateClock() },
+        fileID: fileID,
+        filePath: filePath,
+        line: line,
+        column: column
+    )
 }

@@ -5,19 +5,19 @@ import PrismArchitecture
 // MARK: A list feature of any size
 
 /// One row of a large list. Its title is short enough to be stored inline (no allocation).
-struct ScaleItem: Equatable, Sendable {
+struct ScaleItem: Codable, Equatable, Sendable {
     var id: Int
     var title: String
     var isDone = false
 }
 
 /// A feature the list feature sits beside, that list actions never touch.
-struct ScaleSettings: Equatable, Sendable {
+struct ScaleSettings: Codable, Equatable, Sendable {
     var theme = "light"
     var fontSize = 14
 }
 
-struct ScaleState: Equatable, Sendable {
+struct ScaleState: Codable, Equatable, Sendable {
     var items: [ScaleItem]
     var counter = 0
     var settings = ScaleSettings()
@@ -232,5 +232,33 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
+    // The persist middleware: attached with restoringWith, it reads the store's state when it
+    // saves (at the end of its window), so a send only sets a flag; given as middleware, it
+    // keeps the latest state, so the next toggle copies the list.
+    results += scaleRow("scale: send, persist middleware (restoringWith)", bar: .atMostRatio(2)) { count in
+        let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
+            strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
+        let store = PrismStore(restoringWith: persist, default: ScaleState(count: count), reducer: ScaleReducer())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+
+    results += scaleRow("scale: send, persist middleware (as middleware)", bar: .none) { count in
+        let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
+            strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
+        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: persist)
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+
     return results
+}
+
+/// A strategy that stores nothing: measures the middleware, not the disk.
+struct DiscardingPersistence: PrismPersistenceStrategy {
+    func save<State: Codable & Sendable>(_ state: State, key: String) throws {}
+    func load<State: Codable & Sendable>(key: String) throws -> State? { nil }
+    func clear(key: String) throws {}
 }

@@ -13,7 +13,8 @@ import Prism
 ///
 /// ## What is saved where
 /// - `tasks.json` (`PrismDiskPersistence`): the store's whole state, saved by a
-///   `PrismPersistMiddleware` after actions (atomically: a crash leaves the old file or the new).
+///   `PrismPersistMiddleware` after actions (atomically: a crash leaves the old file or the new),
+///   and on the way out when the process is stopped by a signal (`flushOnExit()`).
 /// - `history.json` (`PrismDiskPersistence`, saved by ``close()``): the session's timeline, so
 ///   that `undo` works across runs.
 /// - the sync token: the keychain (``TokenVault``), never a file.
@@ -77,6 +78,9 @@ final class TaskSession {
             key: Self.stateKey,
             coalescingWindow: .milliseconds(200)
         )
+        // Ctrl-C in the interactive mode, or a SIGTERM, inside a coalescing window: the last
+        // changes are saved before the process ends.
+        persistence.flushOnExit()
         let store = PrismStore(
             initialState: state,
             reducer: AppFeature(sync: SyncReducer(connection: connection), detailInterval: detailInterval)

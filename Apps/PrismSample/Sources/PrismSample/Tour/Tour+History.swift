@@ -34,7 +34,10 @@ extension Tour {
         }
         if keepFiles {
             note("The tour's files are in \(directory.path):")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            // Hidden files are the locks PrismDiskPersistence takes for each key.
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+                !$0.hasPrefix(".")
+            }
             note("  " + names.sorted().joined(separator: ", "))
         } else {
             try? FileManager.default.removeItem(at: directory)

@@ -172,7 +172,9 @@ final class Tour {
             _ = try TaskSession(
                 directory: broken, connection: SyncConnection(target: .demoServer, vault: nil, log: { _ in }))
         } catch {
-            let backups = (try? FileManager.default.contentsOfDirectory(atPath: broken.path)) ?? []
+            let backups = ((try? FileManager.default.contentsOfDirectory(atPath: broken.path)) ?? []).filter {
+                !$0.hasPrefix(".")
+            }
             code(
                 "TaskSession(directory: folderWithACorruptFile)", "refused, and the file was kept: \(backups.sorted())")
             note("What the commands say then:")

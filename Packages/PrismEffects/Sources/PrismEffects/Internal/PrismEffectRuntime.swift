@@ -7,6 +7,9 @@
 public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// Reduces one action that an effect sent, on behalf of the effects in `task`.
     public typealias Deliver = @MainActor @Sendable (Action, PrismEffectTask) -> Void
+    /// Runs the body of an effect's task inside a context (task-local values, such as the
+    /// dependencies of the store that started it).
+    public typealias TaskContext = @Sendable (_ body: @Sendable () async -> Void) async -> Void
 
     private struct Entry: Sendable {
         let action: Action
@@ -17,9 +20,15 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     private struct State {
         var mailbox: [Entry] = []
         var drainScheduled = false
+        /// Every task this runtime started that has not finished, with or without an id: what
+        /// ``cancelAll()`` cancels.
+        var running: [ObjectIdentifier: EffectToken] = [:]
         var cancellables: [PrismCancelID: [ObjectIdentifier: EffectToken]] = [:]
+        /// Set by ``cancelAll()``: a task started afterwards is cancelled before it runs.
+        var isShutDown = false
         var deliver: Deliver?
         var errorHandler: (@Sendable (PrismEffectError) -> Void)?
+        var taskContext: TaskContext?
     }
 
     private let state = Locked(State())
@@ -30,6 +39,12 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// Sets where actions sent by effects go.
     public func setDeliver(_ deliver: @escaping Deliver) {
         state.withLock { $0.deliver = deliver }
+    }
+
+    /// Runs every effect task this runtime starts inside `context` (tasks an effect's task
+    /// starts inherit its task-local values).
+    public func setTaskContext(_ context: @escaping TaskContext) {
+        state.withLock { $0.taskContext = context }
     }
 
     /// The handler for errors effects throw and do not handle; `nil` uses
@@ -122,22 +137,35 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         priority: TaskPriority?
     ) -> EffectToken {
         let token = EffectToken(parent: parent)
+        let key = ObjectIdentifier(token)
         group.enter(token)
-        if !ids.isEmpty {
-            state.withLock { state in
-                for id in ids { state.cancellables[id, default: [:]][ObjectIdentifier(token)] = token }
-            }
+        // One lock for the bookkeeping of every task, id or not: the store's release
+        // (`cancelAll`) must reach every task, and one that starts after it must not run.
+        let (isShutDown, taskContext) = state.withLock { state -> (Bool, TaskContext?) in
+            state.running[key] = token
+            for id in ids { state.cancellables[id, default: [:]][key] = token }
+            // Only tasks started by the store (no parent) enter the context: the tasks they
+            // start inherit it.
+            return (state.isShutDown, parent == nil ? state.taskContext : nil)
         }
+        if isShutDown { token.cancel() }
         let send = Send<Action>(runtime: self, group: group, token: token)
         let context = Context(group: group, token: token, send: send)
         let task = Task(priority: priority) { [self] in
-            _ = await execute(effect, context)
-            if !ids.isEmpty {
-                state.withLock { state in
-                    for id in ids {
-                        state.cancellables[id]?[ObjectIdentifier(token)] = nil
-                        if state.cancellables[id]?.isEmpty == true { state.cancellables[id] = nil }
-                    }
+            // Cancelled before it started (its store went away, its id or group was
+            // cancelled): it does not run at all.
+            if !context.isCancelled {
+                if let taskContext {
+                    await taskContext { _ = await self.execute(effect, context) }
+                } else {
+                    _ = await execute(effect, context)
+                }
+            }
+            state.withLock { state in
+                state.running[key] = nil
+                for id in ids {
+                    state.cancellables[id]?[key] = nil
+                    if state.cancellables[id]?.isEmpty == true { state.cancellables[id] = nil }
                 }
             }
             group.leave(token)
@@ -226,13 +254,27 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         for token in tokens?.values ?? [:].values { token.cancel() }
     }
 
-    /// Cancels every effect this runtime is running; the store calls it when it goes away.
+    /// Cancels every effect this runtime is running, with or without a cancellation id, and
+    /// every effect started afterwards before it runs; the store calls it when it goes away.
+    ///
+    /// A cancelled effect's task is cancelled (a `for await` loop over a stream ends, a
+    /// `Task.sleep` throws), its `Send` sends nothing more, and the actions it sent that were
+    /// not reduced yet are dropped.
     public func cancelAll() {
         let tokens = state.withLock { state -> [EffectToken] in
-            defer { state.cancellables = [:] }
-            return state.cancellables.values.flatMap(\.values)
+            state.isShutDown = true
+            defer {
+                state.running = [:]
+                state.cancellables = [:]
+            }
+            return Array(state.running.values)
         }
         for token in tokens { token.cancel() }
+    }
+
+    /// How many effect tasks are running, for tests.
+    var runningCountForTesting: Int {
+        state.withLock { $0.running.count }
     }
 
     // MARK: Mailbox

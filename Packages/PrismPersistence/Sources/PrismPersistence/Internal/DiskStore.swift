@@ -15,7 +15,14 @@ import Darwin
 /// A save writes a temporary file in the same folder, `fsync`s it, renames it over the old
 /// file and `fsync`s the folder: at every moment the file is the complete old state or the
 /// complete new one, also after a crash or a power cut. A file killed mid-write leaves at most
-/// a stray `.<key>.json.tmp-XXXXXX` beside it, never a torn `<key>.json`.
+/// a stray `.<key>.json.tmp-XXXXXX` beside it, never a torn `<key>.json`; the first use of the
+/// folder by a process removes such leftovers.
+///
+/// Writers of one key, in any process, take an advisory lock (`flock`) on `.<key>.json.lock`
+/// around the temporary file and the rename, around a removal, and around moving an unreadable
+/// file aside: a file is never moved aside or removed just after another writer renamed a good
+/// one into place. The lock file is never removed (removing it would let two writers hold two
+/// different locks). `<key>.json` is opened without following a symbolic link.
 struct DiskStore: RawStore {
     let directory: URL
     private let directoryPath: String
@@ -37,11 +44,28 @@ struct DiskStore: RawStore {
         "\(directoryPath)/\(key).json"
     }
 
+    /// The file writers of `key` lock: `.<key>.json.lock`.
+    static func lockFileName(_ key: String) -> String {
+        ".\(key).json.lock"
+    }
+
     func read(key: String) throws -> Data? {
-        let descriptor = open(path(key), O_RDONLY | O_CLOEXEC)
+        sweepOnce()
+        // O_NOFOLLOW: a symbolic link put in place of the file is an error, never a way to make
+        // the app read (and then move aside or replace) a file elsewhere.
+        let descriptor = open(path(key), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let number = errno
             if number == ENOENT || number == ENOTDIR { return nil }
+            if number == ELOOP || number == EMLINK {
+                throw failure(
+                    number, key: key,
+                    doing: """
+                        read the file: it is a symbolic link, and PrismDiskPersistence does not follow links in \
+                        its folder (replace the link with the file itself, or make the folder the link)
+                        """,
+                    writing: false)
+            }
             throw failure(number, key: key, doing: "open the file to read it", writing: false)
         }
         defer { close(descriptor) }
@@ -59,15 +83,16 @@ struct DiskStore: RawStore {
     }
 
     func write(_ data: Data, key: String) throws {
+        sweepOnce()
+        try withLock(key: key, creatingFolder: true) {
+            try writeLocked(data, key: key)
+        }
+    }
+
+    private func writeLocked(_ data: Data, key: String) throws {
         let pattern = "\(directoryPath)/.\(key).json.tmp-XXXXXX"
         var template = Array(pattern.utf8CString)
-        var descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if descriptor < 0 && errno == ENOENT {
-            try makeDirectory(key: key)
-            // A failed mkstemp may have filled in the Xs: start from the pattern again.
-            template = Array(pattern.utf8CString)
-            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        }
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw failure(errno, key: key, doing: "create a temporary file in \(directoryPath)", writing: true)
         }
@@ -97,14 +122,96 @@ struct DiskStore: RawStore {
     }
 
     func remove(key: String) throws {
-        guard unlink(path(key)) == 0 else {
+        sweepOnce()
+        try withLock(key: key, creatingFolder: false) {
+            guard unlink(path(key)) == 0 else {
+                let number = errno
+                if number == ENOENT || number == ENOTDIR { return }
+                throw failure(number, key: key, doing: "remove the file", writing: true)
+            }
+            if let syncError = SystemCalls.syncDirectory(directoryPath) {
+                throw failure(syncError, key: key, doing: "flush the folder to the disk (fsync)", writing: true)
+            }
+        }
+    }
+
+    func withExclusiveAccess<Result>(key: String, _ body: () throws -> Result) throws -> Result {
+        try withLock(key: key, creatingFolder: false, body)
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` holding the advisory lock of `key` (`flock` on `.<key>.json.lock`, created
+    /// if needed), which every writer of the key takes, in this process or another.
+    ///
+    /// Without the folder, `body` runs unlocked unless `creatingFolder` (there is nothing in it
+    /// to protect). On a file system that has no `flock` it runs unlocked too: the rename still
+    /// keeps every file whole.
+    private func withLock<Result>(
+        key: String,
+        creatingFolder: Bool,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        var descriptor = openLockFile(key)
+        if descriptor < 0 && errno == ENOENT {
+            guard creatingFolder else { return try body() }
+            try makeDirectory(key: key)
+            descriptor = openLockFile(key)
+        }
+        guard descriptor >= 0 else {
+            throw failure(
+                errno, key: key, doing: "open the lock file \(Self.lockFileName(key)) in \(directoryPath)",
+                writing: true)
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
             let number = errno
-            if number == ENOENT || number == ENOTDIR { return }
-            throw failure(number, key: key, doing: "remove the file", writing: true)
+            if number == EINTR { continue }
+            if number == ENOLCK || number == EOPNOTSUPP || number == ENOTSUP || number == ENOSYS { break }
+            throw failure(number, key: key, doing: "lock \(Self.lockFileName(key)) (flock)", writing: true)
         }
-        if let syncError = SystemCalls.syncDirectory(directoryPath) {
-            throw failure(syncError, key: key, doing: "flush the folder to the disk (fsync)", writing: true)
+        return try body()
+    }
+
+    private func openLockFile(_ key: String) -> Int32 {
+        open("\(directoryPath)/\(Self.lockFileName(key))", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    }
+
+    // MARK: Leftovers of crashes
+
+    /// Removes the temporary files that processes killed in the middle of a save left in the
+    /// folder, the first time this process uses it.
+    private func sweepOnce() {
+        guard SweptFolders.shared.insert(directoryPath) else { return }
+        removeLeftoverTemporaryFiles()
+    }
+
+    /// Removes every `.<key>.json.tmp-XXXXXX` whose key's lock is free: a writer holds the lock
+    /// from before it creates its temporary file until after it renamed or removed it, so with
+    /// the lock free, such a file belongs to nobody.
+    func removeLeftoverTemporaryFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else { return }
+        var leftovers: [String: [String]] = [:]
+        for name in names {
+            if let key = Self.keyOfTemporaryFile(name) { leftovers[key, default: []].append(name) }
         }
+        for (key, names) in leftovers {
+            let descriptor = openLockFile(key)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            // Held: a save of this key is under way, in this process or another.
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            for name in names { unlink("\(directoryPath)/\(name)") }
+        }
+    }
+
+    /// The key of a temporary file's name, `.<key>.json.tmp-XXXXXX`, or nil for any other name.
+    static func keyOfTemporaryFile(_ name: String) -> String? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".json.tmp-", options: .backwards),
+            name[marker.upperBound...].utf8.count == 6
+        else { return nil }
+        let key = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+        return PersistenceKey.problem(with: key) == nil ? key : nil
     }
 
     func moveAside(key: String, suffix: String) throws -> MovedAside {

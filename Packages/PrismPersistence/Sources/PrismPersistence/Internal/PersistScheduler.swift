@@ -34,10 +34,13 @@ final class PersistScheduler<State: Codable & Sendable> {
     private var readState: (@MainActor () -> State?)?
     nonisolated let writer: PersistWriter<State>
     private nonisolated let window: Duration
+    /// What the window is measured on: the continuous clock, or a test's clock.
+    private nonisolated let clock: any Clock<Duration>
 
-    nonisolated init(writer: PersistWriter<State>, window: Duration) {
+    nonisolated init(writer: PersistWriter<State>, window: Duration, clock: any Clock<Duration> = ContinuousClock()) {
         self.writer = writer
         self.window = window
+        self.clock = clock
     }
 
     /// Reads the latest state with `read` from now on, instead of keeping each state sent.
@@ -67,7 +70,7 @@ final class PersistScheduler<State: Codable & Sendable> {
         Task {
             while true {
                 do {
-                    try await Task.sleep(for: window)
+                    try await clock.sleep(for: window)
                 } catch {
                     // Nothing cancels this task; if something did, save now rather than wait.
                 }
@@ -89,7 +92,7 @@ final class PersistScheduler<State: Codable & Sendable> {
         return state
     }
 
-    private func submitLatest() {
+    func submitLatest() {
         if let state = takeLatest() { writer.submit(state) }
     }
 

@@ -12,12 +12,24 @@ protocol RawStore: Sendable {
     /// be bytes (it is then moved aside like undecodable bytes).
     func read(key: String) throws -> Data?
     /// Stores `data` under `key` in one step: what was there before stays until it is replaced.
+    /// Takes the key's lock (see ``withExclusiveAccess(key:_:)``) itself.
     func write(_ data: Data, key: String) throws
-    /// Removes what is stored under `key`; nothing there is not an error.
+    /// Removes what is stored under `key`; nothing there is not an error. Takes the key's lock
+    /// itself.
     func remove(key: String) throws
     /// Moves what is stored under `key` to a name made of the key and `suffix`, never
-    /// overwriting anything, and says where it went.
+    /// overwriting anything, and says where it went. Called inside
+    /// ``withExclusiveAccess(key:_:)``.
     func moveAside(key: String, suffix: String) throws -> MovedAside
+    /// Runs `body` while no other writer of `key`, in this process or another, can write,
+    /// remove or move it aside. Stores without such a lock run `body` as it is.
+    func withExclusiveAccess<Result>(key: String, _ body: () throws -> Result) throws -> Result
+}
+
+extension RawStore {
+    func withExclusiveAccess<Result>(key: String, _ body: () throws -> Result) throws -> Result {
+        try body()
+    }
 }
 
 /// Where an unreadable value was moved.
@@ -34,28 +46,55 @@ struct UnreadableValue: Error {
 
 extension RawStore {
     func saveState<State: Encodable>(_ state: State, key: String) throws {
-        try PersistenceKey.validate(key)
-        try write(try StateCodec.encode(state, key: key), key: key)
+        let stored = try PersistenceKey.normalized(key)
+        try write(try StateCodec.encode(state, key: key), key: stored)
     }
 
     func loadState<State: Decodable>(_: State.Type, key: String) throws -> State? {
-        try PersistenceKey.validate(key)
-        let failure: StateCodec.Failure
-        do {
-            guard let data = try read(key: key) else { return nil }
-            switch StateCodec.decode(State.self, from: data) {
-            case .success(let state): return state
-            case .failure(let reason): failure = reason
-            }
-        } catch let unreadable as UnreadableValue {
-            failure = StateCodec.Failure(code: .corruptFile, message: unreadable.message)
-        }
-        throw setAside(key: key, because: failure)
+        let stored = try PersistenceKey.normalized(key)
+        if let state = try loadState(State.self, storedKey: stored) { return state }
+        // Saved by a version of Prism that did not normalise keys, under another spelling of
+        // the same key (the one the app still passes): found there until the next save, which
+        // writes the normalised key.
+        if !PersistenceKey.sameBytes(stored, key) { return try loadState(State.self, storedKey: key) }
+        return nil
     }
 
     func clearState(key: String) throws {
-        try PersistenceKey.validate(key)
-        try remove(key: key)
+        let stored = try PersistenceKey.normalized(key)
+        try remove(key: stored)
+        if !PersistenceKey.sameBytes(stored, key) { try remove(key: key) }
+    }
+
+    /// The state stored under exactly `key`.
+    private func loadState<State: Decodable>(_: State.Type, storedKey key: String) throws -> State? {
+        switch try decodeStored(State.self, key: key) {
+        case .state(let state): return state
+        case .nothing: return nil
+        case .unreadable:
+            // Another process may have saved a good state since it was read, and a good state
+            // must never be moved aside: look again while no writer can replace it, and move
+            // aside exactly what is unreadable then.
+            return try withExclusiveAccess(key: key) {
+                switch try decodeStored(State.self, key: key) {
+                case .state(let state): return state
+                case .nothing: return nil
+                case .unreadable(let failure): throw setAside(key: key, because: failure)
+                }
+            }
+        }
+    }
+
+    private func decodeStored<State: Decodable>(_: State.Type, key: String) throws -> Stored<State> {
+        do {
+            guard let data = try read(key: key) else { return .nothing }
+            switch StateCodec.decode(State.self, from: data) {
+            case .success(let state): return .state(state)
+            case .failure(let reason): return .unreadable(reason)
+            }
+        } catch let unreadable as UnreadableValue {
+            return .unreadable(StateCodec.Failure(code: .corruptFile, message: unreadable.message))
+        }
     }
 
     /// Moves the unreadable value of `key` aside, so that the next save cannot destroy it, and
@@ -92,4 +131,11 @@ extension RawStore {
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
+}
+
+/// What is stored under a key, as a state.
+private enum Stored<State> {
+    case state(State)
+    case nothing
+    case unreadable(StateCodec.Failure)
 }

@@ -1,8 +1,8 @@
-#if !canImport(Security) && canImport(CLibSecret)
-import CLibSecret
+#if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
 import Foundation
 
-/// The freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through libsecret.
+/// The freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through libsecret, which is
+/// loaded at run time (``LibSecret``).
 ///
 /// Each value is a secret in the default collection with the schema
 /// `org.prism.PrismKeychainPersistence` and two attributes, `service` and `account` (the key),
@@ -11,7 +11,9 @@ import Foundation
 /// Only libsecret's non-variadic calls are used (`secret_schema_newv`,
 /// `secret_password_storev_sync`, `..._lookupv_sync`, `..._clearv_sync`, `..._searchv_sync`),
 /// with the attributes in a `GHashTable`. Everything libsecret returns is freed, and every
-/// `GError` becomes a thrown ``PrismPersistenceError`` that carries its message.
+/// `GError` becomes a thrown ``PrismPersistenceError`` that carries its message. Without
+/// libsecret on the machine, every call throws `secretServiceUnavailable`, saying what to
+/// install.
 ///
 /// libsecret answers a lookup in a locked collection (when unlocking is refused or no prompt
 /// can be shown) with no secret and no error; so does it answer a clear. Each time a lookup or
@@ -24,21 +26,28 @@ struct SecretServiceStore: RawStore {
     private static let lock = NSLock()
 
     let service: String
+    /// The loaded library, or why it could not be loaded (a test can give another).
+    let library: Result<LibSecret, LibSecretLoadError>
+
+    init(service: String, library: Result<LibSecret, LibSecretLoadError> = LibSecret.shared) {
+        self.service = service
+        self.library = library
+    }
 
     func location(of key: String) -> URL? {
         nil
     }
 
     func read(key: String) throws -> Data? {
-        try withSchema(key: key) { schema, attributes in
-            var error: UnsafeMutablePointer<GError>?
-            let password = secret_password_lookupv_sync(schema, attributes, nil, &error)
-            if let error { throw Self.failure(error, key: key, doing: "look up the secret") }
+        try withSchema(key: key) { lib, schema, attributes in
+            var error: LibSecret.Pointer?
+            let password = lib.passwordLookup(schema, attributes, nil, &error)
+            if let error { throw Self.failure(lib, error, key: key, doing: "look up the secret") }
             if let password {
-                defer { secret_password_free(password) }
+                defer { lib.passwordFree(password) }
                 return Data(bytes: password, count: strlen(password))
             }
-            try checkNotLocked(schema, attributes, key: key, doing: "read")
+            try checkNotLocked(lib, schema, attributes, key: key, doing: "read")
             return nil
         }
     }
@@ -46,20 +55,17 @@ struct SecretServiceStore: RawStore {
     func write(_ data: Data, key: String) throws {
         // JSON text: UTF-8, with no NUL (JSONEncoder escapes control characters).
         let password = String(decoding: data, as: UTF8.self)
-        try withSchema(key: key) { schema, attributes in
-            var error: UnsafeMutablePointer<GError>?
+        let label = "\(service): \(key)"
+        try withSchema(key: key) { lib, schema, attributes in
+            var error: LibSecret.Pointer?
             // Replaces an existing item with the same attributes in the same call: there is no
             // moment when neither the old secret nor the new one is stored.
-            let stored = secret_password_storev_sync(
-                schema,
-                attributes,
-                nil,
-                "\(service): \(key)",
-                password,
-                nil,
-                &error
-            )
-            if let error { throw Self.failure(error, key: key, doing: "store the secret") }
+            let stored = label.withCString { label in
+                password.withCString { password in
+                    lib.passwordStore(schema, attributes, nil, label, password, nil, &error)
+                }
+            }
+            if let error { throw Self.failure(lib, error, key: key, doing: "store the secret") }
             guard stored != 0 else {
                 throw PrismPersistenceError(
                     code: .keychainFailed,
@@ -71,11 +77,11 @@ struct SecretServiceStore: RawStore {
     }
 
     func remove(key: String) throws {
-        try withSchema(key: key) { schema, attributes in
-            var error: UnsafeMutablePointer<GError>?
-            let removed = secret_password_clearv_sync(schema, attributes, nil, &error)
-            if let error { throw Self.failure(error, key: key, doing: "remove the secret") }
-            if removed == 0 { try checkNotLocked(schema, attributes, key: key, doing: "remove") }
+        try withSchema(key: key) { lib, schema, attributes in
+            var error: LibSecret.Pointer?
+            let removed = lib.passwordClear(schema, attributes, nil, &error)
+            if let error { throw Self.failure(lib, error, key: key, doing: "remove the secret") }
+            if removed == 0 { try checkNotLocked(lib, schema, attributes, key: key, doing: "remove") }
         }
     }
 
@@ -97,15 +103,16 @@ struct SecretServiceStore: RawStore {
 
     /// Throws `keychainLocked` if an item matches `attributes` that a lookup could not read.
     private func checkNotLocked(
-        _ schema: UnsafeMutablePointer<SecretSchema>,
-        _ attributes: OpaquePointer,
+        _ lib: LibSecret,
+        _ schema: LibSecret.Pointer,
+        _ attributes: LibSecret.Pointer,
         key: String,
         doing what: String
     ) throws {
-        var error: UnsafeMutablePointer<GError>?
-        let items = secret_password_searchv_sync(schema, attributes, SECRET_SEARCH_ALL, nil, &error)
-        defer { if let items { g_list_free_full(items, g_object_unref) } }
-        if let error { throw Self.failure(error, key: key, doing: "search for the secret") }
+        var error: LibSecret.Pointer?
+        let items = lib.passwordSearch(schema, attributes, LibSecret.searchAll, nil, &error)
+        defer { if let items { lib.listFreeFull(items, lib.objectUnrefFunction) } }
+        if let error { throw Self.failure(lib, error, key: key, doing: "search for the secret") }
         if items != nil {
             throw PrismPersistenceError(
                 code: .keychainLocked,
@@ -119,45 +126,75 @@ struct SecretServiceStore: RawStore {
         }
     }
 
-    /// Runs `body` with the schema and the attributes of `key`, one call at a time, and frees
-    /// both afterwards.
+    /// Runs `body` with the library, the schema and the attributes of `key`, one call at a
+    /// time, and frees both afterwards.
     private func withSchema<Result>(
         key: String,
-        _ body: (UnsafeMutablePointer<SecretSchema>, OpaquePointer) throws -> Result
+        _ body: (LibSecret, LibSecret.Pointer, LibSecret.Pointer) throws -> Result
     ) throws -> Result {
+        let lib: LibSecret
+        switch library {
+        case .success(let loaded):
+            lib = loaded
+        case .failure(let error):
+            throw Self.unavailable(error, key: key)
+        }
         Self.lock.lock()
         defer { Self.lock.unlock() }
 
-        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)!
+        guard let types = lib.hashTableNewFull(lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, nil) else {
+            throw PrismPersistenceError(code: .keychainFailed, key: key, message: "glib could not make a hash table.")
+        }
         // SECRET_SCHEMA_ATTRIBUTE_STRING is 0: a NULL value in the table.
-        let stringType = UnsafeMutableRawPointer(bitPattern: UInt(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue))
-        g_hash_table_insert(types, g_strdup("service"), stringType)
-        g_hash_table_insert(types, g_strdup("account"), stringType)
-        let schema = secret_schema_newv(Self.schemaName, SECRET_SCHEMA_NONE, types)!
-        g_hash_table_unref(types)
-        defer { secret_schema_unref(schema) }
+        let stringType = UnsafeMutableRawPointer(bitPattern: LibSecret.attributeString)
+        _ = lib.hashTableInsert(types, lib.copy("service"), stringType)
+        _ = lib.hashTableInsert(types, lib.copy("account"), stringType)
+        let schema = Self.schemaName.withCString { lib.schemaNew($0, LibSecret.schemaNone, types) }
+        lib.hashTableUnref(types)
+        guard let schema else {
+            throw PrismPersistenceError(
+                code: .keychainFailed, key: key, message: "libsecret could not make the schema.")
+        }
+        defer { lib.schemaUnref(schema) }
 
-        let attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
-        g_hash_table_insert(attributes, g_strdup("service"), g_strdup(service))
-        g_hash_table_insert(attributes, g_strdup("account"), g_strdup(key))
-        defer { g_hash_table_unref(attributes) }
+        guard
+            let attributes = lib.hashTableNewFull(
+                lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, lib.freeFunction)
+        else {
+            throw PrismPersistenceError(code: .keychainFailed, key: key, message: "glib could not make a hash table.")
+        }
+        _ = lib.hashTableInsert(attributes, lib.copy("service"), lib.copy(service))
+        _ = lib.hashTableInsert(attributes, lib.copy("account"), lib.copy(key))
+        defer { lib.hashTableUnref(attributes) }
 
-        return try body(schema, attributes)
+        return try body(lib, schema, attributes)
+    }
+
+    /// The error every call throws when libsecret could not be loaded.
+    static func unavailable(_ error: LibSecretLoadError, key: String) -> PrismPersistenceError {
+        PrismPersistenceError(
+            code: .secretServiceUnavailable,
+            key: key,
+            message: """
+                PrismKeychainPersistence needs libsecret on Linux, and \(error.library) could not be \
+                loaded (\(error.reason)). Install it (Debian and Ubuntu: apt install libsecret-1-0; \
+                Fedora: dnf install libsecret), with a Secret Service such as gnome-keyring running on \
+                the D-Bus session bus. Every other persistence strategy works without it.
+                """
+        )
     }
 
     /// `error` as a ``PrismPersistenceError`` with its message; frees `error`.
     private static func failure(
-        _ error: UnsafeMutablePointer<GError>,
+        _ lib: LibSecret,
+        _ error: LibSecret.Pointer,
         key: String,
         doing what: String
     ) -> PrismPersistenceError {
-        defer { g_error_free(error) }
-        let domain = error.pointee.domain
-        let code = error.pointee.code
-        let text = error.pointee.message.map { String(cString: $0) } ?? "no message"
-        let origin = "\(String(cString: g_quark_to_string(domain))) \(code)"
+        let (domain, code, text) = lib.take(error)
+        let origin = "\(lib.name(ofDomain: domain)) \(code)"
 
-        if domain == secret_error_get_quark() && code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+        if domain == lib.errorQuark() && code == LibSecret.errorIsLocked {
             return PrismPersistenceError(
                 code: .keychainLocked,
                 key: key,
@@ -167,7 +204,9 @@ struct SecretServiceStore: RawStore {
                     """
             )
         }
-        if domain == g_io_error_quark() || (domain == g_dbus_error_quark() && unavailableCodes.contains(code)) {
+        if domain == lib.ioErrorQuark()
+            || (domain == lib.dbusErrorQuark() && LibSecret.unavailableDBusCodes.contains(code))
+        {
             return PrismPersistenceError(
                 code: .secretServiceUnavailable,
                 key: key,
@@ -185,18 +224,32 @@ struct SecretServiceStore: RawStore {
             message: "Could not \(what): the Secret Service answered with an error (\(text); \(origin))."
         )
     }
+}
 
-    /// D-Bus errors that mean nobody (or no default keyring) is there to answer.
-    private static let unavailableCodes: Set<Int32> = Set(
-        [
-            G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_NO_SERVER,
-            G_DBUS_ERROR_DISCONNECTED, G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT,
-            G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FORK_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
-            G_DBUS_ERROR_SPAWN_CHILD_SIGNALED, G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_SPAWN_SETUP_FAILED,
-            G_DBUS_ERROR_SPAWN_CONFIG_INVALID, G_DBUS_ERROR_SPAWN_SERVICE_INVALID,
-            G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND, G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID,
-            G_DBUS_ERROR_SPAWN_FILE_INVALID, G_DBUS_ERROR_SPAWN_NO_MEMORY, G_DBUS_ERROR_UNKNOWN_OBJECT,
-        ].map { Int32($0.rawValue) }
-    )
+/// Locks the default collection of the Secret Service this process talks to, as a user who
+/// locks their keyring would, and says what happened. For Prism's own tests (a locked keyring).
+@_spi(PrismInternals)
+public func prismLockDefaultKeyringCollection() -> String {
+    let lib: LibSecret
+    switch LibSecret.shared {
+    case .success(let loaded): lib = loaded
+    case .failure(let error): return "libsecret could not be loaded: \(error.reason)"
+    }
+    var error: LibSecret.Pointer?
+    func failure(_ what: String) -> String {
+        guard let error else { return "\(what) failed: no error" }
+        return "\(what) failed: \(lib.take(error).message)"
+    }
+    guard let service = lib.serviceGet(0, nil, &error) else { return failure("secret_service_get_sync") }
+    defer { lib.objectUnref(service) }
+    guard let collection = "default".withCString({ lib.collectionForAlias(service, $0, 0, nil, &error) }) else {
+        return failure("secret_collection_for_alias_sync")
+    }
+    defer { lib.objectUnref(collection) }
+    let objects = lib.listAppend(nil, collection)
+    defer { lib.listFree(objects) }
+    let locked = lib.serviceLock(service, objects, nil, nil, &error)
+    guard locked > 0 else { return failure("secret_service_lock_sync") }
+    return "locked \(locked)"
 }
 #endif

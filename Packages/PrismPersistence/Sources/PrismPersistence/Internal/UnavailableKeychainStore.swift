@@ -1,4 +1,4 @@
-#if !canImport(Security) && !canImport(CLibSecret)
+#if !canImport(Security) && !(canImport(Glibc) || canImport(Musl))
 import Foundation
 
 /// A platform with neither Apple's keychain nor libsecret: every call throws.

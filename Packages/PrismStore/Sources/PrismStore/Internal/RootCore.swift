@@ -154,6 +154,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         effectRuntime.cancel(id: id)
     }
 
+    /// Runs every effect task of this store inside `context` (see `PrismStore+Dependencies`).
+    func setEffectContext(_ context: @escaping PrismEffectRuntime<Action>.TaskContext) {
+        effectRuntime.setTaskContext(context)
+    }
+
     override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
         get { effectRuntime.unhandledErrorHandler }
         set { effectRuntime.unhandledErrorHandler = newValue }

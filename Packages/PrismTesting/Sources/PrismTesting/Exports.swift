@@ -1,0 +1,2 @@
+// Test clocks (`TestClock`, `ImmediateClock`, `UnimplementedClock`) for features that wait.
+@_exported import Clocks

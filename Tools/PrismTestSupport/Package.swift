@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+// What Prism's own tests share: locks, gates, waiting for a condition or for a test clock's
+// sleepers. Not a product of Prism: the tests of each package depend on it by path.
+import PackageDescription
+
+let package = Package(
+    name: "PrismTestSupport",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismTestSupport", targets: ["PrismTestSupport"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1")
+    ],
+    targets: [
+        .target(name: "PrismTestSupport", dependencies: [.product(name: "Clocks", package: "swift-clocks")])
+    ],
+    swiftLanguageModes: [.v6]
+)

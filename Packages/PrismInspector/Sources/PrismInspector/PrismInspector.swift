@@ -150,7 +150,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
             }
         }
         if configuration.printsURL {
-            FileHandleOutput.standardError("PrismInspector: \(url.absoluteString)\n")
+            StandardError.write("PrismInspector: \(url.absoluteString)\n")
         }
         return inspector
     }
@@ -170,31 +170,4 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
             )
         )
     }
-}
-
-/// What an inspector can do beyond showing, by what its types conform to (see the `start`
-/// overloads).
-struct InspectorCapabilities<State: Sendable, Action: Sendable>: Sendable {
-    /// Decodes a `send` message's action.
-    var decodeAction: (@Sendable (Data) throws -> Action)?
-    /// An action as JSON, to edit and send again.
-    var encodeAction: (@Sendable (Action) -> String?)?
-    /// A session recording as JSON.
-    var encodeRecording: (@Sendable (PrismSessionRecordingParts<State, Action>) throws -> Data)?
-    /// A `load` message's session recording.
-    var decodeRecording: (@Sendable (Data) throws -> PrismSessionRecordingParts<State, Action>)?
-}
-
-/// A session recording's content, whatever the types conform to.
-struct PrismSessionRecordingParts<State: Sendable, Action: Sendable>: Sendable {
-    var fileName: String?
-    var initialState: State
-    var entries: [(offset: Double, action: Action)]
-}
-
-/// A running effect, by the action that started it.
-struct RunningEffect {
-    let task: PrismEffectTask
-    let index: Int
-    let since: Double
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The secret in the inspector's URL.
 enum InspectorToken {
     /// 32 random bytes from the system's secure generator, as 64 hexadecimal digits.
@@ -17,20 +9,5 @@ enum InspectorToken {
             token += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
         }
         return token
-    }
-}
-
-/// Writes to the process's standard streams without Foundation's `FileHandle`.
-enum FileHandleOutput {
-    static func standardError(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                write(2, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            guard written > 0 else { return }
-            offset += written
-        }
     }
 }

@@ -173,7 +173,8 @@ let package = Package(
         .executableTarget(
             name: "PrismSample",
             dependencies: [
-                "Prism", "PrismTestServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Prism", "PrismInspector", "PrismTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/PrismSample/Sources/PrismSample"
         ),

@@ -7,7 +7,9 @@ inspector to a store and sends a few actions, and checks what a person would see
 - the page loads with the token in the URL and is refused without it;
 - it lists the actions the app sends, live;
 - a secret in the state is shown redacted;
-- clicking an earlier action's jump button puts the app's store back in that state.
+- clicking an earlier action's jump button puts the app's store back in that state;
+- 20,000 actions sent at 10,000 a second all reach the page, or the page is told how many it
+  will never see (counted by a script that reads the page's WebSocket messages too).
 
 Takes a screenshot of the page (second argument). Uses Chromium and its driver from Debian
 (/usr/bin/chromium, /usr/bin/chromedriver): selenium downloads nothing.
@@ -25,7 +27,36 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 SECRET = "s3cret-token"
+BURST = 20_000
 results = []
+
+# Runs in the page before its own script (through the DevTools protocol, not the page's CSP):
+# counts every action number the page's WebSocket receives and every action it is told it
+# missed, as window.prismCounts.
+COUNT_MESSAGES = """
+(() => {
+  const Native = window.WebSocket;
+  const counts = { received: new Set(), dropped: 0, newest: -1 };
+  window.prismCounts = counts;
+  function Counting(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch (error) { return; }
+      if (message.type !== "actions") return;
+      counts.dropped += message.dropped || 0;
+      for (const entry of message.entries) {
+        counts.received.add(entry.index);
+        counts.newest = Math.max(counts.newest, entry.index);
+      }
+    });
+    return socket;
+  }
+  Counting.prototype = Native.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Counting[name] = Native[name];
+  window.WebSocket = Counting;
+})();
+"""
 
 
 def check(name, condition, detail=""):
@@ -58,6 +89,11 @@ class Fixture:
     def state(self):
         self.process.stdin.write("state\n")
         return json.loads(self.read("STATE "))
+
+    def burst(self, count):
+        """Sends `count` increments at 10,000 a second; returns the main actor's longest stall (ms)."""
+        self.process.stdin.write("burst %d\n" % count)
+        return float(self.read("BURST %d " % count))
 
     def quit(self):
         try:
@@ -132,6 +168,7 @@ def main():
                   "needs the token" in body and not driver.find_elements(By.ID, "list"), body[:200])
 
         # Loads with it, and shows the actions the app sent.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_MESSAGES})
         driver.get(url)
         wait(driver, lambda: (rows(driver) or []) and len(rows(driver)) >= 8)
         listed = rows(driver) or []
@@ -165,7 +202,7 @@ def main():
         click_row(driver, second)
         click_row(driver, second, ".jump")
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#rows .row.current[data-index="%d"]' % second))
-        time.sleep(0.2)
+        # The page marks the row when the inspector says it jumped, after it replaced the state.
         state = fixture.state()
         check("clicking an earlier action's jump puts the store back in that state",
               state["count"] == 2 and state["items"] == [], json.dumps(state))
@@ -182,6 +219,31 @@ def main():
         os.makedirs(os.path.dirname(os.path.abspath(screenshot_path)), exist_ok=True)
         driver.save_screenshot(screenshot_path)
         check("screenshot saved to " + screenshot_path, os.path.getsize(screenshot_path) > 10_000)
+
+        # A stream of 10,000 actions a second: every action reaches the page or is reported.
+        # Clicking a row stopped following new actions; follow them again.
+        follow = driver.find_element(By.ID, "follow")
+        if not follow.is_selected():
+            follow.click()
+        before, dropped_before = driver.execute_script(
+            "return [window.prismCounts.newest, window.prismCounts.dropped]")
+        stall = fixture.burst(BURST)
+        last = before + BURST
+        wait(driver, lambda: driver.execute_script("return window.prismCounts.newest") >= last, timeout=30)
+        received, dropped_total = driver.execute_script(
+            "const c = window.prismCounts;"
+            "return [[...c.received].filter((i) => i > arguments[0] && i <= arguments[1]).length, c.dropped];",
+            before, last)
+        dropped = dropped_total - dropped_before
+        banner = driver.find_element(By.ID, "banner")
+        check("%d actions at 10,000/s: each reached the page or was reported dropped (%d received, %d dropped;"
+              " the app's longest main-actor stall: %.1f ms)" % (BURST, received, dropped, stall),
+              received + dropped == BURST, "%d unaccounted for" % (BURST - received - dropped))
+        check("the page says how many actions it did not get, if any",
+              dropped_total == 0 or (banner.is_displayed() and "%d" % dropped_total in banner.text.replace(",", "")),
+              banner.text)
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#rows .row[data-index="%d"]' % last))
+        check("the page follows the stream to its newest action", True)
     finally:
         driver.quit()
         fixture.quit()

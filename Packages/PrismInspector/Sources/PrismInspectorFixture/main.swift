@@ -4,6 +4,8 @@
 //
 //   send <action as JSON>   sends the action to the store
 //   state                   prints `STATE <the state as JSON>`
+//   burst <n>               sends n increments at 10,000 a second (100 every 10 ms), then
+//                           prints `BURST <n> <the main actor's longest stall, in ms>`
 //   quit                    stops the inspector and exits
 import Foundation
 import PrismInspector
@@ -71,10 +73,33 @@ func standardInputLines() -> AsyncStream<String> {
     return lines
 }
 
+/// Sends `count` increments, 100 every 10 ms, and returns the longest the main actor was late
+/// for a tick, in milliseconds.
+@MainActor
+func burst(_ count: Int, to store: PrismStore<FixtureState, FixtureAction>) async -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var longest = Duration.zero
+    var sent = 0
+    var tick = 0
+    while sent < count {
+        tick += 1
+        let deadline = start + .milliseconds(10 * tick)
+        try? await clock.sleep(until: deadline, tolerance: nil)
+        longest = max(longest, clock.now - deadline)
+        for _ in 0..<min(100, count - sent) { store.send(.increment) }
+        sent += min(100, count - sent)
+    }
+    let parts = longest.components
+    return (Double(parts.seconds) * 1e4 + Double(parts.attoseconds) * 1e-14).rounded() / 10
+}
+
 @MainActor
 func run() async throws {
     let store = PrismStore(initialState: FixtureState(), reducer: FixtureReducer())
-    let inspector = try await PrismInspector.start(store, configuration: .init(printsURL: false))
+    // 300 snapshots: fewer than a burst sends between two batches (500 at 10,000 a second and
+    // a batch every 50 ms), so the page is told about actions the history evicted first.
+    let inspector = try await PrismInspector.start(store, configuration: .init(historyLimit: 300, printsURL: false))
     output("URL \(inspector.url.absoluteString)")
     for action in [
         FixtureAction.increment, .increment, .add("milk"), .setToken(PrismSecret(wrappedValue: "s3cret-token")),
@@ -88,6 +113,9 @@ func run() async throws {
         if line == "state" {
             let data = try JSONEncoder().encode(store.state)
             output("STATE " + String(decoding: data, as: UTF8.self))
+        } else if line.hasPrefix("burst "), let count = Int(line.dropFirst(6)) {
+            let stall = await burst(count, to: store)
+            output("BURST \(count) \(stall)")
         } else if line.hasPrefix("send ") {
             do {
                 store.send(try JSONDecoder().decode(FixtureAction.self, from: Data(line.dropFirst(5).utf8)))

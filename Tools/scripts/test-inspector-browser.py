@@ -8,6 +8,8 @@ inspector to a store and sends a few actions, and checks what a person would see
 - it lists the actions the app sends, live;
 - a secret in the state is shown redacted;
 - clicking an earlier action's jump button puts the app's store back in that state;
+- the filter, an action typed as JSON, pausing and resuming, exporting the session and
+  loading the file back work from the page's controls;
 - 20,000 actions sent at 10,000 a second all reach the page, or the page is told how many it
   will never see (counted by a script that reads the page's WebSocket messages too).
 
@@ -16,8 +18,10 @@ Takes a screenshot of the page (second argument). Uses Chromium and its driver f
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
@@ -155,6 +159,8 @@ def main():
     fixture_path, screenshot_path = sys.argv[1], sys.argv[2]
     fixture = Fixture(fixture_path)
     driver = browser()
+    downloads = tempfile.mkdtemp(prefix="prism-inspector-downloads-")
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     try:
         url = fixture.url
         origin = url.split("/", 3)
@@ -220,6 +226,57 @@ def main():
         driver.save_screenshot(screenshot_path)
         check("screenshot saved to " + screenshot_path, os.path.getsize(screenshot_path) > 10_000)
 
+        # The filter keeps the actions whose name matches.
+        driver.find_element(By.ID, "filter").send_keys("add")
+        wait(driver, lambda: rows(driver) and all(".add(" in text for _, text in rows(driver)))
+        check("the filter shows only the actions named like it",
+              len(rows(driver)) == 3, " | ".join(text for _, text in rows(driver) or []))
+        driver.find_element(By.ID, "filter").clear()
+        driver.find_element(By.ID, "filter").send_keys(" ")
+        wait(driver, lambda: len(rows(driver) or []) > 3)
+
+        # An action typed as JSON goes to the store.
+        driver.find_element(By.ID, "action-json").send_keys('{"add": {"_0": "jam"}}')
+        driver.find_element(By.ID, "send").click()
+        wait(driver, lambda: "jam" in fixture.state()["items"])
+        row_index(driver, '.add("jam")')
+        check("an action typed as JSON on the page is sent to the store", True)
+
+        # Paused, the page lists nothing new; resuming notes how many actions it missed.
+        driver.find_element(By.ID, "record").click()
+        wait(driver, lambda: driver.find_element(By.ID, "record").text == "Resume recording")
+        fixture.send({"increment": {}})
+        driver.find_element(By.ID, "record").click()
+        wait(driver, lambda: driver.find_element(By.ID, "record").text == "Pause recording")
+        resumed = row_index(driver, "resumed")
+        listed = dict(rows(driver) or [])
+        check("pausing records nothing; resuming notes the actions not recorded",
+              "1 action was not recorded" in listed[resumed] and not any(index > resumed for index in listed),
+              listed[resumed])
+
+        # Export: the file is a PrismSessionRecording from the last note (the resume).
+        fixture.send({"add": {"_0": "tea"}})
+        row_index(driver, '.add("tea")')
+        driver.find_element(By.ID, "export").click()
+        exported = wait(driver, lambda: [name for name in os.listdir(downloads) if name.endswith(".json")])
+        with open(os.path.join(downloads, exported[0])) as file:
+            recording = json.load(file)
+        check("export downloads the session as a recording of the actions since the last note",
+              [entry["action"] for entry in recording["entries"]] == [{"add": {"_0": "tea"}}]
+              and "tea" not in recording["initialState"]["items"], json.dumps(recording)[:300])
+
+        # Load: the store goes back to the file's last state, whatever happened since.
+        fixture.send({"add": {"_0": "extra"}})
+        row_index(driver, '.add("extra")')
+        # The file input hides behind its label, as file inputs do; a person clicks the label.
+        driver.execute_script("document.getElementById('load').style.display = 'block';")
+        driver.find_element(By.ID, "load").send_keys(os.path.join(downloads, exported[0]))
+        wait(driver, lambda: "extra" not in fixture.state()["items"])
+        state = fixture.state()
+        check("loading the file puts the store in its last state and lists its actions",
+              state["items"][-1] == "tea" and "Loaded 1 actions" in driver.find_element(By.ID, "messages").text,
+              json.dumps(state))
+
         # A stream of 10,000 actions a second: every action reaches the page or is reported.
         # Clicking a row stopped following new actions; follow them again.
         follow = driver.find_element(By.ID, "follow")
@@ -247,6 +304,7 @@ def main():
     finally:
         driver.quit()
         fixture.quit()
+        shutil.rmtree(downloads, ignore_errors=True)
 
     failed = sum(1 for _, ok in results if not ok)
     print("browser test: %d passed, %d failed" % (len(results) - failed, failed))

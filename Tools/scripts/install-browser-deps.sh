@@ -48,7 +48,8 @@ if [ "${#missing[@]}" -eq 0 ] && [ -n "$has_selenium" ]; then
     exit 0
 fi
 if [ -n "$check_only" ]; then
-    echo "install-browser-deps.sh: missing: ${missing[*]} ${has_selenium:-selenium}" >&2
+    [ -n "$has_selenium" ] || missing+=(selenium)
+    echo "install-browser-deps.sh: missing: ${missing[*]}" >&2
     exit 1
 fi
 

@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
 # about ten minutes on two cores
@@ -16,9 +16,12 @@ SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps
 # that the keychain tests talk to a real Secret Service (Tools/scripts/with-keyring.sh).
 WITH_KEYRING := Tools/scripts/with-keyring.sh
 
+# Prism's own targets build with warnings as errors under make (see the end of Package.swift).
+export PRISM_WARNINGS_AS_ERRORS ?= 1
+
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs clean
+.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -58,8 +61,11 @@ test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium
 inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
 	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
 
-test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs (timed)
-	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer test-browser docs
+test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer test-browser docs api-check
+
+api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
+	Tools/scripts/api-check.sh $(BASELINE)
 
 lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
@@ -75,11 +81,11 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
 	$(SWIFT) run -c release --package-path Tools/Benchmarks PrismBenchmarks $(ARGS)
 
-run: deps ## Build and run the sample app (prism-sample)
-	$(SWIFT) run prism-sample $(ARGS)
+run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
+	$(WITH_KEYRING) $(SWIFT) run prism-sample $(ARGS)
 
 docs: deps ## Build the DocC documentation of every module (and the test server) into .build/docs
 	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build

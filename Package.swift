@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
+        .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
         .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
         .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
         .executable(name: "prism-sample", targets: ["PrismSample"]),
@@ -41,6 +42,7 @@ let package = Package(
         // The test server (Tools/PrismTestServer)
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -117,10 +119,15 @@ let package = Package(
             dependencies: [
                 "PrismCache",
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // Their error types, which the transport classifies.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
@@ -133,6 +140,12 @@ let package = Package(
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),
+        // A stub transport for apps' unit tests (no server, no socket).
+        .target(
+            name: "PrismHTTPTesting",
+            dependencies: ["PrismHTTP", .product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
+            path: "Packages/PrismHTTPTesting/Sources/PrismHTTPTesting"
+        ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
         .target(
@@ -140,6 +153,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -233,13 +248,29 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismHTTPTests",
-            dependencies: ["PrismHTTP", "PrismTestServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PrismHTTP", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // The SHA-256 of what an upload sent, to compare with the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),
         .testTarget(
             name: "PrismGraphQLTests",
             dependencies: ["PrismGraphQL", "PrismTestServer"],
             path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
+        ),
+        .testTarget(
+            name: "PrismHTTPTestingTests",
+            dependencies: [
+                "PrismHTTPTesting", "PrismGraphQL", "PrismTestSupport",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
         .testTarget(
             name: "PrismTestServerTests",
@@ -249,9 +280,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tools/PrismTestServer/Tests/PrismTestServerTests"
+        ),
+        .testTarget(
+            name: "PrismSampleTests",
+            dependencies: ["Prism", "PrismSample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
+            path: "Apps/PrismSample/Tests/PrismSampleTests"
         ),
         .testTarget(
             name: "PrismIntegrationTests",
@@ -261,3 +298,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make` (and so CI) builds Prism's own targets with warnings as errors: the Makefile exports
+// PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
+// would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
+if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -10,8 +10,12 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismCache"),
         .package(path: "../../Tools/PrismTestServer"),
+        // What Prism's tests share (locks, test clocks), for the tests only.
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -20,10 +24,15 @@ let package = Package(
             dependencies: [
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // Their error types, which the transport classifies.
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(
@@ -31,7 +40,14 @@ let package = Package(
             dependencies: [
                 "PrismHTTP",
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // The SHA-256 of what an upload sent, to compare with the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -24,6 +24,7 @@ struct SampleCommand: AsyncParsableCommand {
             HistoryCommand.self,
             TravelCommand.self,
             SyncCommand.self,
+            LiveCommand.self,
             InteractiveCommand.self,
             ServeCommand.self,
         ]

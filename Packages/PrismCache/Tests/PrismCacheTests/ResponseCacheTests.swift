@@ -112,18 +112,56 @@ struct ResponseCacheTests {
         #expect(await cache.keysByRecency.first == "c")
     }
 
-    @Test("a byte limit evicts until the bodies fit, and refuses an entry larger than the limit")
+    @Test("a byte budget counts bodies, headers and keys, and refuses an entry larger than the budget")
     func byteLimit() async {
-        let cache = PrismResponseCache(maxSize: 100, maxBytes: 10)
-        await cache.set(entry("12345"), for: "a")
+        let cache = PrismResponseCache(maxSize: 100, maxBytes: 12)
+        await cache.set(entry("12345"), for: "a")  // 5 + key 1
         await cache.set(entry("12345"), for: "b")
-        #expect(await cache.totalBytes == 10)
+        #expect(await cache.totalBytes == 12)
         await cache.set(entry("123"), for: "c")
         #expect(await cache.get(for: "a") == nil)
-        #expect(await cache.totalBytes == 8)
-        await cache.set(entry("12345678901"), for: "b")
+        #expect(await cache.totalBytes == 10)
+        await cache.set(entry("123456789012"), for: "b")  // 13 with its key: refused, old b removed
         #expect(await cache.get(for: "b") == nil)
-        #expect(await cache.totalBytes == 3)
+        #expect(await cache.totalBytes == 4)
+        // Headers count: 1 + "X" + 8 + key = 11, which leaves no room for c.
+        await cache.set(entry("1", headers: ["X": "12345678"]), for: "d")
+        #expect(await cache.get(for: "c") == nil)
+        #expect(await cache.totalBytes == 11)
+        #expect(await cache.count == 1)
+    }
+
+    @Test("a cache made without a budget still has one: 32 MiB")
+    func defaultBudget() async {
+        let cache = PrismResponseCache(maxSize: 500)
+        #expect(cache.maxBytes == PrismResponseCache.defaultMaxBytes)
+        #expect(PrismResponseCache.defaultMaxBytes == 32 * 1_024 * 1_024)
+        let huge = PrismCacheEntry(
+            data: Data(count: PrismResponseCache.defaultMaxBytes), statusCode: 200, ttl: .seconds(60))
+        await cache.set(huge, for: "huge")
+        #expect(await cache.count == 0)
+        #expect(await cache.totalBytes == 0)
+    }
+
+    @Test("a refresh that adds headers is held to the budget too")
+    func refreshKeepsBudget() async {
+        let cache = PrismResponseCache(maxSize: 100, maxBytes: 20)
+        await cache.set(entry("12345"), for: "a")
+        await cache.set(entry("12345"), for: "b")
+        await cache.refresh(key: "b", headers: ["ETag": "\"123\""])
+        #expect(await cache.totalBytes <= 20)
+        #expect(await cache.get(for: "b")?.etag == "\"123\"")
+        #expect(await cache.get(for: "a") == nil)
+    }
+
+    @Test("removeAll empties the cache, as an app does when its user signs out")
+    func removeAll() async {
+        let cache = PrismResponseCache(maxSize: 10)
+        for key in ["me", "me/settings", "feed"] { await cache.set(entry(key), for: key) }
+        await cache.removeAll()
+        #expect(await cache.count == 0)
+        #expect(await cache.totalBytes == 0)
+        #expect(await cache.lookup("me") == .miss)
     }
 
     @Test("many keys keep counts and recency consistent", arguments: [1, 7, 100])

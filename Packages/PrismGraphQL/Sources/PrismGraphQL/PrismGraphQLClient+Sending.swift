@@ -1,6 +1,6 @@
 import Foundation
 import PrismCache
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 
 extension PrismGraphQLClient {
     /// A body as it arrived, with the status it arrived with when known.
@@ -15,6 +15,15 @@ extension PrismGraphQLClient {
         as type: T.Type,
         options: PrismRequestOptions
     ) async throws -> PrismGraphQLResponse<T> {
+        guard let template else {
+            throw PrismGraphQLError(
+                code: .invalidEndpoint,
+                message: "The endpoint URL must be an absolute http or https URL with a host.",
+                url: endpointURL,
+                operationName: query.operationName
+            )
+        }
+        let ttl = try GraphQLCaching.ttl(query)
         let isMutation = query.isMutation
         var networkOptions = options
         // POSTs never go through PrismHTTP's HTTP cache; GraphQL caches below, by request.
@@ -27,7 +36,9 @@ extension PrismGraphQLClient {
         guard let cache, !isMutation, policy != .networkOnly, policy != nil || query.cacheInterval != nil else {
             return try await exchange(query, as: type, options: networkOptions).response
         }
-        let key = try GraphQLCaching.key(url: endpointURL, body: body(of: query, sendingQuery: true, hash: nil))
+        let document = try body(of: query, sendingQuery: true, hash: nil)
+        let identity = try await cacheIdentity(template, body: document)
+        let key = GraphQLCaching.key(url: endpointURL, body: document, identity: identity)
         let lookup = await cache.lookup(key)
         let cached = lookup.entry.flatMap { entry in
             try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
@@ -37,29 +48,67 @@ extension PrismGraphQLClient {
             case (.fresh, _), (.stale, .cacheFirst?):
                 return cached
             case (.stale, .staleWhileRevalidate?):
+                let storage = Storage(cache: cache, key: key, identity: identity, document: document, ttl: ttl)
                 Task { [self] in
-                    _ = try? await fetchAndStore(query, as: type, options: networkOptions, key: key, cache: cache)
+                    _ = try? await fetchAndStore(query, as: type, options: networkOptions, in: storage)
                 }
                 return cached
             default:
                 break
             }
         }
-        return try await fetchAndStore(query, as: type, options: networkOptions, key: key, cache: cache)
+        let storage = Storage(cache: cache, key: key, identity: identity, document: document, ttl: ttl)
+        return try await fetchAndStore(query, as: type, options: networkOptions, in: storage)
+    }
+
+    /// Where and how a query's answer is cached.
+    private struct Storage: Sendable {
+        var cache: PrismResponseCache
+        var key: String
+        var identity: String
+        var document: Data
+        var ttl: Duration
     }
 
     private func fetchAndStore<T: Decodable & Sendable>(
         _ query: PrismGraphQLQuery,
         as type: T.Type,
         options: PrismRequestOptions,
-        key: String,
-        cache: PrismResponseCache
+        in storage: Storage
     ) async throws -> PrismGraphQLResponse<T> {
         let (response, reply) = try await exchange(query, as: type, options: options)
-        if let entry = GraphQLCaching.entry(for: response, reply: reply, cacheInterval: query.cacheInterval) {
-            await cache.set(entry, for: key)
+        guard let entry = GraphQLCaching.entry(for: response, reply: reply, ttl: storage.ttl), let template else {
+            return response
+        }
+        // The credentials may have changed on the way (a refresh, a sign-out): the answer is
+        // stored only under the credentials it is known to belong to.
+        if (try? await cacheIdentity(template, body: storage.document)) == storage.identity {
+            await storage.cache.set(entry, for: storage.key)
         }
         return response
+    }
+
+    /// What a cached answer is keyed on besides the document: the client's additional headers,
+    /// and the credentials the request carries as it would be sent now (after a
+    /// `PrismNetworkAdapter`'s interceptors and authenticator), as a SHA-256.
+    private func cacheIdentity(_ template: GraphQLEndpoint.Template, body: Data) async throws -> String {
+        var request = try GraphQLEndpoint(template: template, payload: body).makeHTTPRequest()
+        if let adapter = networkClient as? PrismNetworkAdapter {
+            request = try await adapter.preparedForSending(request)
+        }
+        var fields = additionalHeaders.map { (name: $0.key.lowercased(), value: $0.value) }
+        for field in request.headers where PrismHTTPRedaction.isSensitive(field.name) {
+            fields.append((field.name.lowercased(), field.value))
+        }
+        fields.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
+        var bytes = Data()
+        for field in fields {
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(0)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(0)
+        }
+        return SHA256Hex.digest(of: bytes)
     }
 
     /// Sends the operation (as a persisted-query hash first when enabled) and decodes the answer.
@@ -106,6 +155,11 @@ extension PrismGraphQLClient {
     /// POSTs `body` through the network client.
     private func post(_ body: Data, _ query: PrismGraphQLQuery, options: PrismRequestOptions) async throws -> Reply {
         let status = StatusRecorder()
+        guard let template else {
+            throw PrismGraphQLError(
+                code: .invalidEndpoint, message: "The endpoint URL is not valid.", url: endpointURL,
+                operationName: query.operationName)
+        }
         let request = GraphQLHTTPRequest(endpoint: GraphQLEndpoint(template: template, payload: body), status: status)
         do {
             let data = try await networkClient.request(on: request, options: options)

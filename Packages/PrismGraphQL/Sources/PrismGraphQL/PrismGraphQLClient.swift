@@ -33,7 +33,11 @@ import PrismHTTP
 ///
 /// ## Caching
 /// POST responses carry no HTTP caching, so query responses are cached by the client itself, in
-/// ``cache``, keyed by the endpoint and the exact request (document, operation, variables):
+/// ``cache``, keyed by the endpoint, the exact request (document, operation, variables), the
+/// client's `additionalHeaders`, and the credentials the request carries as it is sent (after a
+/// `PrismNetworkAdapter`'s interceptors and authenticator: a digest of `Authorization`, `Cookie`
+/// and every header PrismHTTP treats as secret), so that one user's answer is never served to
+/// another:
 /// with no cache policy, a query with a ``PrismGraphQLQuery/cacheInterval`` is served from the
 /// cache while fresh; `.cacheFirst` returns any cached response, fresh or not;
 /// `.staleWhileRevalidate` returns it and refreshes a stale one in the background;
@@ -58,17 +62,21 @@ public struct PrismGraphQLClient: Sendable {
     /// Whether operations are sent as persisted-query hashes first.
     public let usesAutomaticPersistedQueries: Bool
 
-    let template: GraphQLEndpoint.Template
+    /// The endpoint's parts, or nil when `endpointURL` cannot be one (every operation then
+    /// fails with ``PrismGraphQLError/Code-swift.struct/invalidEndpoint``).
+    let template: GraphQLEndpoint.Template?
     let persistedQuerySupport = PersistedQueries.Support()
 
     /// Creates a client that sends through a new `PrismNetworkAdapter` (the
     /// platform's default transport) and caches in a cache of its own (500 responses).
     ///
     /// - Parameters:
-    ///   - endpointURL: The GraphQL endpoint, an absolute `http` or `https` URL.
+    ///   - endpointURL: The GraphQL endpoint, an absolute `http` or `https` URL (else every
+    ///     operation throws `invalidEndpoint`).
     ///   - additionalHeaders: Header fields sent with every operation (`Authorization`, say).
     ///   - automaticPersistedQueries: Whether to send documents as persisted-query hashes first.
-    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
+    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
+    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
@@ -78,7 +86,7 @@ public struct PrismGraphQLClient: Sendable {
             endpointURL: endpointURL,
             additionalHeaders: additionalHeaders,
             networkClient: PrismNetworkAdapter(cache: nil),
-            cache: PrismResponseCache(maxSize: 500),
+            cache: PrismResponseCache(maxSize: 500, maxBytes: PrismResponseCache.defaultMaxBytes),
             automaticPersistedQueries: automaticPersistedQueries
         )
     }
@@ -91,7 +99,8 @@ public struct PrismGraphQLClient: Sendable {
     /// let graphql = PrismGraphQLClient(endpointURL: url, networkClient: http)
     /// ```
     ///
-    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
+    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
+    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
@@ -110,7 +119,8 @@ public struct PrismGraphQLClient: Sendable {
     /// Creates a client that sends through `networkClient` and caches query responses in
     /// `cache` (`nil` caches nothing).
     ///
-    /// - Precondition: `endpointURL` is an absolute `http` or `https` URL with a host.
+    /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
+    /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],

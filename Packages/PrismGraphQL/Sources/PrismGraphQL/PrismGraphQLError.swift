@@ -38,6 +38,12 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// The response carried GraphQL errors and the caller asked for data only
         /// (``PrismGraphQLResponse/requireData()``).
         public static let graphQLErrors = Code("graphQLErrors")
+        /// The client's `endpointURL` is not an absolute `http` or `https` URL with a host.
+        /// Nothing was sent.
+        public static let invalidEndpoint = Code("invalidEndpoint")
+        /// The query's `cacheInterval` is not a finite number of seconds of at least zero.
+        /// Nothing was sent.
+        public static let invalidCacheInterval = Code("invalidCacheInterval")
 
         /// The code's name.
         public var description: String { name }
@@ -90,11 +96,12 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         body.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The code, the message, the operation, the URL and the start of the body.
+    /// The code, the message, the operation, the URL (its credentials redacted) and the start
+    /// of the body.
     public var description: String {
         var text = "PrismGraphQLError.\(code): \(message)"
         if let operationName { text += " (operation \(operationName))" }
-        if let url { text += " [\(url.absoluteString)]" }
+        if let url { text += " [\(PrismHTTPRedaction.redact(url))]" }
         if let bodyText, !bodyText.isEmpty {
             let preview = bodyText.prefix(500)
             text += " body: \(preview)\(bodyText.count > 500 ? "…" : "")"

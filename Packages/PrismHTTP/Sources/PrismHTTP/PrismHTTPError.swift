@@ -40,6 +40,17 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         public static let retriesExhausted = Code("retriesExhausted")
         /// Something else went wrong in the transport (see ``PrismHTTPError/underlying``).
         public static let transportFailed = Code("transportFailed")
+        /// A header name or value would corrupt the request: a CR, LF, NUL or other control
+        /// character, or a name that is not an HTTP token. Nothing was sent.
+        public static let invalidHeader = Code("invalidHeader")
+        /// A timeout is not a finite number of seconds above zero (NaN, infinite, zero or
+        /// negative), or is longer than a year. Nothing was sent.
+        public static let invalidTimeout = Code("invalidTimeout")
+        /// An endpoint's `cacheInterval` is not a finite number of seconds of at least zero.
+        /// Nothing was sent.
+        public static let invalidCacheInterval = Code("invalidCacheInterval")
+        /// The server redirected more times than the transport's ``PrismRedirectPolicy`` allows.
+        public static let tooManyRedirects = Code("tooManyRedirects")
 
         /// The code's name.
         public var description: String { name }
@@ -49,7 +60,8 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// A sentence that says what went wrong.
     public var message: String
-    /// The URL of the request.
+    /// The URL of the request, as it was sent (credentials in its query included: the
+    /// ``description`` redacts them, this property does not).
     public var url: URL?
     /// The method of the request, when known.
     public var method: PrismNetworkMethod?
@@ -92,10 +104,11 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         body.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The message, the URL, and the start of the body.
+    /// The message, the URL with its credentials redacted (``PrismHTTPRedaction``), and the
+    /// start of the body.
     public var description: String {
         var text = "PrismHTTPError.\(code): \(message)"
-        if let url { text += " [\(url.absoluteString)]" }
+        if let url { text += " [\(PrismHTTPRedaction.redact(url))]" }
         if let bodyText, !bodyText.isEmpty {
             let preview = bodyText.prefix(500)
             text += " body: \(preview)\(bodyText.count > 500 ? "…" : "")"

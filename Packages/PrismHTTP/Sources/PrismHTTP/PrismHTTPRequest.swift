@@ -11,7 +11,10 @@ public struct PrismHTTPRequest: Sendable, Hashable {
     public var headers: PrismHTTPHeaders
     /// The body, if any.
     public var body: Data?
-    /// How long the transport waits for the whole response; `nil` uses the transport's default.
+    /// How long the transport waits for the whole response, body and redirects included; `nil`
+    /// uses the transport's default. For an upload it bounds each pause while the body is sent,
+    /// then the whole response once the body is out. It must be above zero and at most a year
+    /// (else the request fails with `invalidTimeout`).
     public var timeout: Duration?
 
     /// Creates a request.

@@ -24,34 +24,6 @@ public protocol PrismHTTPTransport: Sendable {
     ) async throws -> PrismHTTPResponse
 }
 
-/// Settings every transport honours.
-public struct PrismTransportConfiguration: Sendable, Hashable {
-    /// How long to wait for a connection to open.
-    public var connectTimeout: Duration
-    /// How long to wait for the whole response when the request sets no timeout.
-    public var requestTimeout: Duration
-    /// The most connections kept open to one host.
-    public var maximumConnectionsPerHost: Int
-    /// The largest response body accepted, in bytes; a larger one is a `responseTooLarge` error.
-    public var maximumResponseBytes: Int
-
-    /// Creates settings; the defaults suit most apps.
-    public init(
-        connectTimeout: Duration = .seconds(10),
-        requestTimeout: Duration = .seconds(60),
-        maximumConnectionsPerHost: Int = 8,
-        maximumResponseBytes: Int = 256 * 1_024 * 1_024
-    ) {
-        self.connectTimeout = connectTimeout
-        self.requestTimeout = requestTimeout
-        self.maximumConnectionsPerHost = maximumConnectionsPerHost
-        self.maximumResponseBytes = maximumResponseBytes
-    }
-
-    /// The defaults.
-    public static var `default`: Self { Self() }
-}
-
 extension Duration {
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18

@@ -11,21 +11,36 @@ import PrismCache
 /// ```
 ///
 /// `PrismNetworkAdapter()` uses the platform's default transport (AsyncHTTPClient on Linux,
-/// URLSession elsewhere), a response cache of 500 entries, and no interceptors or logging.
+/// URLSession elsewhere), a response cache of 500 entries and 32 MiB, and no interceptors or
+/// logging.
 ///
 /// ## Caching
 /// GET responses go through ``cache`` as HTTP says (`Cache-Control: max-age`, `no-cache`,
-/// `no-store`; `ETag` and `Last-Modified` revalidated with `If-None-Match` and
-/// `If-Modified-Since`, a `304` refreshing the entry and returning its body), with the
-/// endpoint's `cacheInterval` as the time to live when it has one. A ``PrismRequestOptions``
-/// cache policy changes that per request; ``responses(on:cachePolicy:options:)`` streams the
-/// cached value, then the fresh one.
+/// `must-revalidate`, `no-store`, `Vary`; `ETag` and `Last-Modified` revalidated with
+/// `If-None-Match` and `If-Modified-Since`, a `304` refreshing the entry and returning its body),
+/// with the endpoint's `cacheInterval` as the time to live of a 2xx when it has one. A
+/// ``PrismRequestOptions`` cache policy changes that per request; ``responses(on:cachePolicy:options:)``
+/// streams the cached value, then the fresh one.
+///
+/// Entries are keyed on the request as it is sent, after the interceptors and the
+/// authenticator, credentials included (a digest of `Authorization`, `Cookie` and every header
+/// ``PrismHTTPRedaction`` treats as secret): a response to one user or token is never served to
+/// another. A response that says `no-cache` or `must-revalidate` is never served stale without
+/// asking the server, whatever the policy. Call `cache?.removeAll()` when the user signs out.
 ///
 /// ## Errors
 /// A status the request does not accept (non-2xx by default) throws a ``PrismHTTPError`` that
 /// keeps the status, headers and body; so does a body that does not decode (with the key and
-/// type), and every transport failure. Cancelling the task cancels the request and throws
+/// type), and every transport failure. Headers with control characters, a URL that is not
+/// `http` or `https`, and a timeout or cache interval that is not a sensible number of seconds
+/// are errors before anything is sent. Cancelling the task cancels the request and throws
 /// `CancellationError`.
+///
+/// ## Logging
+/// With a `logger`, every exchange is logged at `.debug` and every failure at `.warning`: the
+/// URL with its credentials redacted, redacted headers, the status, and for a failure only its
+/// code. No credential, query secret, header value of a secret header or error text reaches a
+/// log line.
 public final class PrismNetworkAdapter: PrismNetworkClient {
     /// Sends the requests.
     public let transport: any PrismHTTPTransport
@@ -38,7 +53,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     /// Logs each request and its outcome, with credentials redacted; `nil` logs nothing.
     public let logger: Logger?
     /// Waits between retry attempts (the continuous clock unless a test gave another).
-    private let sleep: @Sendable (Duration) async throws -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
 
     /// The transport `PrismNetworkAdapter()` uses: AsyncHTTPClient on Linux, URLSession on
     /// Apple platforms.
@@ -99,11 +114,11 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         on request: Request,
         options: PrismRequestOptions
     ) async throws -> Request.Response {
-        let http = try prepare(request.endpoint, options: options)
+        let (http, cacheInterval) = try prepare(request.endpoint, options: options)
         let response = try await send(
             http,
             cachePolicy: options.cachePolicy,
-            cacheInterval: request.endpoint.cacheInterval,
+            cacheInterval: cacheInterval,
             retryPolicy: options.retryPolicy,
             store: options.cachePolicy != .networkOnly
         )
@@ -121,7 +136,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     ///
     /// With another policy the stream yields what ``request(on:options:)`` would return, once.
     /// When the cached and fresh bodies are identical (a `304`), the second value still arrives,
-    /// marked ``PrismNetworkUpdate/Source/network``.
+    /// marked ``PrismNetworkUpdate/Source/network``. A stale entry whose response said
+    /// `no-cache` or `must-revalidate` is not yielded: only the network's answer is.
     public func responses<Request: PrismNetworkRequest>(
         on request: Request,
         cachePolicy: PrismCachePolicy = .cacheThenNetwork,
@@ -132,39 +148,33 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
                 do {
                     var options = options
                     options.cachePolicy = cachePolicy
-                    let http = try prepare(request.endpoint, options: options)
-                    if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(http) {
-                        let lookup = await cache.lookup(HTTPCaching.key(for: http))
-                        if let entry = lookup.entry {
-                            let cached = HTTPCaching.response(from: entry, url: http.url)
-                            if request.accepts(statusCode: cached.statusCode) {
-                                let value = try validateAndDecode(cached, for: request)
+                    let (http, cacheInterval) = try prepare(request.endpoint, options: options)
+                    if cachePolicy == .cacheThenNetwork, let cache {
+                        let adapted = try await adapt(http)
+                        if HTTPCaching.isCacheable(adapted) {
+                            let authorized = try await authorize(adapted)
+                            let lookup = await cache.lookup(HTTPCaching.key(for: authorized.request))
+                            if let entry = lookup.entry, HTTPCaching.varyMatches(entry, authorized.request) {
                                 let isStale = if case .stale = lookup { true } else { false }
-                                continuation.yield(.init(value: value, source: .cache, isStale: isStale))
+                                let cached = HTTPCaching.response(from: entry, url: http.url)
+                                if request.accepts(statusCode: cached.statusCode),
+                                    !isStale || !HTTPCaching.requiresRevalidation(entry)
+                                {
+                                    let value = try validateAndDecode(cached, for: request)
+                                    continuation.yield(.init(value: value, source: .cache, isStale: isStale))
+                                }
                             }
                         }
-                        let response = try await send(
-                            http,
-                            cachePolicy: .networkOnly,
-                            cacheInterval: request.endpoint.cacheInterval,
-                            retryPolicy: options.retryPolicy,
-                            store: true
-                        )
-                        continuation.yield(
-                            .init(
-                                value: try validateAndDecode(response, for: request), source: .network, isStale: false))
-                    } else {
-                        let response = try await send(
-                            http,
-                            cachePolicy: cachePolicy,
-                            cacheInterval: request.endpoint.cacheInterval,
-                            retryPolicy: options.retryPolicy,
-                            store: cachePolicy != .networkOnly
-                        )
-                        continuation.yield(
-                            .init(
-                                value: try validateAndDecode(response, for: request), source: .network, isStale: false))
                     }
+                    let response = try await send(
+                        http,
+                        cachePolicy: cachePolicy == .cacheThenNetwork ? .networkOnly : cachePolicy,
+                        cacheInterval: cacheInterval,
+                        retryPolicy: options.retryPolicy,
+                        store: cachePolicy != .networkOnly
+                    )
+                    continuation.yield(
+                        .init(value: try validateAndDecode(response, for: request), source: .network, isStale: false))
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -193,154 +203,78 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         )
     }
 
-    // MARK: Pipeline
+    /// Uploads `body` with `request` through the interceptors, the authenticator and the
+    /// logging, like every other request, reporting the bytes sent so far to `progress`.
+    ///
+    /// ```swift
+    /// let response = try await client.upload(request, body: .multipart(form)) { sent in
+    ///     print("\(sent) bytes sent")
+    /// }
+    /// ```
+    ///
+    /// The body is checked first (``PrismUploadBody/validate()``): a file part that cannot be
+    /// read fails before anything is sent. After a 401 the authenticator refreshes and the body
+    /// is sent again, once. Uploads are never cached or retried.
+    public func upload(
+        _ request: PrismHTTPRequest,
+        body: PrismUploadBody,
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void = { _ in }
+    ) async throws -> PrismHTTPResponse {
+        try body.validate()
+        let adapted = try await adapt(request)
+        return try await attempt(adapted, authorization: nil) { [transport] request in
+            try await transport.upload(request, body: body, progress: progress)
+        }.response
+    }
 
-    private func prepare(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws -> PrismHTTPRequest
+    // MARK: Preparing
+
+    /// The endpoint as a request with `options` applied, and its cache interval, checked.
+    private func prepare(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws
+        -> (PrismHTTPRequest, Duration?)
     {
         var request = try endpoint.makeHTTPRequest()
         for (name, value) in options.headers { request.headers[name] = value }
         if let timeout = options.timeout { request.timeout = timeout }
+        let cacheInterval = try endpoint.cacheInterval.map { seconds throws(PrismHTTPError) in
+            try RequestValidation.cacheInterval(seconds: seconds, url: request.url)
+        }
+        return (request, cacheInterval)
+    }
+
+    /// `request` as every interceptor adapted it, checked (URL, headers, timeout).
+    func adapt(_ request: PrismHTTPRequest) async throws -> PrismHTTPRequest {
+        var request = request
+        for interceptor in interceptors { request = try await interceptor.adapt(request) }
+        do {
+            try RequestValidation.validate(request)
+        } catch {
+            logFailure(error, of: request)
+            throw error
+        }
         return request
     }
 
-    /// Interceptors, then the cache, then the network (with credentials).
-    private func send(
-        _ request: PrismHTTPRequest,
-        cachePolicy: PrismCachePolicy?,
-        cacheInterval: TimeInterval?,
-        retryPolicy: (any PrismRetryPolicy)?,
-        store: Bool
-    ) async throws -> PrismHTTPResponse {
-        var request = request
-        for interceptor in interceptors { request = try await interceptor.adapt(request) }
-        let network = { @Sendable [self] (request: PrismHTTPRequest) async throws -> PrismHTTPResponse in
-            try await sendRetrying(request, policy: retryPolicy)
-        }
-
-        guard let cache, HTTPCaching.isCacheable(request), cachePolicy != .networkOnly || store else {
-            return try await network(request)
-        }
-        let key = HTTPCaching.key(for: request)
-        let lookup: PrismCacheLookup = cachePolicy == .networkOnly ? .miss : await cache.lookup(key)
-        switch (lookup, cachePolicy) {
-        case (.fresh(let entry), _):
-            logger?.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(request.url))"])
-            return HTTPCaching.response(from: entry, url: request.url)
-        case (.stale(let entry), .cacheFirst):
-            return HTTPCaching.response(from: entry, url: request.url)
-        case (.stale(let entry), .staleWhileRevalidate):
-            let stale = request
-            Task { [self] in
-                _ = try? await revalidate(
-                    stale, entry: entry, key: key, cache: cache, cacheInterval: cacheInterval, network: network)
-            }
-            return HTTPCaching.response(from: entry, url: request.url)
-        case (.stale(let entry), _):
-            return try await revalidate(
-                request, entry: entry, key: key, cache: cache, cacheInterval: cacheInterval, network: network)
-        case (.miss, _):
-            let response = try await network(request)
-            if store { await storeIfAllowed(response, key: key, cache: cache, cacheInterval: cacheInterval) }
-            return response
-        }
-    }
-
-    private func revalidate(
-        _ request: PrismHTTPRequest,
-        entry: PrismCacheEntry,
-        key: String,
-        cache: PrismResponseCache,
-        cacheInterval: TimeInterval?,
-        network: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
-    ) async throws -> PrismHTTPResponse {
-        let conditional =
-            HTTPCaching.canRevalidate(entry) ? HTTPCaching.conditional(request, revalidating: entry) : request
-        let response = try await network(conditional)
-        if response.statusCode == 304 {
-            let ttl = HTTPCaching.ttlAfterRevalidation(response, entry: entry, cacheInterval: cacheInterval)
-            let refreshed = await cache.refresh(
-                key: key, headers: HTTPCaching.refreshedHeaders(from: response), ttl: ttl)
-            logger?.debug("revalidated: not modified", metadata: ["url": "\(PrismHTTPRedaction.redact(request.url))"])
-            return HTTPCaching.response(from: refreshed ?? entry, url: request.url)
-        }
-        await storeIfAllowed(response, key: key, cache: cache, cacheInterval: cacheInterval)
-        return response
-    }
-
-    private func storeIfAllowed(
-        _ response: PrismHTTPResponse,
-        key: String,
-        cache: PrismResponseCache,
-        cacheInterval: TimeInterval?
-    ) async {
-        if let entry = HTTPCaching.entry(for: response, cacheInterval: cacheInterval) {
-            await cache.set(entry, for: key)
-        } else if !response.isSuccess || CacheControl(response.headers["Cache-Control"]).noStore {
-            await cache.invalidate(key: key)
-        }
-    }
-
-    /// The network, retried as `policy` says: a transient status (408, 429, 5xx) counts as a
-    /// failed attempt; when the attempts are spent the last response is an error that lists them.
-    private func sendRetrying(_ request: PrismHTTPRequest, policy: (any PrismRetryPolicy)?) async throws
-        -> PrismHTTPResponse
-    {
-        guard let policy else { return try await sendOverNetwork(request) }
-        return try await Retrying.run(policy: policy, sleep: sleep) {
-            let response = try await sendOverNetwork(request)
-            let failure = PrismHTTPError.unacceptable(response, method: request.method)
-            if !response.isSuccess, PrismRetryFailure(error: failure).isTransient { throw failure }
-            return response
-        }
-    }
-
-    /// Credentials, the transport, and one retry after a refresh when credentials were rejected.
-    private func sendOverNetwork(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        guard let authenticator else { return try await transmit(request) }
-        let (authorized, credential) = try await authenticator.authorize(request)
-        let response = try await transmit(authorized)
-        guard authenticator.isAuthenticationFailure(response) else { return response }
-        try await authenticator.refresh(replacing: credential)
-        let (retried, _) = try await authenticator.authorize(request)
-        return try await transmit(retried)
-    }
-
-    private func transmit(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+    /// `request` with the authenticator's credentials (as is without an authenticator).
+    func authorize(_ request: PrismHTTPRequest) async throws -> Authorization {
+        guard let authenticator else { return Authorization(request: request, credential: nil) }
         do {
-            return try await transmitLogged(request)
-        } catch var error as PrismHTTPError {
-            if error.method == nil { error.method = request.method }
+            let (authorized, credential) = try await authenticator.authorize(request)
+            return Authorization(request: authorized, credential: credential)
+        } catch let error as PrismHTTPError {
+            logFailure(error, of: request)
             throw error
         }
     }
 
-    private func transmitLogged(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        guard let logger else { return try await transport.send(request) }
-        let start = ContinuousClock.now
-        let url = PrismHTTPRedaction.redact(request.url)
-        logger.debug(
-            "\(request.method.rawValue) \(url)",
-            metadata: ["headers": "\(PrismHTTPRedaction.redact(request.headers).dictionary)"]
-        )
-        do {
-            let response = try await transport.send(request)
-            let elapsed = ContinuousClock.now - start
-            logger.debug(
-                "\(response.statusCode) \(request.method.rawValue) \(url)",
-                metadata: [
-                    "milliseconds": "\(Int(elapsed.seconds * 1_000))",
-                    "bytes": "\(response.body.count)",
-                    "headers": "\(PrismHTTPRedaction.redact(response.headers).dictionary)",
-                ]
-            )
-            return response
-        } catch {
-            if !(error is CancellationError) {
-                logger.warning("\(request.method.rawValue) \(url) failed", metadata: ["error": "\(error)"])
-            }
-            throw error
-        }
+    /// The request as it would be sent now: after the interceptors and with the
+    /// authenticator's credentials. PrismGraphQL keys its cache on it.
+    @_spi(PrismInternals)
+    public func preparedForSending(_ request: PrismHTTPRequest) async throws -> PrismHTTPRequest {
+        try await authorize(try await adapt(request)).request
     }
+
+    // MARK: Validating
 
     private func validateAndDecode<Request: PrismNetworkRequest>(
         _ response: PrismHTTPResponse,
@@ -361,4 +295,10 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     private static func decoder<Response>(for type: Response.Type) -> JSONDecoder {
         (type as? any PrismEntity.Type)?.decoder ?? PrismJSON.sharedDecoder
     }
+}
+
+/// A request with credentials, and what identifies them for a refresh.
+struct Authorization: Sendable {
+    var request: PrismHTTPRequest
+    var credential: String?
 }

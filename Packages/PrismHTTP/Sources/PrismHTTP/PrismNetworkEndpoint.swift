@@ -16,7 +16,7 @@ import FoundationNetworking
 ///     var host: String { "api.github.com" }
 ///     var path: String {
 ///         switch self {
-///         case .user(let login): return "/users/\(login)"
+///         case .user(let login): return PrismPath.segments("users", login)
 ///         case .createIssue(let repo, _): return "/repos/\(repo)/issues"
 ///         }
 ///     }
@@ -48,8 +48,9 @@ import FoundationNetworking
 /// | ``timeoutInterval`` | `TimeInterval?` | `nil` (the transport's default) |
 /// | ``cacheInterval`` | `TimeInterval?` | `nil` |
 ///
-/// ``url`` and ``request`` are built from these. Query items are omitted when the array is
-/// empty. A `String` body is sent as its UTF-8 bytes, `Data` as is, and any other `Encodable`
+/// ``url`` and ``request`` are built from these. Build a path from user input with
+/// ``PrismPath`` (`PrismPath.segments("users", login)`), so that a value cannot add segments or
+/// climb with `..`. Query items are omitted when the array is empty. A `String` body is sent as its UTF-8 bytes, `Data` as is, and any other `Encodable`
 /// as JSON with ``bodyEncoder`` (`Content-Type: application/json` unless ``headers`` set one).
 public protocol PrismNetworkEndpoint: Sendable {
     /// The URL scheme.
@@ -98,44 +99,39 @@ extension PrismNetworkEndpoint {
 
     /// The endpoint's URL, built from its scheme, host, port, path and query items.
     ///
-    /// - Precondition: the parts make a valid URL. Use ``makeURL()`` to get an error instead.
+    /// When the parts do not make a valid URL (see ``makeURL()``), this is `about:blank`, which
+    /// no transport sends: use ``makeURL()`` to learn what is wrong. It never traps.
     public var url: URL {
-        do {
-            return try makeURL()
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        (try? makeURL()) ?? URLBuilding.invalidURL
     }
 
-    /// The endpoint's URL, or a ``PrismHTTPError`` with code `invalidURL` saying which part is wrong.
+    /// The endpoint's URL, or a ``PrismHTTPError`` with code `invalidURL` saying which part is
+    /// wrong.
+    ///
+    /// The host must be a host name or a bracketed IPv6 address, the port from 1 to 65535. The
+    /// path is percent-encoded where it holds characters a path cannot (`%XX` escapes, such as
+    /// those of ``PrismPath/segment(_:)``, are kept), and a path with a `.` or `..` segment,
+    /// plain or encoded, is refused: it would climb out of the endpoint. Query names and values
+    /// are percent-encoded but for letters, digits and `-._~`, so `+`, `&`, `=` and `#` in a value
+    /// stay in the value.
     public func makeURL() throws(PrismHTTPError) -> URL {
-        var components = URLComponents()
-        components.scheme = scheme.rawValue
-        components.host = host
-        components.port = port
-        components.path = path.hasPrefix("/") || path.isEmpty ? path : "/" + path
-        if let queryItems, !queryItems.isEmpty {
-            components.queryItems = queryItems
-        }
-        guard !host.isEmpty, let url = components.url else {
-            throw PrismHTTPError(
-                code: .invalidURL,
-                message:
-                    "The endpoint's parts do not make a URL (scheme \(scheme.rawValue), host \"\(host)\", path \"\(path)\")."
-            )
-        }
-        return url
+        try URLBuilding.url(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
     }
 
     /// The endpoint as a ``PrismHTTPRequest``: URL, method, headers, encoded body, timeout.
+    ///
+    /// - Throws: ``PrismHTTPError``: `invalidURL` (see ``makeURL()``), `invalidTimeout` for a
+    ///   `timeoutInterval` that is NaN, infinite, zero, negative or over a year, `invalidHeader`
+    ///   for a header with a control character, `encodingFailed` for a body that does not encode.
     public func makeHTTPRequest() throws(PrismHTTPError) -> PrismHTTPRequest {
         let encoder = bodyEncoder
-        var request = PrismHTTPRequest(
-            url: try makeURL(),
-            method: method,
-            headers: PrismHTTPHeaders(headers),
-            timeout: timeoutInterval.map { .milliseconds(Int64(($0 * 1_000).rounded())) }
-        )
+        let url = try makeURL()
+        let timeout = try timeoutInterval.map { seconds throws(PrismHTTPError) in
+            try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
+        }
+        let headers = PrismHTTPHeaders(headers)
+        try RequestValidation.validateHeaders(headers, url: url)
+        var request = PrismHTTPRequest(url: url, method: method, headers: headers, timeout: timeout)
         if let body {
             let (data, contentType) = try encodeBody(body, encoder: encoder, url: request.url)
             request.body = data
@@ -148,20 +144,18 @@ extension PrismNetworkEndpoint {
 
     /// The endpoint as a Foundation `URLRequest`.
     ///
-    /// - Precondition: the URL is valid and the body encodes.
+    /// When ``makeHTTPRequest()`` throws (an invalid URL, timeout or header, a body that does
+    /// not encode), this is a request for `about:blank`, which no transport sends: use
+    /// ``makeHTTPRequest()`` to learn what is wrong. It never traps.
     public var request: URLRequest {
-        do {
-            let http = try makeHTTPRequest()
-            var request = URLRequest(url: http.url)
-            request.httpMethod = http.method.rawValue
-            for field in http.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
-            request.httpBody = http.body
-            if let timeoutInterval { request.timeoutInterval = timeoutInterval }
-            if method == .get, cacheInterval != nil { request.cachePolicy = .returnCacheDataElseLoad }
-            return request
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        guard let http = try? makeHTTPRequest() else { return URLRequest(url: URLBuilding.invalidURL) }
+        var request = URLRequest(url: http.url)
+        request.httpMethod = http.method.rawValue
+        for field in http.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+        request.httpBody = http.body
+        if let timeout = http.timeout { request.timeoutInterval = timeout.seconds }
+        if method == .get, cacheInterval != nil { request.cachePolicy = .returnCacheDataElseLoad }
+        return request
     }
 }
 

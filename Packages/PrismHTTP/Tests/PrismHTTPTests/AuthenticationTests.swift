@@ -1,6 +1,7 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Authentication against the test server")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Client against the test server")
@@ -103,18 +104,20 @@ struct ClientTests {
         }
     }
 
-    @Test("cancelling the task cancels the request with CancellationError", arguments: TransportKind.allCases)
+    @Test(
+        "cancelling the task cancels the request with CancellationError, and closes its connection",
+        arguments: TransportKind.allCases)
     func cancellation(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let client = PrismNetworkAdapter(transport: transport.make())
-            let started = ContinuousClock.now
-            let task = Task {
-                try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/delay/10000")))
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            // The head and 10 bytes, then nothing for 20 s.
+            let endpoint = ServerEndpoint(server, "/hostile/stall", query: ["sent": "10", "ms": "20000"])
+            let task = Task { try await client.request(on: RawRequest(endpoint: endpoint)) }
+            try await eventually { server.bodyBytesSent("/hostile/stall") == 10 }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // The server saw the connection close while it held the rest of the body.
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PrismHTTP
+import PrismTestSupport
 import Testing
 
 @Suite("Retry policies")
@@ -115,11 +116,12 @@ struct RetryableRequestTests {
 
     @Test("when every attempt fails the error says how many and why each failed")
     func exhausted() async {
-        let clock = TestClock()
+        let clock = ImmediateClock()
+        let start = clock.now
         let calls = LockedBox(0)
         let retryable = PrismRetryableRequest(
             policy: PrismExponentialBackoff(baseDelay: .seconds(1), maxDelay: .seconds(30), maxAttempts: 3),
-            clock: ImmediateClock(base: clock),
+            clock: clock,
             operation: { () async throws -> Int in
                 let call = calls.mutate { value -> Int in
                     value += 1
@@ -141,7 +143,7 @@ struct RetryableRequestTests {
             Issue.record("unexpected \(error)")
         }
         // The waits happened on the injected clock, not in real time.
-        #expect(clock.now.offset >= .seconds(3))
+        #expect(start.duration(to: clock.now) >= .seconds(3))
     }
 
     @Test("a failure the policy does not retry is thrown as it is, after one attempt")
@@ -156,32 +158,28 @@ struct RetryableRequestTests {
         #expect(calls.wrappedValue == 1)
     }
 
-    @Test("cancelling the task stops the wait at once")
+    @Test("cancelling the task stops the wait at once, without the clock moving, and tries nothing more")
     func cancellationStopsTheWait() async {
+        let clock = TestClock()
+        let start = clock.now
+        let calls = LockedBox(0)
         let retryable = PrismRetryableRequest(
             policy: PrismExponentialBackoff(
-                baseDelay: .seconds(60), maxDelay: .seconds(60), maxAttempts: 3, jitter: .zero)
+                baseDelay: .seconds(60), maxDelay: .seconds(60), maxAttempts: 3, jitter: .zero),
+            clock: clock
         ) { () async throws -> Int in
+            calls.mutate { $0 += 1 }
             throw PrismHTTPError(code: .timedOut, message: "slow")
         }
-        let start = ContinuousClock.now
         let task = Task { try await retryable.execute() }
-        try? await Task.sleep(for: .milliseconds(50))
+        // The first attempt failed and the retry waits its 60 s on the test clock.
+        await clock.waitForSleeper()
+        #expect(calls.wrappedValue == 1)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(5))
-    }
-}
-
-/// A clock whose sleeps return at once, advancing `base` by the time asked.
-struct ImmediateClock: Clock {
-    let base: TestClock
-
-    var now: TestClock.Instant { base.now }
-    var minimumResolution: Duration { .nanoseconds(1) }
-
-    func sleep(until deadline: TestClock.Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        base.advance(by: base.now.duration(to: deadline))
+        // The wait ended although no time passed, and no attempt followed.
+        #expect(clock.now == start)
+        #expect(calls.wrappedValue == 1)
+        await #expect(throws: Never.self) { try await clock.checkSuspension() }
     }
 }

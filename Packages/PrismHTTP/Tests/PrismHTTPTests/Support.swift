@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 
 /// The transports every behaviour is tested on.
 enum TransportKind: String, CaseIterable, Sendable {
@@ -108,18 +109,6 @@ struct Versioned: PrismEntity, Equatable {
     var version: Int
 }
 
-/// A value shared between tasks in a test, guarded by a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    var wrappedValue: Value { lock.withLock { value } }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-}
-
 /// A swift-log handler that keeps every line it is given.
 struct CapturingLogHandler: LogHandler {
     let lines: LockedBox<[String]>
@@ -135,4 +124,23 @@ struct CapturingLogHandler: LogHandler {
         let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
     }
+}
+
+/// `server`'s URL of `path`, on the host `localhost`: another origin than `127.0.0.1`.
+func otherOrigin(_ server: PrismTestServer, _ path: String) -> URL {
+    URL(string: "http://localhost:\(server.port)\(path)")!
+}
+
+/// `/hostile/redirect` on `server`, redirecting to `target` with `status`.
+func redirectURL(_ server: PrismTestServer, to target: URL, status: Int = 302) -> URL {
+    var components = URLComponents(url: server.url("/hostile/redirect"), resolvingAgainstBaseURL: false)!
+    components.queryItems = [
+        URLQueryItem(name: "to", value: target.absoluteString), URLQueryItem(name: "status", value: String(status)),
+    ]
+    return components.url!
+}
+
+/// The echo route's answer in a response.
+func echo(_ response: PrismHTTPResponse) throws -> Echo {
+    try Echo.decoder.decode(Echo.self, from: response.body)
 }

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -34,7 +36,8 @@ import Foundation
 public final class PrismTestServer: Sendable {
     /// The port the server listens on (the ephemeral port chosen by the system when started with 0).
     public let port: Int
-    /// `http://<host>:<port>` with no trailing slash, e.g. `http://127.0.0.1:54321`.
+    /// `http://<host>:<port>` (`https://` when started with `tls: true`) with no trailing slash,
+    /// e.g. `http://127.0.0.1:54321`.
     public let baseURL: URL
 
     /// Internal so that extensions in other files (`PrismTestServer+GraphQL.swift`) can read it.
@@ -60,8 +63,14 @@ public final class PrismTestServer: Sendable {
     ///     try await client.send(PrismHTTPRequest(url: server.url("/users/octocat")))
     /// }
     /// ```
-    public static func withRunning<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
-        let server = try await start()
+    ///
+    /// - Parameters:
+    ///   - tls: Whether the server speaks HTTPS (see ``start(host:port:tls:logger:)``).
+    ///   - body: What to do with the running server.
+    public static func withRunning<T>(tls: Bool = false, _ body: (PrismTestServer) async throws -> T) async throws
+        -> T
+    {
+        let server = try await start(tls: tls)
         let result: T
         do {
             result = try await body(server)
@@ -79,21 +88,28 @@ public final class PrismTestServer: Sendable {
     ///   - host: The address to listen on; loopback by default. `::1` works too.
     ///   - port: The port, or 0 (the default) for an ephemeral port chosen by the system: read it
     ///     back from ``port``.
+    ///   - tls: Whether the server speaks HTTPS, with a self-signed certificate for `127.0.0.1`
+    ///     and `localhost` that a client must trust (``certificatePEM``); ``baseURL`` is then
+    ///     `https://...`. The routes are the same.
     ///   - logger: Where the server logs; by default nothing is logged.
     /// - Throws: The network stack's error when the address cannot be bound (a port in use, say),
     ///   or a ``PrismTestServerError``.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws
-        -> PrismTestServer
-    {
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, tls: Bool = false, logger: Logger? = nil
+    ) async throws -> PrismTestServer {
         precondition((0...65_535).contains(port), "port must be 0 (ephemeral) or 1 to 65535")
         let logger = logger ?? Logger(label: "PrismTestServer", factory: { _ in SwiftLogNoOpLogHandler() })
         let state = ServerState()
         let startup = StartupSignal()
+        var server = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [ConnectionTapHandler(state: state)])
+        )
+        if tls {
+            server = try HTTPServerBuilder.tls(server, tlsConfiguration: TestCertificate.serverConfiguration())
+        }
         let application = Application(
             router: RouteTable.makeRouter(state: state),
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [ConnectionTapHandler(state: state)])
-            ),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "PrismTestServer"),
             onServerRunning: { channel in startup.succeed(channel: channel) },
             eventLoopGroupProvider: .singleton,
@@ -101,7 +117,7 @@ public final class PrismTestServer: Sendable {
         )
         let lifecycle = try await ServerLifecycle(application: application, startup: startup, logger: logger)
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        guard let baseURL = URL(string: "http://\(urlHost):\(lifecycle.port)") else {
+        guard let baseURL = URL(string: "\(tls ? "https" : "http")://\(urlHost):\(lifecycle.port)") else {
             try await lifecycle.shutdown()
             preconditionFailure("'\(host)' cannot be the host of a URL; pass an IP address or a host name")
         }
@@ -119,6 +135,13 @@ public final class PrismTestServer: Sendable {
         }
         return url
     }
+
+    /// The PEM certificate of every server started with `tls: true`: trust it in a test's client
+    /// (with AsyncHTTPClient, `TLSConfiguration.additionalTrustRoots`) to reach them over HTTPS.
+    ///
+    /// It is self-signed, for `127.0.0.1` and `localhost`, and its private key ships in this
+    /// package: never trust it outside tests.
+    public static var certificatePEM: String { TestCertificate.certificatePEM }
 
     /// Stops the server gracefully and waits until its sockets are closed.
     ///

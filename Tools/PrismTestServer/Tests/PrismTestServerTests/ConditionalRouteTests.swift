@@ -116,4 +116,15 @@ struct ConditionalRouteTests {
             #expect(try plain.object()["hit"] as? Int == 1)
         }
     }
+
+    @Test("GET /cache/:name?vary= sends the Vary header it is given, * included", arguments: ["Accept-Language", "*"])
+    func vary(names: String) async throws {
+        try await withServer { server in
+            let encoded = names == "*" ? "*" : names
+            let reply = try await TestClient.send(.GET, server.url("/cache/v?max-age=60&vary=\(encoded)"))
+            #expect(reply.header("Vary") == names)
+            let plain = try await TestClient.send(.GET, server.url("/cache/v?max-age=60"))
+            #expect(plain.header("Vary") == nil)
+        }
+    }
 }

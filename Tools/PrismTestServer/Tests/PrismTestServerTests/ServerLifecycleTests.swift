@@ -71,21 +71,35 @@ struct ServerLifecycleTests {
     }
 
     #if os(Linux)
-    @Test("Starting and stopping servers creates no threads")
+    @Test("Servers run on NIO's shared event loops: starting and stopping them starts no event loop thread")
     func noThreadLeak() async throws {
-        func threadCount() throws -> Int {
-            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+        /// The process's SwiftNIO event loop threads (named `NIO-…`), by thread id. NIO starts
+        /// every thread of a group when the group is made, so a server with a group of its own
+        /// would add some.
+        func eventLoopThreads() throws -> [String: String] {
+            var threads: [String: String] = [:]
+            for id in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
+                guard let name = try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8),
+                    name.hasPrefix("NIO-")
+                else { continue }
+                threads[id] = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return threads
         }
-        // Warm up NIO's singleton event loops and the client's connection machinery.
+        // Make NIO's shared event loops, and the client's.
         try await withServer { server in _ = try await TestClient.send(.GET, server.url("/users/a")) }
-        let before = try threadCount()
-        for _ in 0..<20 {
-            try await withServer { server in _ = try await TestClient.send(.GET, server.url("/users/a")) }
+        let before = try eventLoopThreads()
+        #expect(!before.isEmpty)
+        var servers: [PrismTestServer] = []
+        for _ in 0..<5 {
+            let server = try await PrismTestServer.start()
+            servers.append(server)
+            #expect(try await TestClient.send(.GET, server.url("/users/a")).status == 200)
         }
-        // Other suites run at the same time in this process and start threads of their own (URLSession's,
-        // the cooperative pool's), so allow some slack; one event loop group per server would add
-        // at least 2 × 20 threads.
-        #expect(try threadCount() < before + 20)
+        // Counted while all five serve, then after they stopped: the same threads.
+        #expect(try eventLoopThreads() == before)
+        for server in servers { try await server.shutdown() }
+        #expect(try eventLoopThreads() == before)
     }
     #endif
 

@@ -7,6 +7,13 @@ struct RemoteTask: Codable, Equatable, Sendable {
     /// Whether it is done.
     var done: Bool
 
+    /// A task with these values.
+    init(id: Int, title: String, done: Bool) {
+        self.id = id
+        self.title = title
+        self.done = done
+    }
+
     /// The server's spelling of a local task.
     init(_ item: TaskItem) {
         self.id = item.id

@@ -1,5 +1,5 @@
 /// The body of `PUT /tasks`.
-struct RemoteTaskUpload: Encodable, Sendable {
+struct RemoteTaskUpload: Codable, Sendable {
     /// The whole list, which replaces the server's.
     var tasks: [RemoteTask]
 }

@@ -24,11 +24,13 @@ struct TaskEndpoint: PrismNetworkEndpoint {
     var host: String { server.host ?? "" }
     var port: Int? { server.port }
 
+    /// The server's own path, then the route's segments, each escaped by `PrismPath` (a segment
+    /// can never add another or climb with `..`).
     var path: String {
         let base = server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path
         switch route {
-        case .list, .replace: return base + "/tasks"
-        case .failNext: return base + "/tasks/fail-next"
+        case .list, .replace: return base + PrismPath.segments("tasks")
+        case .failNext: return base + PrismPath.segments("tasks", "fail-next")
         }
     }
 

@@ -12,22 +12,17 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
         let queryItems: [URLQueryItem]?
         let headers: [String: String]
 
-        /// The parts of `url`, sent with `additionalHeaders` and the GraphQL-over-HTTP headers.
-        ///
-        /// - Precondition: `url` is an absolute `http` or `https` URL with a host.
-        init(url: URL, additionalHeaders: [String: String]) {
+        /// The parts of `url`, sent with `additionalHeaders` and the GraphQL-over-HTTP headers,
+        /// or nil when `url` is not an absolute `http` or `https` URL with a host.
+        init?(url: URL, additionalHeaders: [String: String]) {
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
                 let scheme = components.scheme.flatMap({ PrismNetworkScheme(rawValue: $0.lowercased()) }),
                 let host = components.host, !host.isEmpty
-            else {
-                preconditionFailure(
-                    "PrismGraphQLClient needs an absolute http or https endpoint URL with a host, such as "
-                        + "https://api.example.com/graphql; got \(url.absoluteString)")
-            }
+            else { return nil }
             self.scheme = scheme
             self.host = host
             self.port = components.port
-            self.path = components.path.isEmpty ? "/" : components.path
+            self.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             self.queryItems = components.queryItems
             var headers = ["Accept": "application/json"]
             for (name, value) in additionalHeaders {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PrismCache
 
@@ -20,41 +21,129 @@ struct CacheControl: Equatable {
             case "max-age": maxAge = value.flatMap(Int.init)
             case "no-store": noStore = true
             case "no-cache": noCache = true
-            case "must-revalidate": mustRevalidate = true
+            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
             default: break
             }
         }
     }
 }
 
-/// HTTP caching rules (RFC 9111, the parts a private client cache needs).
+/// HTTP caching rules (RFC 9111, the parts a private client cache needs), plus the rule that
+/// keeps users apart: an entry is keyed on the request's credentials too.
 enum HTTPCaching {
     /// Statuses cacheable by default.
     static let cacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The cache key of `request` as it is sent (after the interceptors and the authenticator):
+    /// its method, its URL and, when it carries credentials, a SHA-256 of them, so that a
+    /// response to one credential is never served to another (another user after a sign-out,
+    /// another token per endpoint). The credentials themselves never appear in the key.
     static func key(for request: PrismHTTPRequest) -> String {
-        "\(request.method.rawValue) \(request.url.absoluteString)"
+        let base = "\(request.method.rawValue) \(request.url.absoluteString)"
+        guard let digest = credentialDigest(request.headers) else { return base }
+        return base + " credentials:" + digest
+    }
+
+    /// A SHA-256 of the credential-bearing headers (`Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, and every header ``PrismHTTPRedaction`` treats as secret), or nil when there
+    /// are none.
+    static func credentialDigest(_ headers: PrismHTTPHeaders) -> String? {
+        var credentials: [(name: String, value: String)] = []
+        for field in headers where PrismHTTPRedaction.isSensitive(field.name) {
+            credentials.append((field.name.lowercased(), field.value))
+        }
+        guard !credentials.isEmpty else { return nil }
+        credentials.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
+        var hasher = SHA256()
+        for (name, value) in credentials {
+            hasher.update(data: Data(name.utf8))
+            hasher.update(data: Data([0]))
+            hasher.update(data: Data(value.utf8))
+            hasher.update(data: Data([0]))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {
         (request.method == .get || request.method == .head) && !CacheControl(request.headers["Cache-Control"]).noStore
     }
 
-    /// The entry to store for `response`, or nil when it must not be stored.
+    /// The header names `response` varies on, lowercased; nil for `Vary: *` (never reusable).
+    static func varyNames(_ headers: PrismHTTPHeaders) -> [String]? {
+        var names: [String] = []
+        for value in headers.values(for: "Vary") {
+            for name in value.split(separator: ",") {
+                let name = name.trimmingCharacters(in: .whitespaces).lowercased()
+                if name == "*" { return nil }
+                if !name.isEmpty { names.append(name) }
+            }
+        }
+        return names
+    }
+
+    /// The values `request` sends for `names`, joined as one field would be, trimmed; a secret
+    /// header's value (`Vary: Authorization`) as a SHA-256 only, so that the entry never holds
+    /// the credential itself.
+    static func values(of names: [String], in request: PrismHTTPRequest) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            let sent = request.headers.values(for: name)
+            guard !sent.isEmpty else { continue }
+            let value = sent.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            if PrismHTTPRedaction.isSensitive(name) {
+                values[name] = "sha256:" + (credentialDigest(PrismHTTPHeaders([name: value])) ?? "")
+            } else {
+                values[name] = value
+            }
+        }
+        return values
+    }
+
+    /// Whether `entry` may be served to `request`: the request sends the same values for every
+    /// header the stored response varies on (RFC 9111 §4.1).
+    static func varyMatches(_ entry: PrismCacheEntry, _ request: PrismHTTPRequest) -> Bool {
+        guard let vary = varyHeader(of: entry) else { return true }
+        guard let names = varyNames(PrismHTTPHeaders(["Vary": vary])) else { return false }
+        return values(of: names, in: request) == entry.varyingRequestHeaders
+    }
+
+    /// The entry's `Vary` header: looked up as written, then among the names of four letters
+    /// in any case (a cache hit must not lowercase every header name).
+    private static func varyHeader(of entry: PrismCacheEntry) -> String? {
+        if let vary = entry.headers["Vary"] ?? entry.headers["vary"] { return vary }
+        for (name, value) in entry.headers where name.utf8.count == 4 && name.lowercased() == "vary" {
+            return value
+        }
+        return nil
+    }
+
+    /// Whether the server forbade serving `entry` once stale without asking it first
+    /// (`no-cache`, `must-revalidate`): then no policy serves it stale.
+    static func requiresRevalidation(_ entry: PrismCacheEntry) -> Bool {
+        let control = CacheControl(entry.header("Cache-Control"))
+        return control.noCache || control.mustRevalidate
+    }
+
+    /// The entry to store for `response` to `request` (as sent), or nil when it must not be
+    /// stored.
     ///
-    /// The time to live is the endpoint's `cacheInterval` if it has one, else `max-age`; a
-    /// response with only validators (`ETag`, `Last-Modified`) is stored stale, to be
-    /// revalidated; `no-cache` stores it stale; `no-store` stores nothing.
-    static func entry(for response: PrismHTTPResponse, cacheInterval: TimeInterval?) -> PrismCacheEntry? {
+    /// The time to live is the endpoint's `cacheInterval` for a 2xx (an error status is cached
+    /// only as the server's own headers allow), else `max-age`; a response with only validators
+    /// (`ETag`, `Last-Modified`) is stored stale, to be revalidated; `no-cache` stores it stale;
+    /// `no-store` and `Vary: *` store nothing.
+    static func entry(
+        for response: PrismHTTPResponse, request: PrismHTTPRequest, cacheInterval: Duration?
+    ) -> PrismCacheEntry? {
         guard cacheableStatuses.contains(response.statusCode) else { return nil }
         let control = CacheControl(response.headers["Cache-Control"])
         if control.noStore { return nil }
+        guard let varyNames = varyNames(response.headers) else { return nil }
         let hasValidators = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         let ttl: Duration
         if control.noCache {
             ttl = .zero
-        } else if let cacheInterval {
-            ttl = .milliseconds(Int64((cacheInterval * 1_000).rounded()))
+        } else if let cacheInterval, response.isSuccess {
+            ttl = cacheInterval
         } else if let maxAge = control.maxAge {
             ttl = .seconds(maxAge)
         } else if hasValidators {
@@ -64,7 +153,12 @@ enum HTTPCaching {
         }
         guard ttl > .zero || hasValidators else { return nil }
         return PrismCacheEntry(
-            data: response.body, statusCode: response.statusCode, headers: response.headers.dictionary, ttl: ttl)
+            data: response.body,
+            statusCode: response.statusCode,
+            headers: response.headers.dictionary,
+            ttl: ttl,
+            varyingRequestHeaders: values(of: varyNames, in: request)
+        )
     }
 
     /// `request` with the conditional headers that revalidate `entry`.
@@ -95,11 +189,11 @@ enum HTTPCaching {
 
     /// The time to live after a 304, from its (or the entry's) `Cache-Control`.
     static func ttlAfterRevalidation(
-        _ notModified: PrismHTTPResponse, entry: PrismCacheEntry, cacheInterval: TimeInterval?
+        _ notModified: PrismHTTPResponse, entry: PrismCacheEntry, cacheInterval: Duration?
     ) -> Duration {
         let control = CacheControl(notModified.headers["Cache-Control"] ?? entry.header("Cache-Control"))
         if control.noCache { return .zero }
-        if let cacheInterval { return .milliseconds(Int64((cacheInterval * 1_000).rounded())) }
+        if let cacheInterval, (200..<300).contains(entry.statusCode) { return cacheInterval }
         if let maxAge = control.maxAge { return .seconds(maxAge) }
         return .zero
     }

@@ -16,19 +16,34 @@ import NIOHTTP1
 /// your own it creates an `HTTPClient` and owns it: call ``shutdown()`` when you are done (it is
 /// also shut down, in the background, when the transport is released).
 ///
-/// Either way a connection that cannot be established (nothing listens, the host is
-/// unreachable) fails the request at once with ``PrismHTTPError/Code/connectionFailed``, rather
-/// than being tried again until the request times out: retrying is the retry policy's call.
+/// Every request runs under one deadline, its timeout (or the configuration's
+/// `requestTimeout`), that covers the head, the whole body and every redirect: a server that
+/// answers its headers and then stalls or drips its body fails the request with `timedOut`, and
+/// its connection is closed rather than returned to the pool. Redirects are followed by Prism, as
+/// the configuration's ``PrismRedirectPolicy`` says, never by AsyncHTTPClient. A body larger than
+/// `maximumResponseBytes` fails with `responseTooLarge` as soon as it passes the limit.
+///
+/// A connection that cannot be established (nothing listens, the host is unreachable) fails the
+/// request at once with ``PrismHTTPError/Code-swift.struct/connectionFailed``, rather than being
+/// tried again until the request times out: retrying is the retry policy's call.
 public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     let client: HTTPClient
     private let ownsClient: Bool
     /// The settings the transport was created with.
     public let configuration: PrismTransportConfiguration
+    /// What an upload's moving deadline is measured on (a test's clock, or the continuous one).
+    let deadlineClock: DeadlineClock
 
     /// Creates a transport that sends through `HTTPClient.shared` (default configuration) or
     /// through a client of its own configured with `configuration`.
-    public init(configuration: PrismTransportConfiguration = .default) {
+    public convenience init(configuration: PrismTransportConfiguration = .default) {
+        self.init(configuration: configuration, deadlineClock: .continuous)
+    }
+
+    /// A transport whose uploads measure their deadline on `deadlineClock`.
+    init(configuration: PrismTransportConfiguration, deadlineClock: DeadlineClock) {
         self.configuration = configuration
+        self.deadlineClock = deadlineClock
         if configuration == .default {
             client = Self.sharedClient
             ownsClient = false
@@ -47,24 +62,32 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     private static func settings(for configuration: PrismTransportConfiguration) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration()
         settings.timeout = .init(
-            connect: .nanoseconds(Int64(configuration.connectTimeout.seconds * 1e9)),
+            connect: .nanoseconds(
+                max(1, min(configuration.connectTimeout, RequestValidation.maximumTimeout).clampedNanoseconds)),
             read: nil
         )
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnectionsPerHost)
         )
         // Fail a request whose connection cannot be made instead of trying to connect again
         // until its deadline.
         settings.connectionPool.retryConnectionEstablishment = false
+        // Prism follows redirects itself (Redirects), with its own rules for credentials.
+        settings.redirectConfiguration = .disallow
         return settings
     }
 
     /// Creates a transport that sends through `client`, which the caller keeps and shuts down.
+    ///
+    /// - Important: Create `client` with `redirectConfiguration = .disallow`: Prism follows
+    ///   redirects itself, with its rules for credentials. A response that shows AsyncHTTPClient
+    ///   followed a redirect fails with `transportFailed`.
     public init(client: HTTPClient, configuration: PrismTransportConfiguration = .default) {
         self.client = client
         self.ownsClient = false
         self.configuration = configuration
+        self.deadlineClock = .continuous
     }
 
     deinit {
@@ -79,13 +102,60 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         if ownsClient { try await client.shutdown() }
     }
 
-    /// Sends `request` and collects the whole response body.
+    /// Sends `request`, following redirects as the configuration says, and collects the whole
+    /// response body, all within the request's timeout.
+    ///
+    /// Each exchange goes through AsyncHTTPClient's delegate API, whose deadline covers the whole
+    /// response (the head and every byte of the body), with the same deadline for every hop.
     public func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        var outgoing = outgoingRequest(for: request)
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        try RequestValidation.validate(request)
+        let timeout = try effectiveTimeout(of: request)
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        return try await Redirects.follow(request, hasBody: request.body != nil, policy: configuration.redirects) {
+            hop, withBody in
+            try await collect(hop, body: withBody ? hop.body : nil, deadline: deadline)
         }
-        return try await execute(outgoing, for: request)
+    }
+
+    /// Sends `request` once (no redirect followed) and collects its whole response by
+    /// `deadline`: past it, AsyncHTTPClient fails the request and closes its connection.
+    func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws -> PrismHTTPResponse {
+        let limit = configuration.maximumResponseBytes
+        do {
+            try Task.checkCancellation()
+            var headers = HTTPHeaders()
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            let outgoing = try HTTPClient.Request(
+                url: request.url,
+                method: HTTPMethod(rawValue: request.method.rawValue),
+                headers: headers,
+                body: body.map { .bytes($0) }
+            )
+            let delegate = CollectingDelegate(limit: limit)
+            let task = client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+            let collected = try await withTaskCancellationHandler {
+                try await task.get()
+            } onCancel: {
+                task.cancel()
+            }
+            var responseHeaders = PrismHTTPHeaders()
+            for header in collected.head.headers { responseHeaders.add(name: header.name, value: header.value) }
+            return PrismHTTPResponse(
+                statusCode: Int(collected.head.status.code),
+                headers: responseHeaders,
+                body: Data(collected.body.readableBytesView),
+                url: request.url
+            )
+        } catch {
+            throw AsyncHTTPClientErrors.translate(error, url: request.url, limit: limit)
+        }
+    }
+
+    /// The request's timeout, or the configuration's.
+    func effectiveTimeout(of request: PrismHTTPRequest) throws(PrismHTTPError) -> Duration {
+        let timeout = request.timeout ?? configuration.requestTimeout
+        try RequestValidation.validateTimeout(timeout, what: "The timeout", url: request.url)
+        return timeout
     }
 
     /// The AsyncHTTPClient request for `request`, without its body.
@@ -96,14 +166,30 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         return outgoing
     }
 
-    /// Executes `outgoing` with `request`'s timeout and collects the whole response body.
-    func execute(_ outgoing: HTTPClientRequest, for request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        let timeout = request.timeout ?? configuration.requestTimeout
+    /// Executes `outgoing` (no redirect followed) with the async API, whose body can stream,
+    /// and collects the whole response body: what uploads use. `timeout` is AsyncHTTPClient's own
+    /// deadline for the head (the caller's `Deadline` bounds the whole exchange).
+    func exchange(_ outgoing: HTTPClientRequest, for request: PrismHTTPRequest, timeout: Duration) async throws
+        -> PrismHTTPResponse
+    {
+        let limit = configuration.maximumResponseBytes
         do {
-            let response = try await client.execute(outgoing, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
+            let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.clampedNanoseconds))
+            guard response.history.count <= 1 else {
+                throw PrismHTTPError(
+                    code: .transportFailed,
+                    message: "The HTTPClient followed a redirect itself: create it with redirectConfiguration "
+                        + "= .disallow, so that Prism's redirect rules apply.",
+                    url: request.url
+                )
+            }
+            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
+                throw ResponseLimit.tooLarge(
+                    announced: declared, limit: limit, url: request.url, status: Int(response.status.code))
+            }
             var headers = PrismHTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
-            let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
+            let body = try await response.body.collect(upTo: limit)
             return PrismHTTPResponse(
                 statusCode: Int(response.status.code),
                 headers: headers,
@@ -111,90 +197,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 url: request.url
             )
         } catch {
-            throw Self.translate(error, url: request.url)
-        }
-    }
-
-    static func translate(_ error: any Error, url: URL) -> any Error {
-        if error is CancellationError || Task.isCancelled { return CancellationError() }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .cancelled:
-                return CancellationError()
-            case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout:
-                return PrismHTTPError(
-                    code: .timedOut, message: "No response arrived in time.", url: url, underlying: error)
-            case .remoteConnectionClosed, .alreadyShutdown:
-                return PrismHTTPError(
-                    code: .connectionFailed,
-                    message: "The connection closed before a complete response arrived.",
-                    url: url,
-                    underlying: error
-                )
-            default:
-                break
-            }
-        }
-        if let error = error as? NIOTooManyBytesError {
-            return PrismHTTPError(
-                code: .responseTooLarge,
-                message: "The response body is larger than the transport accepts (\(error)).",
-                url: url,
-                underlying: error
-            )
-        }
-        if error is ChannelError || error is IOError || "\(error)".contains("connect") {
-            return PrismHTTPError(
-                code: .connectionFailed,
-                message: "The connection failed: \(error)",
-                url: url,
-                underlying: error
-            )
-        }
-        return PrismHTTPError(
-            code: .transportFailed, message: "The request failed: \(error)", url: url, underlying: error)
-    }
-}
-#endif
-
-#if canImport(AsyncHTTPClient)
-extension PrismAsyncHTTPClientTransport {
-    /// Sends `request` with `body` streamed as AsyncHTTPClient pulls it, reporting the bytes
-    /// handed to the connection so far.
-    public func upload(
-        _ request: PrismHTTPRequest,
-        body: PrismUploadBody,
-        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
-    ) async throws -> PrismHTTPResponse {
-        var outgoing = outgoingRequest(for: request)
-        outgoing.body = .stream(
-            ProgressReportingBuffers(chunks: body.chunks(), progress: progress), length: .known(body.length))
-        return try await execute(outgoing, for: request)
-    }
-}
-
-/// The body's chunks as AsyncHTTPClient wants them. Each time the client asks for the next
-/// chunk, the previous ones have been handed to the connection: that is the progress reported.
-struct ProgressReportingBuffers: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-
-    let chunks: AsyncThrowingStream<Data, any Error>
-    let progress: @Sendable (Int64) -> Void
-
-    func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: chunks.makeAsyncIterator(), progress: progress)
-    }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
-        let progress: @Sendable (Int64) -> Void
-        var handedOver: Int64 = 0
-
-        mutating func next() async throws -> ByteBuffer? {
-            if handedOver > 0 { progress(handedOver) }
-            guard let chunk = try await chunks.next() else { return nil }
-            handedOver += Int64(chunk.count)
-            return ByteBuffer(bytes: chunk)
+            throw AsyncHTTPClientErrors.translate(error, url: request.url, limit: limit)
         }
     }
 }

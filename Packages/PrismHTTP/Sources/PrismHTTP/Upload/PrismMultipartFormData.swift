@@ -9,13 +9,20 @@ import Foundation
 /// try form.append(fileURL: videoURL, name: "video")   // streamed from disk, never loaded whole
 ///
 /// let (body, contentType) = form.build()              // in memory
+/// let (checked, type) = try form.encoded()            // in memory, throwing if a file is unreadable
 /// let stream = form.bodyStream()                      // or in chunks, for large files
 /// ```
 ///
 /// The boundary is random and checked against every part held in memory, so it cannot occur
 /// in them (a file's bytes are not read ahead; a random 128-bit boundary makes a collision
-/// vanishingly unlikely). Field names and file names are written as UTF-8, with `"`, CR and
-/// LF percent-encoded so that no name can inject a header or a part.
+/// vanishingly unlikely). A boundary of your own must be valid per RFC 2046
+/// (``init(boundary:)`` throws otherwise). Field names and file names are written as UTF-8, with
+/// `"`, CR, LF and NUL percent-encoded so that no name can inject a header or a part.
+///
+/// A file part is read when the body is sent, so the file can go away or change in between:
+/// every way of sending checks first that each file is still a readable regular file of the size
+/// it had when appended (``validateFiles()``), and fails with `encodingFailed` before a byte is
+/// sent when one is not; a file that shrinks while it is being sent fails the send.
 public struct PrismMultipartFormData: Sendable {
     enum Content: Sendable {
         case data(Data)
@@ -45,9 +52,36 @@ public struct PrismMultipartFormData: Sendable {
         self.boundary = Self.randomBoundary()
     }
 
-    /// Creates an empty form with `boundary` (replaced by a random one if a part contains it).
-    public init(boundary: String) {
+    /// Creates an empty form with `boundary` (replaced by a random one if a part held in memory
+    /// contains it).
+    ///
+    /// - Throws: ``PrismHTTPError`` with code `encodingFailed` when `boundary` is not a valid
+    ///   RFC 2046 boundary: 1 to 70 characters among letters, digits, space and `'()+_,-./:=?`,
+    ///   not ending with a space.
+    public init(boundary: String) throws(PrismHTTPError) {
+        guard Self.isValidBoundary(boundary) else {
+            throw PrismHTTPError(
+                code: .encodingFailed,
+                message: "\(RequestValidation.escaped(boundary)) is not a multipart boundary: use 1 to 70 letters, "
+                    + "digits, spaces and '()+_,-./:=? (RFC 2046), not ending with a space."
+            )
+        }
         self.boundary = boundary
+    }
+
+    /// Whether `boundary` is a valid RFC 2046 boundary.
+    static func isValidBoundary(_ boundary: String) -> Bool {
+        let bytes = Array(boundary.utf8)
+        guard (1...70).contains(bytes.count), bytes.last != UInt8(ascii: " ") else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return " '()+_,-./:=?".utf8.contains(byte)
+            }
+        }
     }
 
     /// Appends a part holding `data`: a file when `fileName` is given, a field otherwise.
@@ -70,15 +104,10 @@ public struct PrismMultipartFormData: Sendable {
     ///   - mimeType: The part's content type; guessed from the extension by default.
     /// - Throws: ``PrismHTTPError`` when the file does not exist or is not readable.
     public mutating func append(fileURL: URL, name: String, fileName: String? = nil, mimeType: String? = nil) throws {
-        let path = fileURL.path
-        guard FileManager.default.isReadableFile(atPath: path),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.int64Value
-        else {
+        guard let size = Self.regularFileSize(fileURL) else {
             throw PrismHTTPError(
                 code: .encodingFailed,
-                message: "Cannot attach \(path) to the form: it is not a readable regular file.",
+                message: "Cannot attach \(fileURL.lastPathComponent) to the form: it is not a readable regular file.",
                 url: fileURL
             )
         }
@@ -92,8 +121,12 @@ public struct PrismMultipartFormData: Sendable {
         )
     }
 
-    /// The `Content-Type` header value: `multipart/form-data; boundary=...`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// The `Content-Type` header value: `multipart/form-data; boundary=...` (the boundary quoted
+    /// when it holds characters a header parameter cannot carry bare).
+    public var contentType: String {
+        let bare = boundary.utf8.allSatisfy { RequestValidation.isToken(String(UnicodeScalar($0))) }
+        return "multipart/form-data; boundary=" + (bare ? boundary : "\"\(boundary)\"")
+    }
 
     /// The body's exact size in bytes.
     public var contentLength: Int64 {
@@ -103,20 +136,83 @@ public struct PrismMultipartFormData: Sendable {
     }
 
     /// The whole body in memory, and its content type. Files are read into memory: prefer
-    /// ``bodyStream(chunkSize:)`` for large ones.
+    /// ``bodyStream(chunkSize:)`` for large ones, and ``encoded()`` when the form has files.
+    ///
+    /// A file part that can no longer be read (or whose size changed since it was appended)
+    /// makes the body empty, never a form with a missing or truncated file: ``encoded()`` says
+    /// why.
     public func build() -> (body: Data, contentType: String) {
+        (try? encoded()) ?? (Data(), contentType)
+    }
+
+    /// The whole body in memory, and its content type, reading every file part.
+    ///
+    /// - Throws: ``PrismHTTPError`` with code `encodingFailed` when a file part can no longer
+    ///   be read, or its size changed since it was appended.
+    public func encoded() throws(PrismHTTPError) -> (body: Data, contentType: String) {
+        try validateFiles()
         var body = Data()
         body.reserveCapacity(Int(clamping: contentLength))
         for part in parts {
             body.append(Data(header(for: part).utf8))
             switch part.content {
-            case .data(let data): body.append(data)
-            case .file(let url, _): body.append((try? Data(contentsOf: url)) ?? Data())
+            case .data(let data):
+                body.append(data)
+            case .file(let url, let size):
+                let data: Data
+                do {
+                    data = try Data(contentsOf: url)
+                } catch {
+                    throw Self.unreadable(url, reason: "it cannot be read", underlying: error)
+                }
+                guard Int64(data.count) == size else {
+                    throw Self.unreadable(url, reason: "its size changed since it was appended")
+                }
+                body.append(data)
             }
             body.append(Data("\r\n".utf8))
         }
         body.append(Data(closing.utf8))
         return (body, contentType)
+    }
+
+    /// Checks that every file part is still a readable regular file of the size it had when it
+    /// was appended.
+    ///
+    /// - Throws: ``PrismHTTPError`` with code `encodingFailed` naming the first file that is not.
+    public func validateFiles() throws(PrismHTTPError) {
+        for part in parts {
+            guard case .file(let url, let size) = part.content else { continue }
+            switch Self.regularFileSize(url) {
+            case nil:
+                throw Self.unreadable(url, reason: "it is no longer a readable regular file")
+            case let current? where current != size:
+                throw Self.unreadable(
+                    url, reason: "its size changed since it was appended (\(size) → \(current) bytes)")
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The size of the readable regular file at `url`, or nil when it is not one.
+    static func regularFileSize(_ url: URL) -> Int64? {
+        let path = url.path
+        guard FileManager.default.isReadableFile(atPath: path),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else { return nil }
+        return size
+    }
+
+    static func unreadable(_ url: URL, reason: String, underlying: (any Error)? = nil) -> PrismHTTPError {
+        PrismHTTPError(
+            code: .encodingFailed,
+            message: "Cannot send the file \(url.lastPathComponent) of the form: \(reason). Nothing was sent.",
+            url: url,
+            underlying: underlying
+        )
     }
 
     /// The body as a sequence of chunks of at most `chunkSize` bytes, reading files as it goes:
@@ -137,7 +233,7 @@ public struct PrismMultipartFormData: Sendable {
 
     var closing: String { "--\(boundary)--\r\n" }
 
-    /// Percent-encodes `"`, CR and LF, as the HTML standard's form encoding does.
+    /// Percent-encodes `"`, CR and LF, as the HTML standard's form encoding does, and NUL.
     static func escape(_ name: String) -> String {
         var escaped = ""
         for scalar in name.unicodeScalars {
@@ -145,14 +241,17 @@ public struct PrismMultipartFormData: Sendable {
             case "\"": escaped += "%22"
             case "\r": escaped += "%0D"
             case "\n": escaped += "%0A"
+            case "\0": escaped += "%00"
             default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
     }
 
+    /// `value` without its control characters (but HTAB).
     static func sanitizeHeaderValue(_ value: String) -> String {
-        String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }.map(Character.init))
+        String(
+            value.unicodeScalars.filter { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }.map(Character.init))
     }
 
     static func randomBoundary() -> String {
@@ -189,89 +288,6 @@ public struct PrismMultipartFormData: Sendable {
         case "mp3": return "audio/mpeg"
         case "zip": return "application/zip"
         default: return "application/octet-stream"
-        }
-    }
-}
-
-/// The chunks of a ``PrismMultipartFormData`` body, reading files as it goes.
-public struct PrismMultipartBodyStream: AsyncSequence, Sendable {
-    /// One chunk of the body.
-    public typealias Element = Data
-
-    let form: PrismMultipartFormData
-    let chunkSize: Int
-
-    /// The body's size in bytes.
-    public var contentLength: Int64 { form.contentLength }
-
-    /// An iterator over the chunks.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(form: form, chunkSize: Swift.max(1, chunkSize))
-    }
-
-    /// Reads the body chunk by chunk.
-    public struct Iterator: AsyncIteratorProtocol {
-        private let form: PrismMultipartFormData
-        private let chunkSize: Int
-        private var partIndex = 0
-        private var stage = Stage.header
-        private var file: FileHandle?
-        private var finished = false
-
-        enum Stage {
-            case header
-            case content
-            case trailer
-        }
-
-        init(form: PrismMultipartFormData, chunkSize: Int) {
-            self.form = form
-            self.chunkSize = chunkSize
-        }
-
-        /// The next chunk, or nil at the end.
-        public mutating func next() async throws -> Data? {
-            while !finished {
-                try Task.checkCancellation()
-                guard partIndex < form.parts.count else {
-                    finished = true
-                    return Data(form.closing.utf8)
-                }
-                let part = form.parts[partIndex]
-                switch stage {
-                case .header:
-                    stage = .content
-                    return Data(form.header(for: part).utf8)
-                case .content:
-                    switch part.content {
-                    case .data(let data):
-                        stage = .trailer
-                        if !data.isEmpty { return data }
-                    case .file(let url, _):
-                        if file == nil {
-                            do {
-                                file = try FileHandle(forReadingFrom: url)
-                            } catch {
-                                throw PrismHTTPError(
-                                    code: .encodingFailed,
-                                    message: "Cannot read \(url.path) while sending the form: \(error)",
-                                    url: url,
-                                    underlying: error
-                                )
-                            }
-                        }
-                        if let chunk = try file?.read(upToCount: chunkSize), !chunk.isEmpty { return chunk }
-                        try file?.close()
-                        file = nil
-                        stage = .trailer
-                    }
-                case .trailer:
-                    stage = .header
-                    partIndex += 1
-                    return Data("\r\n".utf8)
-                }
-            }
-            return nil
         }
     }
 }

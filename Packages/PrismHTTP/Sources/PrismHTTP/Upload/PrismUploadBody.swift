@@ -10,16 +10,40 @@ public struct PrismUploadBody: Sendable {
     /// The body's size in bytes.
     public let length: Int64
     private let makeChunks: @Sendable () -> AsyncThrowingStream<Data, any Error>
+    private let check: @Sendable () throws -> Void
 
     /// Creates a body of `length` bytes whose chunks `makeChunks` produces (once per send).
-    public init(length: Int64, makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>) {
+    ///
+    /// - Parameters:
+    ///   - length: The body's exact size in bytes.
+    ///   - validate: Checks, before anything is sent, that the chunks can be produced (that
+    ///     every file is there, say); throws when they cannot. Nothing by default.
+    ///   - makeChunks: Produces the chunks from the start; called once per send.
+    public init(
+        length: Int64,
+        validate: @escaping @Sendable () throws -> Void = {},
+        makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
+    ) {
         self.length = length
+        self.check = validate
         self.makeChunks = makeChunks
     }
 
     /// The chunks, from the start.
     public func chunks() -> AsyncThrowingStream<Data, any Error> {
         makeChunks()
+    }
+
+    /// Checks that the body can be sent, before anything is: for a multipart form, that every
+    /// file part is still a readable regular file of the size it had when it was appended.
+    ///
+    /// The transports that ship, ``PrismNetworkAdapter/upload(_:body:progress:)`` and
+    /// ``PrismUploadTask`` call it before sending a byte.
+    ///
+    /// - Throws: ``PrismHTTPError`` with code `encodingFailed` (or what the body's own check
+    ///   throws).
+    public func validate() throws {
+        try check()
     }
 
     /// A body of `data`, sent in chunks of `chunkSize` bytes.
@@ -35,11 +59,17 @@ public struct PrismUploadBody: Sendable {
 
     /// A `multipart/form-data` body, its files read from disk as they are sent (one chunk at a
     /// time, pulled by the transport: memory stays at a chunk).
+    ///
+    /// Its ``validate()`` checks that every file part can still be read.
     public static func multipart(_ form: PrismMultipartFormData, chunkSize: Int = 64 * 1_024) -> PrismUploadBody {
-        PrismUploadBody(length: form.contentLength) {
-            let iterator = IteratorBox(form.bodyStream(chunkSize: chunkSize).makeAsyncIterator())
-            return AsyncThrowingStream(unfolding: { try await iterator.next() })
-        }
+        PrismUploadBody(
+            length: form.contentLength,
+            validate: { try form.validateFiles() },
+            makeChunks: {
+                let iterator = IteratorBox(form.bodyStream(chunkSize: chunkSize).makeAsyncIterator())
+                return AsyncThrowingStream(unfolding: { try await iterator.next() })
+            }
+        )
     }
 
     /// Collects the whole body in memory.

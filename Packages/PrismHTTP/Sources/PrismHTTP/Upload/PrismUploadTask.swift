@@ -16,40 +16,73 @@ import FoundationNetworking
 ///
 /// Progress values only grow, and the last is 1.0 once the whole body is sent. A large body
 /// from a ``PrismMultipartFormData`` with files is streamed from disk
-/// (``init(request:form:transport:)``). Cancelling the task that iterates the stream, or
-/// calling ``cancel()``, stops the upload; ``response`` then throws `CancellationError`.
+/// (``init(request:form:transport:)``); a file part that can no longer be read fails the upload
+/// before anything is sent. Cancelling the task that iterates the stream, or calling
+/// ``cancel()``, stops the upload; ``response`` then throws `CancellationError`.
+///
+/// Give the task your ``PrismNetworkAdapter`` (`client:`) and the upload goes through its
+/// interceptors, its authenticator (refreshing after a 401 and sending the body again) and its
+/// logging, like every other request:
+///
+/// ```swift
+/// let task = PrismUploadTask(request: request, form: form, client: client)
+/// ```
 public actor PrismUploadTask {
     private let request: PrismHTTPRequest
     private let body: PrismUploadBody
-    private let transport: any PrismHTTPTransport
+    private let client: PrismNetworkAdapter
     private var running: Task<PrismHTTPResponse, any Error>?
 
-    /// Creates an upload of `data` with `request` (its URL, method and headers).
+    /// Creates an upload of `data` with `request` (its URL, method and headers), sent through
+    /// `transport` with no interceptor, authenticator or logging.
     public init(
         request: URLRequest, data: Data, transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport
     ) {
         self.init(request: PrismHTTPRequest(request), body: .data(data), transport: transport)
     }
 
-    /// Creates an upload of `form` with `request`, setting its `Content-Type`; files are
-    /// streamed from disk.
+    /// Creates an upload of `form` with `request`, setting its `Content-Type`, sent through
+    /// `transport` with no interceptor, authenticator or logging; files are streamed from disk.
     public init(
         request: URLRequest, form: PrismMultipartFormData,
         transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport
     ) {
-        var http = PrismHTTPRequest(request)
-        http.headers["Content-Type"] = form.contentType
-        self.init(request: http, body: .multipart(form), transport: transport)
+        self.init(request: Self.request(request, for: form), body: .multipart(form), transport: transport)
     }
 
-    /// Creates an upload of `body` with `request`.
+    /// Creates an upload of `body` with `request`, sent through `transport` with no
+    /// interceptor, authenticator or logging.
     public init(
         request: PrismHTTPRequest, body: PrismUploadBody,
         transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport
     ) {
+        self.init(request: request, body: body, client: PrismNetworkAdapter(transport: transport, cache: nil))
+    }
+
+    /// Creates an upload of `data` with `request`, sent through `client`: its interceptors,
+    /// authenticator, logging and transport.
+    public init(request: URLRequest, data: Data, client: PrismNetworkAdapter) {
+        self.init(request: PrismHTTPRequest(request), body: .data(data), client: client)
+    }
+
+    /// Creates an upload of `form` with `request`, setting its `Content-Type`, sent through
+    /// `client`: its interceptors, authenticator, logging and transport.
+    public init(request: URLRequest, form: PrismMultipartFormData, client: PrismNetworkAdapter) {
+        self.init(request: Self.request(request, for: form), body: .multipart(form), client: client)
+    }
+
+    /// Creates an upload of `body` with `request`, sent through `client`: its interceptors,
+    /// authenticator, logging and transport.
+    public init(request: PrismHTTPRequest, body: PrismUploadBody, client: PrismNetworkAdapter) {
         self.request = request
         self.body = body
-        self.transport = transport
+        self.client = client
+    }
+
+    private static func request(_ request: URLRequest, for form: PrismMultipartFormData) -> PrismHTTPRequest {
+        var http = PrismHTTPRequest(request)
+        http.headers["Content-Type"] = form.contentType
+        return http
     }
 
     /// Starts the upload (once) and returns its progress, ending when the body is sent or the
@@ -62,12 +95,12 @@ public actor PrismUploadTask {
         }
         let total = body.length
         let highest = LockedProgress()
-        let transport = self.transport
+        let client = self.client
         let request = self.request
         let body = self.body
         let task = Task {
             defer { continuation.finish() }
-            let response = try await transport.upload(request, body: body) { sent in
+            let response = try await client.upload(request, body: body) { sent in
                 if let value = highest.advance(to: min(sent, total)) {
                     continuation.yield(PrismUploadProgress(bytesUploaded: value, totalBytes: total))
                 }
@@ -115,6 +148,9 @@ final class LockedProgress: @unchecked Sendable {
 
 extension PrismHTTPRequest {
     /// A request with the URL, method, headers, body and timeout of `request`.
+    ///
+    /// A `timeoutInterval` of zero or less means the transport's default; one that is infinite
+    /// or longer than a year is kept as too long, so that sending fails with `invalidTimeout`.
     public init(_ request: URLRequest) {
         var headers = PrismHTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
@@ -123,7 +159,13 @@ extension PrismHTTPRequest {
             method: PrismNetworkMethod(rawValue: request.httpMethod?.uppercased() ?? "GET") ?? .get,
             headers: headers,
             body: request.httpBody,
-            timeout: request.timeoutInterval > 0 ? .milliseconds(Int64(request.timeoutInterval * 1_000)) : nil
+            timeout: Self.timeout(request.timeoutInterval)
         )
+    }
+
+    private static func timeout(_ seconds: TimeInterval) -> Duration? {
+        guard seconds > 0 else { return nil }
+        guard seconds <= RequestValidation.maximumTimeout.seconds else { return .seconds(Int64.max) }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }

@@ -16,7 +16,9 @@ import NIOHTTPTypes
 ///   routing, so dropped and unknown requests are recorded too;
 /// - `/drop`: reads the whole request, then closes the TCP connection without writing a byte;
 /// - `/drop-mid-body`: reads the whole request, writes a `200` head with `Content-Length: length`
-///   and the first `sent` bytes of the body, flushes them, then closes the connection.
+///   and the first `sent` bytes of the body, flushes them, then closes the connection;
+/// - closes the connection as soon as the client closes its side, so that routes waiting in the
+///   middle of a response notice that the client left.
 ///
 /// Requests to those two paths never reach Hummingbird. Any request pipelined on the same
 /// connection is lost with it, as it would be with a real server that dies.
@@ -97,6 +99,17 @@ final class ConnectionTapHandler: ChannelInboundHandler, RemovableChannelHandler
             }
         }
         context.fireChannelRead(data)
+    }
+
+    /// A client that closes its side of the connection is gone: close ours too, so that a route
+    /// waiting in the middle of a response (`/hostile/stall`, `/hostile/drip`, `/delay`) notices at
+    /// once rather than at its next write. (The channel allows half-closure, so without this the
+    /// server would learn of it only by writing.)
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     /// Clients (curl, and so URLSession on Linux) ask before sending a large body and wait up to a

@@ -29,17 +29,23 @@ protocol RouteGroup: Sendable {
 /// | `POST /etag/:name/bump` | version + 1; 204 with the new `ETag` |
 /// | `GET /last-modified/:name` | 200 `{"name", "version", "lastModified", "payload"}` with `Last-Modified` (starts at Mon, 01 Jan 2024 00:00:00 GMT) and `Cache-Control: no-cache`; 304 when `If-Modified-Since` ≥ it |
 /// | `POST /last-modified/:name/bump` | version + 1, date + 1 s; 204 with the new `Last-Modified` |
-/// | `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1` | 200 `{"name", "hit": <n-th request to this name>}` with the matching `Cache-Control` (directives joined with `, `; none when no item is given) |
+/// | `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1&vary=<names>` | 200 `{"name", "hit": <n-th request to this name>}` with the matching `Cache-Control` (directives joined with `, `; none when no item is given) and `Vary: <names>` when asked |
 /// | `GET /auth/protected` | 200 `{"ok": true, "token"}` with `Authorization: Bearer <current token>`; else 401 `{"message": "token expired"}` with `WWW-Authenticate: Bearer` |
 /// | `POST /auth/refresh?delay=<ms>` | body `{"refreshToken": <non-empty string>}` (else 400); after the optional delay, 200 `{"accessToken": "token-<n>", "refreshToken": "refresh-<n>"}`, `token-<n>` current, refresh count + 1 |
 /// | `GET /drop` | reads the request, closes the connection without a response (channel handler) |
 /// | `GET /drop-mid-body?length=&sent=` | 200 head with `Content-Length: length` (default 1048576), `sent` bytes (default 16384) of the pattern, then closes (channel handler) |
 /// | `ANY /flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` | attempts 1...n answer `status` (default 503) `{"name", "attempt", "message"}` (with `Retry-After` when given), later ones 200 `{"name", "attempt"}` |
 /// | `GET /timeout-then-ok/:name?failures=<n>&delay=<ms>` | attempts 1...n wait `delay` ms (default 2000) then 200; later ones 200 at once; body `{"name", "attempt", "delayed"}` |
-/// | `POST`/`PUT /upload?id=&slow=1&bytesPerSecond=` | multipart/form-data (RFC 7578) or a raw body, streamed: 200 `{"fields": {name: value}, "files": [{"name", "filename", "contentType", "size", "sha256"}], "parts": [...], "bodyLength"}`; 400 for a malformed multipart body |
+/// | `POST`/`PUT /upload?id=&slow=1&bytesPerSecond=&requireToken=1` | multipart/form-data (RFC 7578) or a raw body, streamed: 200 `{"fields": {name: value}, "files": [{"name", "filename", "contentType", "size", "sha256"}], "parts": [...], "bodyLength"}`; 400 for a malformed multipart body; with `requireToken=1`, 401 (body unread) unless `Authorization: Bearer <current token>` |
 /// | `POST /graphql?persistedQueries=0` | GraphQL over HTTP (`Content-Type: application/json`, else 415; a body that is not a GraphQL request: 400): `{"errors", "data"}` from a real schema (see ``GraphQLRoutes``): `user(login:)`, `failingField`, `requiredFailingField` (`"data": null`), `echoVariables`, `authorization`, `operationNumber`, mutation `createIssue(repo:input:)`; Apollo's automatic persisted queries (`PersistedQueryNotFound` for an unknown hash, hash checked against the query) unless `persistedQueries=0` (`PersistedQueryNotSupported`) |
 /// | `POST /graphql/flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` | attempts 1...n answer `status` (default 503) with a GraphQL error body, counted with `/flaky/:name`; later ones serve `/graphql` |
 /// | `GET`/`PUT`/`POST /tasks`, `POST /tasks/fail-next?count=&status=&retryAfter=` | the sample app's task list with a revision, `ETag` and 304s, and failures on demand (see ``TaskRoutes``) |
+/// | `GET /hostile/stall?length=&sent=&ms=` | 200 octet-stream head with `Content-Length: length` (default 1048576), `sent` bytes (default 1024) of the `/large` pattern, then nothing for `ms` (default 10000) milliseconds, then the rest; the wait ends when the client leaves (an abandoned response) |
+/// | `GET /hostile/drip?bytes=&interval=` | 200 octet-stream head with `Content-Length: bytes` (default 100), then one byte every `interval` ms (default 100) |
+/// | `GET /hostile/oversized/:bytes` | 200 octet-stream, `bytes` bytes of the pattern, chunked (no `Content-Length`) |
+/// | `ANY /hostile/redirect?to=<url>&status=<code>` | `status` (300–399, default 302) with `Location: <url>` (any URL, any origin, any scheme) and `{"message", "location"}` |
+/// | `ANY /hostile/redirect-chain/:n?status=` | n > 0: `status` (default 302) to `/hostile/redirect-chain/<n-1>` (relative, query kept); n = 0: 200 `{"chain": "end", "method"}` |
+/// | `ANY /hostile/unauthorized` | always 401 `{"message": "credentials rejected"}` with `WWW-Authenticate: Bearer` |
 /// | anything else | 404 `{"message": "not found", "path"}` |
 enum RouteTable {
     /// The route groups, in registration order.
@@ -55,6 +61,7 @@ enum RouteTable {
             UploadRoutes(state: state),
             GraphQLRoutes(state: state),
             TaskRoutes(state: state),
+            HostileRoutes(state: state),
         ]
     }
 

@@ -31,6 +31,9 @@ final class ServerState: Sendable {
         var latestUploadID: String?
         var graphQL = GraphQLValues()
         var taskBoard = TaskBoard()
+        /// Per path of a hostile body route: responses the client abandoned, body bytes written.
+        var abandonedResponses: [String: Int] = [:]
+        var bodyBytesSent: [String: Int] = [:]
     }
 
     private let values = NIOLockedValueBox(Values())
@@ -115,6 +118,18 @@ final class ServerState: Sendable {
             values.timeoutAttempts[name, default: 0] += 1
             return values.timeoutAttempts[name]!
         }
+    }
+
+    // MARK: Hostile routes
+
+    /// Counts a response to `path` whose client closed the connection before the body ended.
+    func recordAbandoned(_ path: String) {
+        self.values.withLockedValue { $0.abandonedResponses[path, default: 0] += 1 }
+    }
+
+    /// Adds `count` body bytes written for `path`.
+    func recordBodyBytes(_ count: Int, for path: String) {
+        self.values.withLockedValue { $0.bodyBytesSent[path, default: 0] += count }
     }
 
     // MARK: Uploads

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1`.
+/// `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1&vary=<names>`.
 ///
 /// The body counts the requests that reached the server for this name, so a test can tell a
 /// response served from a cache (same `hit`) from one fetched again (next `hit`).
@@ -15,6 +15,9 @@ struct CacheRoutes: RouteGroup {
             var headers = HTTPFields()
             if let cacheControl = Self.cacheControl(request.query) {
                 headers[.cacheControl] = cacheControl
+            }
+            if let vary = request.query["vary"], !vary.isEmpty {
+                headers[.vary] = vary
             }
             return .json(["name": .string(name), "hit": .int(hit)], headers: headers)
         }

@@ -5,6 +5,8 @@ import NIOCore
 
 /// `POST /upload` (and `PUT`): parses a multipart/form-data or raw body while it streams in.
 ///
+/// - `?requireToken=1`: answers 401 (without reading the body) unless the request carries the
+///   current bearer token of ``AuthRoutes``.
 /// - `?id=<tag>`: the key of this upload in ``PrismTestServer/uploadProgress(id:)``.
 /// - `?slow=1`: reads at most 4 MB/s (`&bytesPerSecond=<n>` to choose), so that back-pressure
 ///   slows the client down and its progress can be watched; `?bytesPerSecond=<n>` alone works too.
@@ -29,6 +31,12 @@ struct UploadRoutes: RouteGroup {
 
     private func upload(_ request: Request, context: TestServerRequestContext) async throws -> Response {
         let query = request.query
+        if query["requireToken"] == "1" {
+            let current = self.state.withValues { $0.tokenIsValid ? "Bearer token-\($0.tokenNumber)" : nil }
+            guard let current, request.headers[.authorization] == current else {
+                return .jsonMessage("token expired", status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
+            }
+        }
         let id = query["id"] ?? ""
         let requestedRate = query["bytesPerSecond"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let rate = requestedRate ?? (query["slow"] == "1" ? Self.slowBytesPerSecond : nil)

@@ -1,0 +1,148 @@
+import Foundation
+
+/// How an endpoint's parts become a URL, with every part checked: nothing an endpoint's values
+/// hold can crash the process, change the URL's structure (a host with a `/` or `@`, a query
+/// value with `&`), or climb the path (a `..` segment).
+enum URLBuilding {
+    /// What ``PrismNetworkEndpoint/url`` is when the endpoint's parts make no URL.
+    static let invalidURL = URL(string: "about:blank")!
+
+    static func url(
+        scheme: PrismNetworkScheme,
+        host: String,
+        port: Int?,
+        path: String,
+        queryItems: [URLQueryItem]?
+    ) throws(PrismHTTPError) -> URL {
+        func invalid(_ reason: String) -> PrismHTTPError {
+            PrismHTTPError(
+                code: .invalidURL,
+                message: "The endpoint's parts do not make a URL: \(reason) "
+                    + "(scheme \(scheme.rawValue), host \(RequestValidation.escaped(host)), "
+                    + "path \(RequestValidation.escaped(path)))."
+            )
+        }
+        guard isValidHost(host) else { throw invalid("the host is empty or holds characters a host cannot") }
+        if let port, !(1...65_535).contains(port) { throw invalid("the port \(port) is not from 1 to 65535") }
+        let encodedPath = encodePath(path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+        guard !hasDotSegment(encodedPath) else {
+            throw invalid("the path has a \".\" or \"..\" segment, which would climb out of the endpoint")
+        }
+        var components = URLComponents()
+        components.scheme = scheme.rawValue
+        components.host = host
+        components.port = port
+        components.percentEncodedPath = encodedPath
+        if let queryItems, !queryItems.isEmpty {
+            components.percentEncodedQuery = encodeQuery(queryItems)
+        }
+        guard let url = components.url else { throw invalid("Foundation refuses them") }
+        return url
+    }
+
+    /// A DNS name (ASCII letters, digits, `-`, `_`, `.`, or non-ASCII letters of an
+    /// internationalized name) or a bracketed IPv6 literal.
+    static func isValidHost(_ host: String) -> Bool {
+        let bytes = host.utf8
+        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
+        if bytes.first == UInt8(ascii: "[") {
+            guard bytes.last == UInt8(ascii: "]"), bytes.count > 2 else { return false }
+            return bytes.dropFirst().dropLast().allSatisfy { byte in
+                isHex(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            }
+        }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return bytes.allSatisfy { byte in
+                PrismPath.isUnreserved(byte) && byte != UInt8(ascii: "~")
+            }
+        }
+        return host.unicodeScalars.allSatisfy { scalar in
+            if scalar.value > 0x7F { return scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+            return scalar.isASCII && PrismPath.isUnreserved(UInt8(scalar.value)) && scalar != "~"
+        }
+    }
+
+    /// `path` with every character a path cannot hold percent-encoded as UTF-8; `%XX` escapes
+    /// (such as those of ``PrismPath/segment(_:)``) are kept as they are, a lone `%` is encoded.
+    static func encodePath(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        // Most paths need nothing: they are returned as they are.
+        if bytes.allSatisfy({ isPathByte($0) }) { return path }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                encoded.append(contentsOf: bytes[index...(index + 2)])
+                index += 3
+                continue
+            }
+            if isPathByte(byte) {
+                encoded.append(byte)
+            } else {
+                encoded.append(contentsOf: PrismPath.percentEncoded(byte).utf8)
+            }
+            index += 1
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// Whether `byte` may stand as it is in a path: unreserved, a sub-delimiter, `:`, `@`, `/`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        if PrismPath.isUnreserved(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether an encoded path has a `.` or `..` segment, written plainly or percent-encoded.
+    static func hasDotSegment(_ encodedPath: String) -> Bool {
+        for segment in encodedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            var dots = 0
+            var index = segment.startIndex
+            var isDots = true
+            while index < segment.endIndex, isDots {
+                if segment[index] == UInt8(ascii: ".") {
+                    dots += 1
+                    index = segment.index(after: index)
+                } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
+                    segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
+                    segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e")
+                {
+                    dots += 1
+                    index = segment.index(index, offsetBy: 3)
+                } else {
+                    isDots = false
+                }
+            }
+            if isDots && (dots == 1 || dots == 2) { return true }
+        }
+        return false
+    }
+
+    /// The query with every name and value percent-encoded but the unreserved characters: `+`
+    /// (which servers read as a space), `&`, `=` and `#` cannot change the query's meaning.
+    static func encodeQuery(_ items: [URLQueryItem]) -> String {
+        items.map { item in
+            let name = PrismPath.segment(item.name)
+            guard let value = item.value else { return name }
+            return name + "=" + PrismPath.segment(value)
+        }.joined(separator: "&")
+    }
+
+    static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return true
+        default:
+            return false
+        }
+    }
+}

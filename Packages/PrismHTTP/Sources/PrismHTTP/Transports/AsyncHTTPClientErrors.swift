@@ -1,0 +1,87 @@
+#if canImport(AsyncHTTPClient)
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// AsyncHTTPClient's and SwiftNIO's errors as ``PrismHTTPError``s, classified by their type and
+/// value, never by searching their description text. Messages name the kind of failure only:
+/// no URL, header value or other text that could carry a secret.
+enum AsyncHTTPClientErrors {
+    static func translate(_ error: any Error, url: URL, limit: Int) -> any Error {
+        if error is CancellationError { return error }
+        if let error = error as? PrismHTTPError { return error }
+        switch error {
+        case let error as CollectingDelegate.TooLarge:
+            return ResponseLimit.tooLarge(announced: error.announced, limit: limit, url: url, status: error.status)
+        case is CollectingDelegate.FollowedRedirect:
+            return PrismHTTPError(
+                code: .transportFailed,
+                message: "The HTTPClient followed a redirect itself: create it with redirectConfiguration = .disallow, "
+                    + "so that Prism's redirect rules apply.",
+                url: url
+            )
+        case let error as HTTPClientError:
+            return translate(error, url: url)
+        case let error as NIOTooManyBytesError:
+            return PrismHTTPError(
+                code: .responseTooLarge,
+                message: "The response body is larger than the transport accepts (\(limit) bytes).",
+                url: url,
+                underlying: error
+            )
+        case let error as NIOConnectionError:
+            return connectionFailed("the connection could not be established", url: url, error: error)
+        case let error as ChannelError:
+            return connectionFailed("the channel failed (\(error))", url: url, error: error)
+        case let error as IOError:
+            return connectionFailed("a socket operation failed (errno \(error.errnoCode))", url: url, error: error)
+        case let error as NIOSSLError:
+            return connectionFailed("the TLS handshake or session failed", url: url, error: error)
+        case let error as BoringSSLError:
+            return connectionFailed("the TLS handshake or session failed", url: url, error: error)
+        case let error as HTTPParserError:
+            return PrismHTTPError(
+                code: .transportFailed,
+                message: "The server's response is not valid HTTP/1.1 (\(error)).",
+                url: url,
+                underlying: error
+            )
+        default:
+            return PrismHTTPError(
+                code: .transportFailed,
+                message: "The request failed (\(type(of: error))).",
+                url: url,
+                underlying: error
+            )
+        }
+    }
+
+    private static func translate(_ error: HTTPClientError, url: URL) -> any Error {
+        switch error {
+        case .cancelled, .requestStreamCancelled:
+            return CancellationError()
+        case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .tlsHandshakeTimeout,
+            .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+            return PrismHTTPError(code: .timedOut, message: "No response arrived in time.", url: url, underlying: error)
+        case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch, .alreadyShutdown:
+            return connectionFailed("the connection closed before a complete response arrived", url: url, error: error)
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return PrismHTTPError(code: .invalidURL, message: "The URL cannot be sent.", url: url, underlying: error)
+        default:
+            return PrismHTTPError(
+                code: .transportFailed,
+                message: "AsyncHTTPClient refused or failed the request.",
+                url: url,
+                underlying: error
+            )
+        }
+    }
+
+    private static func connectionFailed(_ what: String, url: URL, error: any Error) -> PrismHTTPError {
+        PrismHTTPError(code: .connectionFailed, message: "The connection failed: \(what).", url: url, underlying: error)
+    }
+}
+#endif

@@ -1,0 +1,50 @@
+import Foundation
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("A body larger than the limit is refused as it arrives, not after it filled memory")
+struct ResponseSizeLimitTests {
+    @Test(
+        "a chunked body with no Content-Length is cut off once it passes the limit",
+        arguments: TransportKind.allCases)
+    func chunkedBodyCutOff(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let limit = 1 << 20
+            let client = PrismNetworkAdapter(
+                transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: limit)), cache: nil)
+            // libcurl (URLSession on Linux) reads a body that keeps arriving to its end, whatever
+            // the cancellation: a smaller one for it (eight times the limit), so that the test
+            // does not wait on it.
+            let total = transport == .urlSession ? 8 << 20 : 512 << 20
+            let path = "/hostile/oversized/\(total)"
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(PrismHTTPRequest(url: server.url(path)))
+            }
+            #expect(error?.code == .responseTooLarge)
+            if transport == .asyncHTTPClient {
+                // The client gave up and closed the connection: the server did not get to send its
+                // 512 MB (how much it wrote before it noticed depends on its own buffering).
+                try await eventually { server.abandonedResponses(path) == 1 }
+                #expect(server.bodyBytesSent(path) < total)
+            }
+        }
+    }
+
+    @Test(
+        "a Content-Length above the limit is refused before the body is read", arguments: TransportKind.allCases)
+    func announcedTooLarge(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(
+                transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: 1_000)), cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(PrismHTTPRequest(url: server.url("/hostile/stall?length=5000&sent=0&ms=20000")))
+            }
+            #expect(error?.code == .responseTooLarge)
+            #expect(error?.message.contains("5000") == true)
+            // The connection is closed, not left in the pool with a body nobody reads.
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PrismCache
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("no-cache and must-revalidate are honoured under every policy; error statuses are cached only when allowed")
+struct RevalidationRulesTests {
+    @Test("no-cache is revalidated before use even with .cacheFirst, .staleWhileRevalidate and .cacheThenNetwork")
+    func noCacheUnderEveryPolicy() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter()
+            // /etag/:name answers with an ETag and Cache-Control: no-cache.
+            let request = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/etag/n", cacheInterval: 60))
+            #expect(try await client.request(on: request).version == 1)
+            #expect(try await client.request(on: request, cachePolicy: .cacheFirst).version == 1)
+            #expect(server.hits("/etag/n") == 2)
+            #expect(server.requests.last?.headers["if-none-match"] != nil)
+            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            // The server changed it: a policy that served the stale copy would say 1.
+            #expect(try await client.request(on: request, cachePolicy: .cacheFirst).version == 2)
+            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).version == 3)
+            // The stale copy is not yielded first either: only the network's answer arrives.
+            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            var updates: [PrismNetworkUpdate<Versioned>] = []
+            for try await update in client.responses(on: request, cachePolicy: .cacheThenNetwork) {
+                updates.append(update)
+            }
+            #expect(updates.map(\.value.version) == [4])
+            #expect(updates.map(\.source) == [.network])
+        }
+    }
+
+    @Test("must-revalidate is served while fresh, and revalidated once stale, whatever the policy")
+    func mustRevalidate() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
+            let request = ServerRequest<CacheHit>(
+                endpoint: ServerEndpoint(server, "/cache/m", query: ["must-revalidate": "1", "max-age": "10"]))
+            #expect(try await client.request(on: request).hit == 1)
+            #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)  // fresh
+            await clock.advance(by: .seconds(11))
+            #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 2)
+            await clock.advance(by: .seconds(11))
+            #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).hit == 3)
+            await clock.advance(by: .seconds(11))
+            var sources: [PrismNetworkUpdate<CacheHit>.Source] = []
+            for try await update in client.responses(on: request) { sources.append(update.source) }
+            #expect(sources == [.network])
+        }
+    }
+
+    @Test("a stale entry without such directives is still served by .cacheFirst")
+    func plainStaleStillServed() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
+            let request = ServerRequest<CacheHit>(
+                endpoint: ServerEndpoint(server, "/cache/p", query: ["max-age": "10"]))
+            #expect(try await client.request(on: request).hit == 1)
+            await clock.advance(by: .seconds(11))
+            #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)
+        }
+    }
+
+    @Test("an error status is not cached because the endpoint has a cacheInterval", arguments: TransportKind.allCases)
+    func errorsNeedServerPermission(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let notFound = RawRequest(endpoint: ServerEndpoint(server, "/status/404", cacheInterval: 300))
+            for _ in 0..<2 { await #expect(throws: PrismHTTPError.self) { try await client.request(on: notFound) } }
+            #expect(server.hits("/status/404") == 2)
+            // The server's own max-age does allow it.
+            let allowed = RawRequest(
+                endpoint: ServerEndpoint(
+                    server, "/status/410", query: ["header.Cache-Control": "max-age=60"], cacheInterval: 300))
+            for _ in 0..<2 { await #expect(throws: PrismHTTPError.self) { try await client.request(on: allowed) } }
+            #expect(server.hits("/status/410") == 1)
+        }
+    }
+}

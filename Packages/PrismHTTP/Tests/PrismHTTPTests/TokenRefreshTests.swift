@@ -1,0 +1,192 @@
+import Foundation
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("Token refresh: failures reach every waiter, cancellation is immediate, storms are bounded, no deadlock")
+struct TokenRefreshTests {
+    struct Protected: PrismEntity {
+        var ok: Bool
+        var token: String
+    }
+
+    struct Tokens: PrismEntity {
+        var accessToken: String
+        var refreshToken: String
+    }
+
+    struct RefreshBody: Encodable, Sendable {
+        var refreshToken: String
+    }
+
+    struct Denied: Error {}
+
+    func protected(_ server: PrismTestServer) -> ServerRequest<Protected> {
+        ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected"))
+    }
+
+    @Test(
+        "when the refresh fails, every waiting request fails with authenticationFailed carrying the cause",
+        arguments: TransportKind.allCases)
+    func failureReachesEveryWaiter(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let gate = Gate()
+            let refreshes = LockedBox(0)
+            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+                refreshes.mutate { $0 += 1 }
+                await gate.wait()
+                throw Denied()
+            }
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+            server.expireToken()
+            let request = protected(server)
+            let results = try await withThrowingTaskGroup(of: Result<Protected, any Error>.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        do { return .success(try await client.request(on: request)) } catch { return .failure(error) }
+                    }
+                }
+                // The refresh is under way; the others queue behind it (or get their own 401),
+                // then it fails.
+                try await eventually { refreshes.wrappedValue == 1 }
+                try await Task.sleep(for: .milliseconds(100))
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 10)
+            for result in results {
+                guard case .failure(let error as PrismHTTPError) = result else {
+                    Issue.record("expected authenticationFailed, got \(result)")
+                    continue
+                }
+                #expect(error.code == .authenticationFailed)
+                #expect(error.underlying is Denied)
+            }
+            // Shared: a failed refresh is not retried by each waiter in turn.
+            #expect(refreshes.wrappedValue < 10)
+        }
+    }
+
+    @Test("a waiter whose task is cancelled returns CancellationError at once, while the refresh goes on")
+    func cancelledWaiter() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let gate = Gate()
+            let refreshClient = PrismNetworkAdapter(cache: nil)
+            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+                await gate.wait()
+                let refresh = ServerEndpoint(
+                    server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))
+                return try await refreshClient.request(on: ServerRequest<Tokens>(endpoint: refresh)).accessToken
+            }
+            let client = PrismNetworkAdapter(cache: nil, authenticator: auth)
+            server.expireToken()
+            let request = protected(server)
+            let first = Task { try await client.request(on: request) }
+            try await eventually { server.hits("/auth/protected") == 1 }
+            let waiter = Task { try await client.request(on: request) }
+            try await Task.sleep(for: .milliseconds(50))
+            waiter.cancel()
+            // The refresh is still held by the gate: the waiter cannot have waited for it.
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+            #expect(server.refreshCount == 0)
+            gate.open()
+            // The refresh went on for the request that was not cancelled.
+            #expect(try await first.value.token == "token-1")
+        }
+    }
+
+    @Test("a server that answers 401 forever gets at most N refreshes per window, on the injected clock")
+    func stormIsBounded() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let refreshes = LockedBox(0)
+            let auth = PrismBearerTokenAuthenticator(
+                accessToken: "token-0", maximumRefreshes: 2, per: .seconds(60), clock: clock
+            ) {
+                _ in
+                refreshes.mutate { $0 += 1 }
+                return "token-\(refreshes.wrappedValue)"
+            }
+            let client = PrismNetworkAdapter(cache: nil, authenticator: auth)
+            let request = PrismHTTPRequest(url: server.url("/hostile/unauthorized"))
+            for _ in 0..<6 {
+                // Each request: a 401, a refresh if the window allows, one retry.
+                _ = try? await client.send(request)
+            }
+            #expect(refreshes.wrappedValue == 2)
+            let refused = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
+            #expect(refused?.code == .authenticationFailed)
+            await clock.advance(by: .seconds(61))
+            _ = try? await client.send(request)
+            #expect(refreshes.wrappedValue == 3)
+            #expect(auth.maximumRefreshes == 2)
+        }
+    }
+
+    @Test(
+        "a refresh closure that sends its request through the same client does not deadlock",
+        arguments: TransportKind.allCases)
+    func refreshThroughTheSameClient(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let box = LockedBox<PrismNetworkAdapter?>(nil)
+            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+                let client = try #require(box.wrappedValue)
+                let tokens = try await client.request(
+                    on: ServerRequest<Tokens>(
+                        endpoint: ServerEndpoint(
+                            server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))))
+                return tokens.accessToken
+            }
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+            box.mutate { $0 = client }
+            server.expireToken()
+            let result = try await withDeadlockGuard {
+                try await client.request(on: protected(server))
+            }
+            #expect(result.token == "token-1")
+            #expect(server.refreshCount == 1)
+        }
+    }
+
+    @Test(
+        "a refresh whose own request is rejected fails, rather than waiting for itself",
+        arguments: TransportKind.allCases)
+    func refreshRequestRejected(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let box = LockedBox<PrismNetworkAdapter?>(nil)
+            let attempts = LockedBox(0)
+            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+                attempts.mutate { $0 += 1 }
+                let client = try #require(box.wrappedValue)
+                _ = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/hostile/unauthorized")))
+                return "never"
+            }
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+            box.mutate { $0 = client }
+            server.expireToken()
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await withDeadlockGuard { try await client.request(on: protected(server)) }
+            }
+            #expect(error?.code == .authenticationFailed)
+            #expect(attempts.wrappedValue == 1)
+        }
+    }
+
+    /// Runs `body`, recording an issue instead of hanging the suite if it never returns.
+    func withDeadlockGuard<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else {
+                Issue.record("deadlock: the request never finished")
+                throw CancellationError()
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PrismHTTP
+import PrismTestServer
+import Testing
+
+@Suite("Vary: a cached response is served only to a request with the same values")
+struct VaryTests {
+    func request(_ server: PrismTestServer, vary: String, language: String?) -> ServerRequest<CacheHit> {
+        ServerRequest<CacheHit>(
+            endpoint: ServerEndpoint(
+                server, "/cache/v", query: ["max-age": "60", "vary": vary],
+                headers: language.map { ["Accept-Language": $0] } ?? [:]))
+    }
+
+    @Test(
+        "a response that varies on Accept-Language is served only to that language", arguments: TransportKind.allCases)
+    func varyOnLanguage(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "fr")).hit == 1)
+            #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "fr")).hit == 1)
+            #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "en")).hit == 2)
+            #expect(try await client.request(on: request(server, vary: "Accept-Language", language: nil)).hit == 3)
+            #expect(try await client.request(on: request(server, vary: "Accept-Language", language: nil)).hit == 3)
+        }
+    }
+
+    @Test("Vary: * is never served from the cache", arguments: TransportKind.allCases)
+    func varyStar(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            for expected in 1...3 {
+                #expect(try await client.request(on: request(server, vary: "*", language: "fr")).hit == expected)
+            }
+            #expect(await client.cache?.count == 0)
+        }
+    }
+}

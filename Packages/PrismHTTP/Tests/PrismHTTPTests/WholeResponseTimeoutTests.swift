@@ -1,0 +1,80 @@
+import Foundation
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("Timeouts cover the whole response: a server cannot hold a request past its timeout")
+struct WholeResponseTimeoutTests {
+    // The hostile bodies below would take 20 s in full; the timeouts are two seconds: long
+    // enough for the head and the first bytes to arrive on a loaded machine, so that it is the
+    // body the timeout has to cut short. What shows the request ended early is what the server
+    // saw (the body it never finished sending), not the time it took.
+
+    @Test(
+        "a server that sends its headers and then stalls fails the request with timedOut, and loses the connection",
+        arguments: TransportKind.allCases)
+    func stall(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(
+                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&ms=20000"), timeout: .seconds(2)))
+            }
+            #expect(error?.code == .timedOut)
+            // The client closed the connection rather than keeping it, stalled, in its pool. (On a
+            // machine so loaded that the head had not arrived within two seconds, the server never
+            // started the body, and there is nothing to abandon.)
+            if server.bodyBytesSent("/hostile/stall") > 0 {
+                try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+                #expect(server.bodyBytesSent("/hostile/stall") == 100)
+            }
+        }
+    }
+
+    @Test(
+        "a server that drips its body a byte at a time fails the request with timedOut",
+        arguments: TransportKind.allCases)
+    func drip(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                // 200 bytes, one every 100 ms: 20 s in all, never 100 ms without a byte.
+                try await client.send(
+                    PrismHTTPRequest(url: server.url("/hostile/drip?bytes=200&interval=100"), timeout: .seconds(2)))
+            }
+            #expect(error?.code == .timedOut)
+            #expect(server.bodyBytesSent("/hostile/drip") < 200)
+            // The client closed the connection (on a machine so loaded that the request never
+            // reached the route within two seconds, there is nothing to abandon).
+            if server.bodyBytesSent("/hostile/drip") > 0 {
+                try await eventually { server.abandonedResponses("/hostile/drip") == 1 }
+            }
+        }
+    }
+
+    @Test(
+        "the configuration's request timeout bounds the body too when the request sets none",
+        arguments: TransportKind.allCases)
+    func configurationTimeout(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(
+                transport: transport.make(PrismTransportConfiguration(requestTimeout: .milliseconds(500))), cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000")))
+            }
+            #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test("after a timed-out body the transport still serves the next request", arguments: TransportKind.allCases)
+    func transportRecovers(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            _ = try? await client.send(
+                PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000"), timeout: .milliseconds(300)))
+            let next = try await client.send(PrismHTTPRequest(url: server.url("/users/octocat")))
+            #expect(next.statusCode == 200)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PrismHTTPTesting",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"])
+    ],
+    dependencies: [
+        .package(path: "../PrismHTTP"),
+        .package(path: "../PrismGraphQL"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        .package(path: "../../Tools/PrismTestSupport"),
+    ],
+    targets: [
+        .target(
+            name: "PrismHTTPTesting",
+            dependencies: [
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        .testTarget(
+            name: "PrismHTTPTestingTests",
+            dependencies: [
+                "PrismHTTPTesting",
+                .product(name: "PrismGraphQL", package: "PrismGraphQL"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

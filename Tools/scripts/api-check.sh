@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Checks that the public API did not break since a baseline: runs SwiftPM's
+# `diagnose-api-breaking-changes` (swift-api-digester) on every library product users depend on,
+# against BASELINE (a tag, branch or commit) or, without one, the latest tag.
+#
+#   Tools/scripts/api-check.sh            # against the latest tag; says so and passes if none
+#   Tools/scripts/api-check.sh v0.2.0     # against a given ref
+#   PRODUCTS="PrismStore PrismHTTP" Tools/scripts/api-check.sh   # only some products
+#
+# Exits 1 and lists the breaking changes when there are any. It builds the baseline and the
+# current tree in .build-api (two builds of the products checked).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+baseline="${1:-${BASELINE:-}}"
+if [[ -z "$baseline" ]]; then
+    if ! baseline=$(git describe --tags --abbrev=0 2>/dev/null); then
+        echo "api-check: no tag yet, nothing to compare with (pass a ref: make api-check BASELINE=<ref>)."
+        exit 0
+    fi
+fi
+if ! git rev-parse --verify --quiet "$baseline^{commit}" >/dev/null; then
+    echo "api-check: '$baseline' is not a tag, branch or commit of this repository." >&2
+    exit 2
+fi
+
+# The library products of the public API (see "Versioning" in README.md): not the test server.
+default_products="PrismEffects PrismStore PrismRouting PrismPersistence PrismTesting PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting"
+read -r -a products <<<"${PRODUCTS:-$default_products}"
+
+echo "api-check: comparing the public API of ${products[*]} with $baseline"
+arguments=()
+for product in "${products[@]}"; do arguments+=(--products "$product"); done
+swift package --scratch-path .build-api diagnose-api-breaking-changes "$baseline" "${arguments[@]}"

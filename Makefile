@@ -1,9 +1,10 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in dependency order.
-PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting
+PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
-# SwiftNIO-based ones, whose TSan build alone takes about ten minutes on two cores
+# SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
+# about ten minutes on two cores
 # (`make test-tsan-all` runs the whole root package under TSan).
 TSAN_PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismCache
 # Where each nested package builds when tested on its own: one folder shared by all of them,
@@ -20,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-all lint format bench run docs api-check clean
+.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -28,8 +29,9 @@ help: ## List the targets
 build: deps ## Build every module and the sample app (debug)
 	$(SWIFT) build
 
-deps: ## Install the system packages the tests need (libsecret, gnome-keyring, dbus; apt)
+deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck (apt); Chromium and selenium for the browser test
 	Tools/scripts/install-system-deps.sh
+	Tools/scripts/install-browser-deps.sh
 
 test: deps ## Run every package's tests from one root build, in a few groups (Tools/scripts/test-in-groups.sh)
 	$(SWIFT) build --build-tests
@@ -54,8 +56,14 @@ test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds S
 test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
 	Tools/scripts/test-consumer.sh
 
-test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, docs, API check (timed)
-	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer docs api-check
+test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium) against a running app
+	Tools/scripts/test-inspector-browser.sh
+
+inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
+	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
+
+test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
@@ -81,4 +89,4 @@ docs: deps ## Build the DocC documentation of every module (and the test server)
 	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build

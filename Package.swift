@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismPersistence", targets: ["PrismPersistence"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
+        .library(name: "PrismInspector", targets: ["PrismInspector"]),
         .library(name: "PrismNetwork", targets: ["PrismNetwork"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
@@ -85,6 +86,30 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Packages/PrismTesting/Sources/PrismTesting"
+        ),
+        // Opt-in: a local web page that shows and steers a store. Built on the SwiftNIO modules
+        // PrismHTTP already uses: no package of its own (Packages/PrismInspector's DocC says why).
+        .target(
+            name: "PrismInspector",
+            dependencies: [
+                "PrismStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Packages/PrismInspector/Sources/PrismInspector",
+            resources: [
+                .embedInCode("Resources/index.html"),
+                .embedInCode("Resources/inspector.css"),
+                .embedInCode("Resources/inspector.js"),
+            ]
+        ),
+        .executableTarget(
+            name: "PrismInspectorFixture",
+            dependencies: ["PrismInspector"],
+            path: "Packages/PrismInspector/Sources/PrismInspectorFixture"
         ),
 
         // Networking
@@ -163,7 +188,8 @@ let package = Package(
         .executableTarget(
             name: "PrismSample",
             dependencies: [
-                "Prism", "PrismTestServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Prism", "PrismInspector", "PrismTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/PrismSample/Sources/PrismSample"
         ),
@@ -203,6 +229,17 @@ let package = Package(
             name: "PrismTestingTests",
             dependencies: ["PrismTesting", "PrismTestSupport"],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
+        ),
+        .testTarget(
+            name: "PrismInspectorTests",
+            dependencies: [
+                "PrismInspector",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Packages/PrismInspector/Tests/PrismInspectorTests"
         ),
         .testTarget(
             name: "PrismCacheTests",

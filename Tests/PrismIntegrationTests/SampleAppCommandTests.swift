@@ -90,6 +90,7 @@ struct SampleAppCommandTests {
             "keychain", "-> GET /tasks: 503 Service Unavailable", "304 Not Modified", "GraphQL",
             "Undo and redo", "Time travel", "== 12. Done",
             "a task's detail is a child feature (ifLet)", "the timer ticked", "the timer ended with it",
+            "Inspector: http://127.0.0.1:",
         ] {
             #expect(run.output.contains(expected), "the tour's output lacks \"\(expected)\"")
         }

@@ -18,9 +18,14 @@ let package = Package(
             dependencies: [
                 .product(name: "PrismArchitecture", package: "Prism"),
                 .product(name: "PrismNetwork", package: "Prism"),
+                .product(name: "PrismInspector", package: "Prism"),
                 .product(name: "PrismTestServer", package: "Prism"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // A page's WebSocket, for the inspector's streaming benchmark.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         )
     ],

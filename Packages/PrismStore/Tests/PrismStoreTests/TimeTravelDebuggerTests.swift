@@ -45,6 +45,32 @@ struct TimeTravelDebuggerTests {
         #expect(!debugger.canGoForward)
     }
 
+    @Test("a snapshot recorded after going back keeps a new number and goTo finds it")
+    func goToAfterBranching() throws {
+        let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
+        for value in 0..<5 { debugger.record(state: value, action: "\(value)") }
+        debugger.goTo(index: 1)
+        debugger.record(state: 100, action: "branch")
+        debugger.record(state: 101, action: "branch again")
+        #expect(debugger.snapshots.map(\.index) == [0, 1, 5, 6])
+        #expect(debugger.goTo(index: 5)?.state == 100)
+        #expect(debugger.goTo(index: 6)?.state == 101)
+        #expect(debugger.goTo(index: 3) == nil)
+        #expect(try #require(debugger.goTo(index: 0)).state == 0)
+    }
+
+    @Test("an observer that read the debugger hears about every change after it reads again")
+    func observerHearsAfterUnobservedRecordings() {
+        let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
+        // Recordings nobody looks at yet.
+        for value in 0..<3 { debugger.record(state: value, action: "\(value)") }
+        let observer = ObservationCounter { _ = debugger.currentIndex }
+        debugger.record(state: 3, action: "3")
+        debugger.goTo(index: 1)
+        debugger.clear()
+        #expect(observer.count == 3)
+    }
+
     @Test("the oldest snapshots are evicted past maxSnapshots, indexes stay stable")
     func eviction() {
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 3)

@@ -103,6 +103,10 @@ struct Result {
         case atMostNanoseconds(Double)
         /// At most this multiple of the baseline.
         case atMostRatio(Double)
+        /// At most this many nanoseconds more than the baseline.
+        case atMostNanosecondsMore(Double)
+        /// Missed, whatever the time: the run broke a rule its note names.
+        case failed
         /// Informational only.
         case none
     }
@@ -122,6 +126,9 @@ struct Result {
         switch bar {
         case .atMostNanoseconds(let limit): return timing.nanosecondsPerOperation <= limit
         case .atMostRatio(let limit): return (ratio ?? .infinity) <= limit
+        case .atMostNanosecondsMore(let limit):
+            return timing.nanosecondsPerOperation - (baseline?.nanosecondsPerOperation ?? .infinity) <= limit
+        case .failed: return false
         case .none: return true
         }
     }
@@ -130,6 +137,9 @@ struct Result {
         switch bar {
         case .atMostNanoseconds(let limit): return String(format: "<= %.0f ns", limit)
         case .atMostRatio(let limit): return String(format: "<= %.2fx", limit)
+        case .atMostNanosecondsMore(let limit):
+            return limit >= 1e6 ? String(format: "<= +%.0f ms", limit / 1e6) : String(format: "<= +%.0f ns", limit)
+        case .failed: return "see note"
         case .none: return "-"
         }
     }

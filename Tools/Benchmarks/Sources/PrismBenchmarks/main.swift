@@ -15,6 +15,12 @@ if !scale.isEmpty {
     all += scale
 }
 
+let inspector = try await inspectorBenchmarks()
+if !inspector.isEmpty {
+    printReport("PrismInspector", inspector)
+    all += inspector
+}
+
 let persistence = try await persistenceBenchmarks()
 if !persistence.isEmpty {
     printReport("PrismPersistence", persistence)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PrismInspector
 
 /// `prism-sample interactive`: a shell to drive the app a command at a time.
 struct InteractiveCommand: AsyncParsableCommand {
@@ -12,12 +13,23 @@ struct InteractiveCommand: AsyncParsableCommand {
     @OptionGroup var options: SessionOptions
     @OptionGroup var server: ServerOptions
 
+    @Flag(help: "Serve PrismInspector on 127.0.0.1 and print its URL: watch and steer the store from a browser.")
+    var inspect = false
+
     @MainActor
     func run() async throws {
         try await TaskSession.run(
             in: options.directory, server: server.target, timeout: server.requestTimeout
         ) { session in
+            let inspector =
+                inspect ? try await PrismInspector.start(session.store, configuration: .init(printsURL: false)) : nil
+            if let inspector {
+                // Flushed at once: a reader at the other end of a pipe sees it before any command.
+                Console.line("Inspector: \(inspector.url.absoluteString)   (open it in a browser; it closes at quit)")
+                Console.flush()
+            }
             await InteractiveShell(session: session).run()
+            await inspector?.stop()
         }
     }
 }

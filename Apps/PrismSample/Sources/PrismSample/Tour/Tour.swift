@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Prism
+import PrismInspector
 import PrismTestServer
 
 /// The scripted tour that `make run` (and `prism-sample tour`) shows: every part of Prism at
@@ -49,7 +50,11 @@ final class Tour {
         Console.line("Files: \(directory.path)   Demo server: \(server.baseURL.absoluteString)")
         do {
             let tour = try Tour(directory: directory, server: server)
+            // The tour's store in a browser while the tour runs (`interactive --inspect` keeps one open).
+            let inspector = try await PrismInspector.start(tour.session.store, configuration: .init(printsURL: false))
+            Console.line("Inspector: \(inspector.url.absoluteString)   (interactive --inspect keeps one open)")
             try await tour.runSteps()
+            await inspector.stop()
             try await tour.finish(keepFiles: keepFiles)
         } catch {
             try? await server.shutdown()

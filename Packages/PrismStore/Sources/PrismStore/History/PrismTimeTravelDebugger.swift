@@ -40,29 +40,61 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         ///
         /// Made when it is read, not when the action is recorded: describing an action
         /// (`"\(action)"` reflects on it) costs far more than recording it.
-        public var action: String { describeAction() }
+        public var action: String { payload.description }
         /// When the snapshot was recorded.
-        public let timestamp: Date
+        public var timestamp: Date { Date(timeIntervalSinceReferenceDate: secondsSinceReferenceDate) }
         /// The state after the action.
         public let state: State
-        private let describeAction: @Sendable () -> String
+        /// What the recorder kept of the action, which describes it when asked: the action in
+        /// a wrapper (the middleware, tools), or its description
+        /// (``PrismTimeTravelDebugger/record(state:action:)``). An existential rather than a
+        /// closure, so that recording a small action allocates nothing.
+        let payload: any CustomStringConvertible & Sendable
+        /// How long the action's reduce took, in nanoseconds, when the recorder measured it.
+        let reduceNanoseconds: Int64
+        /// ``timestamp``, kept as a number: `Date` is a type of another library whose layout
+        /// is not known here, and copying a snapshot that holds one costs a call per field.
+        let secondsSinceReferenceDate: Double
 
-        init(index: Int, timestamp: Date, state: State, describeAction: @escaping @Sendable () -> String) {
+        @usableFromInline
+        init(
+            index: Int,
+            secondsSinceReferenceDate: Double,
+            state: State,
+            payload: any CustomStringConvertible & Sendable,
+            reduceNanoseconds: Int64
+        ) {
             self.index = index
-            self.timestamp = timestamp
+            self.secondsSinceReferenceDate = secondsSinceReferenceDate
             self.state = state
-            self.describeAction = describeAction
+            self.payload = payload
+            self.reduceNanoseconds = reduceNanoseconds
         }
     }
 
     /// The most snapshots kept; older ones are evicted.
     public let maxSnapshots: Int
 
-    private var buffer: SnapshotRing<Snapshot>
+    // Internal and inlinable where recording touches them: a debugger records on every send,
+    // and code specialized for the state costs a few nanoseconds where generic code costs
+    // hundreds.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var buffer: SnapshotRing<Snapshot>
     /// Position of the current snapshot in `buffer`, or nil when nothing was recorded.
-    private var position: Int?
-    private var nextIndex = 0
-    private let registrar = ObservationRegistrar()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var position: Int?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextIndex = 0
+    @usableFromInline
+    let registrar = ObservationRegistrar()
+    /// Whether somebody read the debugger since it last told its observers about a change:
+    /// while nobody did, recording skips the registrar (about 40 ns).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isObserved = false
 
     /// Creates a debugger that keeps at most `maxSnapshots` snapshots.
     ///
@@ -79,14 +111,29 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     /// Snapshots ahead of the current one (after going back) are dropped first; the oldest is
     /// evicted when the debugger is full.
     public func record(state: State, action: String) {
-        record(state: state) { action }
+        record(state: state, payload: action, secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate)
     }
 
-    /// Records `state` with an action description made only when ``Snapshot/action`` is read.
-    func record(state: State, describeAction: @escaping @Sendable () -> String) {
-        registrar.withStateMutation {
-            if let position { buffer.removeLast(buffer.count - position - 1) }
-            buffer.append(Snapshot(index: nextIndex, timestamp: Date(), state: state, describeAction: describeAction))
+    /// Records `state` with a payload that describes the action only when
+    /// ``Snapshot/action`` is read.
+    @inlinable
+    func record(
+        state: State,
+        payload: some CustomStringConvertible & Sendable,
+        secondsSinceReferenceDate: Double,
+        reduceNanoseconds: Int64 = -1
+    ) {
+        mutate {
+            if let position, position < buffer.count - 1 { dropSnapshots(after: position) }
+            buffer.append(
+                Snapshot(
+                    index: nextIndex,
+                    secondsSinceReferenceDate: secondsSinceReferenceDate,
+                    state: state,
+                    payload: payload,
+                    reduceNanoseconds: reduceNanoseconds
+                )
+            )
             nextIndex += 1
             position = buffer.count - 1
         }
@@ -94,13 +141,13 @@ public final class PrismTimeTravelDebugger<State>: Observable {
 
     /// Every snapshot kept, oldest first.
     public var snapshots: [Snapshot] {
-        registrar.accessState()
+        observe()
         return buffer.elements
     }
 
     /// The snapshot the debugger is at, or nil when nothing was recorded.
     public var current: Snapshot? {
-        registrar.accessState()
+        observe()
         return position.map { buffer[$0] }
     }
 
@@ -109,13 +156,13 @@ public final class PrismTimeTravelDebugger<State>: Observable {
 
     /// Whether there is an older snapshot to go back to.
     public var canGoBack: Bool {
-        registrar.accessState()
+        observe()
         return (position ?? 0) > 0
     }
 
     /// Whether there is a newer snapshot to go forward to (after going back).
     public var canGoForward: Bool {
-        registrar.accessState()
+        observe()
         guard let position else { return false }
         return position < buffer.count - 1
     }
@@ -147,19 +194,63 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     /// evicted).
     @discardableResult
     public func goTo(index: Int) -> Snapshot? {
-        guard let first = buffer.first?.index else { return nil }
-        let target = index - first
-        guard target >= 0, target < buffer.count else { return nil }
-        registrar.withStateMutation { position = target }
+        guard let target = offset(of: index) else { return nil }
+        mutate { position = target }
         return buffer[target]
     }
 
     /// Drops every snapshot.
     public func clear() {
-        registrar.withStateMutation {
+        mutate {
             buffer.removeAll()
             position = nil
         }
+    }
+
+    /// Where the snapshot numbered `index` is in `buffer`. Numbers grow with every recording
+    /// but need not be consecutive (recording after going back drops the numbers ahead), so
+    /// this searches.
+    private func offset(of index: Int) -> Int? {
+        let low = firstOffset(numberedAtLeast: index)
+        return low < buffer.count && buffer[low].index == index ? low : nil
+    }
+
+    /// The position in `buffer` of the first snapshot numbered `index` or more.
+    private func firstOffset(numberedAtLeast index: Int) -> Int {
+        var low = 0
+        var high = buffer.count
+        while low < high {
+            let middle = (low + high) / 2
+            if buffer[middle].index < index { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Leaves `count` snapshot numbers unused: actions a store recorded that never reached
+    /// the debugger (see `RootCore.moveTapLog()`).
+    func skipIndices(_ count: Int) {
+        nextIndex += count
+    }
+
+    /// Drops the snapshots after `position` in `buffer` (recording after going back).
+    @usableFromInline
+    func dropSnapshots(after position: Int) {
+        buffer.removeLast(buffer.count - position - 1)
+    }
+
+    /// Records that the caller read the debugger: its observers hear about the next change.
+    private func observe() {
+        registrar.accessState()
+        isObserved = true
+    }
+
+    /// Runs `body`, telling the observers (if anybody read since the last change).
+    @inlinable
+    func mutate(_ body: () -> Void) {
+        guard isObserved else { return body() }
+        // An observer that reads again while told observes from here, like any `Observable`.
+        isObserved = false
+        registrar.withStateMutation(body)
     }
 
     private func move(by offset: Int) -> Snapshot {
@@ -169,13 +260,31 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         }
         let target = min(max(position + offset, 0), buffer.count - 1)
         if target != position {
-            registrar.withStateMutation { self.position = target }
+            mutate { self.position = target }
         }
         return buffer[target]
     }
 }
 
 extension PrismTimeTravelDebugger.Snapshot: Sendable where State: Sendable {}
+
+/// An action the middleware recorded, described by the middleware's `describe` when read.
+@usableFromInline
+struct DescribedAction<Action: Sendable>: CustomStringConvertible, Sendable {
+    @usableFromInline
+    let action: Action
+    @usableFromInline
+    let describe: @Sendable (Action) -> String
+
+    @inlinable
+    init(action: Action, describe: @escaping @Sendable (Action) -> String) {
+        self.action = action
+        self.describe = describe
+    }
+
+    @usableFromInline
+    var description: String { describe(action) }
+}
 
 extension PrismTimeTravelDebugger where State: Sendable {
     /// Middleware that records a snapshot after every action, so that you need not call
@@ -189,12 +298,57 @@ extension PrismTimeTravelDebugger where State: Sendable {
     /// Jumping with ``goBack()`` and `store.replaceState(with:)` records nothing (no action ran).
     ///
     /// `describe` runs when a snapshot's ``Snapshot/action`` is read, not at every action.
+    @inlinable
     public func middleware<Action: Sendable>(
         describing describe: @escaping @Sendable (Action) -> String = { "\($0)" }
     ) -> PrismSideEffect<State, Action> {
         PrismSideEffect { [weak self] state, action in
-            self?.record(state: state) { describe(action) }
+            self?.record(
+                state: state,
+                payload: DescribedAction(action: action, describe: describe),
+                secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate
+            )
             return .none
         }
     }
+}
+
+@_spi(PrismInternals)
+extension PrismTimeTravelDebugger {
+    /// Records `state` reached by an action kept as `payload` (the action in a wrapper, or a
+    /// tool's marker), described only when ``Snapshot/action`` is read, at
+    /// `secondsSinceReferenceDate`, with the reduce's duration when measured (-1 when not).
+    /// For tools (PrismInspector) that record on every send and must stay cheap: call it from
+    /// code specialized for the state.
+    @inlinable
+    public func _record(
+        state: State,
+        payload: some CustomStringConvertible & Sendable,
+        secondsSinceReferenceDate: Double,
+        reduceNanoseconds: Int64
+    ) {
+        record(
+            state: state, payload: payload, secondsSinceReferenceDate: secondsSinceReferenceDate,
+            reduceNanoseconds: reduceNanoseconds)
+    }
+
+    /// The snapshots numbered `index` and later, oldest first, without observing the debugger.
+    public func _snapshots(from index: Int) -> [Snapshot] {
+        (firstOffset(numberedAtLeast: index)..<buffer.count).map { buffer[$0] }
+    }
+
+    /// The number of the current snapshot, without observing the debugger.
+    public var _currentIndex: Int? { position.map { buffer[$0].index } }
+
+    /// The number the next recorded snapshot gets.
+    public var _nextIndex: Int { nextIndex }
+}
+
+@_spi(PrismInternals)
+extension PrismTimeTravelDebugger.Snapshot {
+    /// What the recorder kept of the action (see `PrismTimeTravelDebugger._record`).
+    public var _payload: any CustomStringConvertible & Sendable { payload }
+
+    /// How long the action's reduce took, in nanoseconds, or -1 when it was not measured.
+    public var _reduceNanoseconds: Int64 { reduceNanoseconds }
 }

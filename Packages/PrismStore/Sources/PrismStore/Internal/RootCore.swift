@@ -57,10 +57,63 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     @usableFromInline
     @exclusivity(unchecked)
     var hasWatchers = false
-    /// `isObserved || hasWatchers`: the one flag the fast path checks.
+    /// `isObserved || hasWatchers || hasTap`: the one flag the fast path checks.
     @usableFromInline
     @exclusivity(unchecked)
     var needsObservation = false
+
+    // A tool that watches every reduce (PrismInspector; see RootCore+Tap.swift).
+    /// Whether a tool is attached: the slow path's first check.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasTap = false
+    /// Whether reduced actions are logged (false while the tool paused recording).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapRecording = false
+    /// Actions reduced while recording was paused.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapSkipped = 0
+    /// Whether each reduce is timed (two precise clock reads).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapMeasuresDuration = false
+    /// What turns the coarse clock into seconds since the reference date.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapClockBase: Double = 0
+    /// The time given to logged actions, and how many more may use it (see
+    /// `refreshTapStamp()`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapStamp: Double = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapStampRemaining = 0
+    /// Whether a job that makes the next action read the clock is scheduled.
+    var tapStampExpires = false
+    /// The action log: `tapCapacity` slots, the first `min(tapTotal, tapCapacity)` of them
+    /// initialized, the next write at `tapNext`. Only the main actor touches it (and `deinit`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var tapLog: UnsafeMutablePointer<ActionLogEntry<State, Action>>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var tapCapacity = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tapNext = 0
+    /// Actions logged since the tool attached.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var tapTotal = 0
+    /// `tapTotal` at the last move of the log into the debugger.
+    var tapMoved = 0
+    /// Where the log moves when somebody looks.
+    var tapDebugger: PrismTimeTravelDebugger<State>?
+    /// The attached tool's other hooks.
+    var tap: PrismStoreTap<State, Action>?
 
     /// Whether the store is reducing; a send that arrives meanwhile is queued.
     @usableFromInline
@@ -89,6 +142,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     deinit {
         effectRuntime.cancelAll()
+        if let tapLog {
+            tapLog.deinitialize(count: min(tapTotal, tapCapacity))
+            tapLog.deallocate()
+        }
         statePointer.deinitialize(count: 1)
         statePointer.deallocate()
     }
@@ -149,6 +206,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
             version &+= 1
             return effect
         }
+        if hasTap {
+            return reduceTapped(action)
+        }
         if hasWatchers {
             return reduceObserved(action)
         }
@@ -161,7 +221,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         // A reader that read again while told observes from here, like any `Observable`'s;
         // one that read a scoped store registered a watcher, checked now.
         if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers
+        needsObservation = isObserved || hasWatchers || hasTap
         registrar.didSetState()
         return effect
     }
@@ -200,6 +260,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         defer { isSending = false }
         if !effect.isNone {
             effectRuntime.start(effect, task: &task) { enqueueImmediate($0, for: nil) }
+            reportEffects(task)
         }
         drainQueue(task: &task)
     }
@@ -221,8 +282,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
                 // starting effects adds to it and never replaces it.
                 var covering = explicitTask
                 effectRuntime.start(effect, task: &covering) { enqueueImmediate($0, for: explicitTask) }
+                reportEffects(covering)
             } else {
                 effectRuntime.start(effect, task: &task) { enqueueImmediate($0, for: nil) }
+                reportEffects(task)
             }
         }
         if queueHead > 0 {
@@ -249,12 +312,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     /// Changes the state in place, notifying whoever is looking.
     func mutate(_ body: (inout State) -> Void) {
-        if needsObservation {
+        if isObserved || hasWatchers {
             mutateObserved(body)
         } else {
             body(&statePointer.pointee)
             version &+= 1
         }
+        if hasTap { tap?.didReplaceState(statePointer.pointee) }
     }
 
     /// Runs `body` on the state in place. A reader of the whole state hears `willSet` before
@@ -271,7 +335,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         body(&statePointer.pointee)
         version &+= 1
         if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers
+        needsObservation = isObserved || hasWatchers || hasTap
         if notifyRoot { registrar.didSetState() }
     }
 

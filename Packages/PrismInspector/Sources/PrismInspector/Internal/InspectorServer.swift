@@ -1,0 +1,216 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// The inspector's HTTP and WebSocket server: SwiftNIO, bound to 127.0.0.1 only.
+///
+/// Every request goes through ``InspectorRoutes``: a page or an asset only under the secret
+/// token's path, the WebSocket only under it too and only from the page's own origin. A page
+/// whose WebSocket is accepted becomes a ``PageConnection`` handed to `onPage`.
+final class InspectorServer: Sendable {
+    /// What one accepted connection turned out to be.
+    enum Connection: Sendable {
+        case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, PageConnection)
+        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>)
+    }
+
+    /// The port the server listens on (on 127.0.0.1).
+    let port: Int
+    let routes: InspectorRoutes
+    private let serverChannel: Channel
+    private let task: Task<Void, Never>
+
+    private init(port: Int, routes: InspectorRoutes, serverChannel: Channel, task: Task<Void, Never>) {
+        self.port = port
+        self.routes = routes
+        self.serverChannel = serverChannel
+        self.task = task
+    }
+
+    /// Binds 127.0.0.1 at `port` (0: a free port the system picks) and starts serving.
+    static func start(
+        port: Int,
+        routes: InspectorRoutes,
+        maxMessageBytes: Int,
+        onPage: @escaping @Sendable (PageConnection) -> Void
+    ) async throws -> InspectorServer {
+        let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never> = try await ServerBootstrap(
+            group: MultiThreadedEventLoopGroup.singleton
+        )
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .bind(host: "127.0.0.1", port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try configure(channel, routes: routes, maxMessageBytes: maxMessageBytes)
+            }
+        }
+        guard let boundPort = channel.channel.localAddress?.port else {
+            try? await channel.channel.close()
+            throw PrismInspectorError(code: .cannotListen, message: "The inspector's socket has no port.")
+        }
+        let task = Task {
+            await withDiscardingTaskGroup { group in
+                do {
+                    try await channel.executeThenClose { inbound in
+                        for try await connection in inbound {
+                            group.addTask { await serve(connection, routes: routes, onPage: onPage) }
+                        }
+                    }
+                } catch {
+                    // The server channel closed (stop) or failed: no more connections.
+                }
+                group.cancelAll()
+            }
+        }
+        return InspectorServer(port: boundPort, routes: routes, serverChannel: channel.channel, task: task)
+    }
+
+    /// Stops listening, without waiting (for an inspector that goes away without `stop()`).
+    func closeNow() {
+        serverChannel.close(promise: nil)
+        task.cancel()
+    }
+
+    /// Stops listening, closes every connection, and returns when they are closed.
+    func stop() async {
+        try? await serverChannel.close()
+        task.cancel()
+        await task.value
+    }
+
+    // MARK: Connections
+
+    /// Sets up one accepted connection: HTTP, upgraded to a WebSocket when the routes allow it.
+    private static func configure(
+        _ channel: Channel,
+        routes: InspectorRoutes,
+        maxMessageBytes: Int
+    ) throws -> EventLoopFuture<Connection> {
+        let gate = UpgradeGate(routes: routes)
+        let upgrader = NIOTypedWebSocketServerUpgrader<Connection>(
+            maxFrameSize: maxMessageBytes,
+            shouldUpgrade: { channel, _ in
+                // `UpgradeGate` let only allowed upgrade requests through.
+                channel.eventLoop.makeSucceededFuture(HTTPHeaders())
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    channel.pipeline.syncOperations.removeHandler(gate, promise: nil)
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 1,
+                            maxAccumulatedFrameCount: 4_096,
+                            maxAccumulatedFrameSize: maxMessageBytes
+                        )
+                    )
+                    let socket = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                        wrappingChannelSynchronously: channel)
+                    return Connection.webSocket(socket, PageConnection())
+                }
+            }
+        )
+        let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Connection>(
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ResponsePartHandler())
+                    return Connection.http(
+                        try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                }
+            }
+        )
+        let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+            configuration: .init(upgradeConfiguration: upgrade))
+        let upgradeHandler = try channel.pipeline.syncOperations.handler(
+            type: NIOTypedHTTPServerUpgradeHandler<Connection>.self)
+        try channel.pipeline.syncOperations.addHandler(gate, position: .before(upgradeHandler))
+        return negotiated
+    }
+
+    private static func serve(
+        _ connection: EventLoopFuture<Connection>,
+        routes: InspectorRoutes,
+        onPage: @Sendable (PageConnection) -> Void
+    ) async {
+        do {
+            switch try await connection.get() {
+            case .http(let channel):
+                try await serveHTTP(channel, routes: routes)
+            case .webSocket(let channel, let page):
+                onPage(page)
+                await page.run(on: channel)
+            }
+        } catch {
+            // A connection that failed (bad request, reset) concerns nobody else.
+        }
+    }
+
+    /// Answers one request and closes the connection.
+    private static func serveHTTP(
+        _ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>,
+        routes: InspectorRoutes
+    ) async throws {
+        let port = channel.channel.localAddress?.port ?? -1
+        try await channel.executeThenClose { inbound, outbound in
+            for try await part in inbound {
+                guard case .head(let head) = part else { continue }
+                let response = routes.response(method: head.method, uri: head.uri, headers: head.headers, port: port)
+                var headers = response.headers
+                headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+                headers.replaceOrAdd(name: "Connection", value: "close")
+                try await outbound.write(
+                    contentsOf: [
+                        .head(HTTPResponseHead(version: .http1_1, status: response.status, headers: headers)),
+                        .body(response.body),
+                        .end(nil),
+                    ]
+                )
+                return
+            }
+        }
+    }
+}
+
+/// Lets through only the WebSocket upgrade requests ``InspectorRoutes`` allows: from any other
+/// request it removes the `Upgrade` header, so that it is answered as a plain request (403).
+///
+/// Refusing in the upgrader's `shouldUpgrade` instead leaves the connection without an answer.
+private final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    let routes: InspectorRoutes
+
+    init(routes: InspectorRoutes) {
+        self.routes = routes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), head.headers.contains(name: "Upgrade") else {
+            context.fireChannelRead(data)
+            return
+        }
+        let port = context.channel.localAddress?.port ?? -1
+        if !routes.allowsWebSocket(uri: head.uri, headers: head.headers, port: port) {
+            head.headers.remove(name: "Upgrade")
+            head.headers.remove(name: "Connection")
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+/// Turns the `ByteBuffer` bodies the server writes into the `IOData` the HTTP encoder takes.
+private final class ResponsePartHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = HTTPPart<HTTPResponseHead, ByteBuffer>
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let part: HTTPServerResponsePart
+        switch unwrapOutboundIn(data) {
+        case .head(let head): part = .head(head)
+        case .body(let buffer): part = .body(.byteBuffer(buffer))
+        case .end(let trailers): part = .end(trailers)
+        }
+        context.write(wrapOutboundOut(part), promise: promise)
+    }
+}

@@ -1,0 +1,79 @@
+import PrismStore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension PrismInspector {
+    /// Starts an inspector for `store` (a root store) and prints its URL.
+    ///
+    /// The page shows and steers the store. It can also send actions typed as JSON when the
+    /// action type is `Decodable`, and export and load session recordings when the state and
+    /// action types are `Codable`: the overloads below.
+    ///
+    /// - Throws: ``PrismInspectorError`` with code ``PrismInspectorError/Code/cannotListen``
+    ///   when the server cannot listen on 127.0.0.1.
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration()
+    ) async throws -> PrismInspector {
+        try await start(store, configuration: configuration, capabilities: InspectorCapabilities())
+    }
+}
+
+extension PrismInspector where Action: Decodable {
+    /// Starts an inspector for `store` whose page can also send actions typed as JSON.
+    ///
+    /// - Throws: ``PrismInspectorError`` when the server cannot listen on 127.0.0.1.
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration()
+    ) async throws -> PrismInspector {
+        var capabilities = InspectorCapabilities<State, Action>()
+        capabilities.decodeAction = decodeAction
+        return try await start(store, configuration: configuration, capabilities: capabilities)
+    }
+
+    nonisolated static func decodeAction(from data: Data) throws -> Action {
+        try JSONDecoder().decode(SendActionMessage<Action>.self, from: data).action
+    }
+}
+
+extension PrismInspector where State: Codable, Action: Codable {
+    /// Starts an inspector for `store` whose page can also send actions typed as JSON, export
+    /// the session as a `PrismSessionRecording` file and load one back.
+    ///
+    /// - Throws: ``PrismInspectorError`` when the server cannot listen on 127.0.0.1.
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration()
+    ) async throws -> PrismInspector {
+        var capabilities = InspectorCapabilities<State, Action>()
+        capabilities.decodeAction = decodeAction
+        capabilities.encodeAction = { action in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(action)).flatMap { String(data: $0, encoding: .utf8) }
+        }
+        capabilities.encodeRecording = { parts in
+            let recording = PrismSessionRecording<State, Action>(
+                initialState: parts.initialState,
+                entries: parts.entries.map { .init(offset: $0.offset, action: $0.action) }
+            )
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            return try encoder.encode(recording)
+        }
+        capabilities.decodeRecording = { data in
+            let message = try JSONDecoder().decode(LoadMessage<PrismSessionRecording<State, Action>>.self, from: data)
+            return PrismSessionRecordingParts(
+                fileName: message.fileName,
+                initialState: message.data.initialState,
+                entries: message.data.entries.map { ($0.offset, $0.action) }
+            )
+        }
+        return try await start(store, configuration: configuration, capabilities: capabilities)
+    }
+}

@@ -1,0 +1,173 @@
+@_spi(PrismInternals) import PrismStore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A web page that shows a running store and steers it: every action with its time and how
+/// long its reduce took, the state after any of them, what each changed, the effects still
+/// running; it jumps back to any recorded state, pauses recording, exports and loads session
+/// recordings, and sends actions typed as JSON.
+///
+/// Attach it to the root store in one line and open the URL it prints:
+///
+/// ```swift
+/// let inspector = try await PrismInspector.start(store)
+/// // PrismInspector: http://127.0.0.1:52817/3f9c…/
+/// ```
+///
+/// The server listens on 127.0.0.1 only, at a port the system picks, and answers only requests
+/// whose path starts with the secret token in the printed URL; its WebSocket also checks that
+/// it is talking to the inspector's own page. Values marked with `@PrismSecret` (or of a
+/// `PrismSecretValue` type) are shown redacted.
+///
+/// While no page is open, the inspector costs a send a few nanoseconds: the store writes the
+/// action and the state after it into a bounded log, and nothing is encoded until a page asks.
+/// With a page open, reduces are timed and actions stream to the page in batches.
+///
+/// Keep the inspector while you use it and call ``stop()`` when done.
+@MainActor
+public final class PrismInspector<State: Sendable, Action: Sendable> {
+    /// The address of the page, with its secret token: open it in a browser.
+    public let url: URL
+    /// How this inspector was set up.
+    public let configuration: Configuration
+
+    weak var store: PrismStore<State, Action>?
+    let history: PrismTimeTravelDebugger<State>
+    let capabilities: InspectorCapabilities<State, Action>
+    let server: InspectorServer
+    var pages: [Int: InspectorPage] = [:]
+    var effects: [RunningEffect] = []
+    var lastEffectsSent: [Int] = []
+    var pumpTask: Task<Void, Never>?
+    var pageTask: Task<Void, Never>?
+    /// Set while the inspector itself replaces the store's state (a jump, a load), so that the
+    /// replacement is not recorded as one made by the app.
+    var isTraveling = false
+    var isStopped = false
+
+    init(
+        store: PrismStore<State, Action>,
+        configuration: Configuration,
+        capabilities: InspectorCapabilities<State, Action>,
+        server: InspectorServer,
+        url: URL
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.capabilities = capabilities
+        self.server = server
+        self.url = url
+        self.history = PrismTimeTravelDebugger(maxSnapshots: configuration.historyLimit)
+    }
+
+    deinit {
+        // `stop()` is the way to end an inspector; an inspector dropped without it stops
+        // serving pages here (the channel closes on its own event loop).
+        server.closeNow()
+    }
+
+    /// The history the inspector records: a snapshot of the state after every action (and a
+    /// note where the recording starts again from a state no action explains), which time
+    /// travel moves through.
+    ///
+    /// Read it here rather than keeping it: reading moves what the store logged since the last
+    /// read into it.
+    public var debugger: PrismTimeTravelDebugger<State> {
+        store?._moveRecording()
+        return history
+    }
+
+    /// Whether actions are recorded. While not, the store reduces as usual and the inspector
+    /// counts what it missed; resuming records a note with that count.
+    public var isRecording: Bool {
+        get { store?._isRecording ?? false }
+        set { setRecording(newValue) }
+    }
+
+    /// How many pages are connected.
+    public var connectedPages: Int { pages.count }
+
+    /// Stops serving, closes the pages, and detaches from the store (whose sends then cost
+    /// nothing again).
+    public func stop() async {
+        guard !isStopped else { return }
+        isStopped = true
+        store?._measuresReduceDuration = false
+        store?._moveRecording()
+        store?._attach(recordingInto: nil, tap: nil)
+        for page in pages.values { page.connection.close() }
+        pages.removeAll()
+        pumpTask?.cancel()
+        pageTask?.cancel()
+        await server.stop()
+    }
+
+    // MARK: Starting
+
+    /// Starts the server and attaches to `store`; the public `start` overloads choose the
+    /// capabilities by what the state and action types conform to.
+    static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration,
+        capabilities: InspectorCapabilities<State, Action>
+    ) async throws -> PrismInspector {
+        precondition(store._isRoot, "Attach PrismInspector to the root store, not a scoped store.")
+        precondition(configuration.historyLimit >= 1, "PrismInspector needs a history of at least one snapshot.")
+        let token = InspectorToken.make()
+        let (pagesStream, pagesContinuation) = AsyncStream.makeStream(of: PageConnection.self)
+        let server: InspectorServer
+        do {
+            server = try await InspectorServer.start(
+                port: configuration.port,
+                routes: InspectorRoutes(token: token),
+                maxMessageBytes: configuration.maxMessageBytes,
+                onPage: { pagesContinuation.yield($0) }
+            )
+        } catch let error as PrismInspectorError {
+            throw error
+        } catch {
+            throw PrismInspectorError(
+                code: .cannotListen, message: "PrismInspector could not listen on 127.0.0.1:\(configuration.port).",
+                underlying: error)
+        }
+        guard let url = URL(string: "http://127.0.0.1:\(server.port)/\(token)/") else {
+            preconditionFailure("A URL made of an address, a port and hexadecimal digits is valid.")
+        }
+        let inspector = PrismInspector(
+            store: store, configuration: configuration, capabilities: capabilities, server: server, url: url)
+        inspector.attach(to: store)
+        inspector.pageTask = Task { [weak inspector] in
+            for await page in pagesStream {
+                guard let inspector else {
+                    page.close()
+                    continue
+                }
+                inspector.connect(page)
+            }
+        }
+        if configuration.printsURL {
+            StandardError.write("PrismInspector: \(url.absoluteString)\n")
+        }
+        return inspector
+    }
+
+    private func attach(to store: PrismStore<State, Action>) {
+        history._record(
+            state: store._currentState,
+            payload: InspectorMarker.attached,
+            secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
+            reduceNanoseconds: -1
+        )
+        store._attach(
+            recordingInto: history,
+            tap: PrismStoreTap(
+                didReplaceState: { [weak self] state in self?.stateReplaced(state) },
+                didStartEffects: { [weak self] task in self?.effectsStarted(task) }
+            )
+        )
+    }
+}

@@ -1,0 +1,37 @@
+/// An error of PrismInspector.
+///
+/// Check ``code`` to tell errors apart; ``message`` says what happened in words.
+public struct PrismInspectorError: Error, Sendable, CustomStringConvertible {
+    /// What kind of error this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// The server could not listen on 127.0.0.1 (the port is taken, or sockets are not
+        /// allowed).
+        public static let cannotListen = Code("cannotListen")
+
+        /// The name of the code.
+        public var description: String { name }
+    }
+
+    /// What kind of error this is.
+    public let code: Code
+    /// What happened, in words.
+    public let message: String
+    /// The error underneath, if any.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The message, and the underlying error if any.
+    public var description: String {
+        underlying.map { "\(message) (\($0))" } ?? message
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PrismStore
+import Testing
+
+@testable import PrismInspector
+
+@MainActor
+@Suite("Secrets on the page")
+struct InspectorRedactionTests {
+    @Test("a secret in the state or in an action never reaches the page: it is shown redacted")
+    func secretsRedacted() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        try await withInspector(store) { inspector in
+            store.send(.login(name: "grace", password: PrismSecret(wrappedValue: "correct-horse")))
+            let page = try await openPage(inspector)
+            let batch = try await page.next("actions")
+            #expect(batch.entries.last?["summary"] as? String == #".login(name: "grace", password: ‹redacted›)"#)
+            for index in [0, 1] {
+                try await page.send(["type": "select", "index": index])
+                let state = try await page.next("state")
+                // A secret's tree node says it is redacted, under the property's own name.
+                let tree = try #require(state["state"] as? [String: Any])
+                let account = try #require((tree["c"] as? [[String: Any]])?.first { $0["l"] as? String == "account" })
+                let password = try #require(
+                    (account["c"] as? [[String: Any]])?.first { $0["l"] as? String == "password" })
+                #expect(password["v"] as? String == "‹redacted›")
+                #expect(password["r"] as? Bool == true)
+            }
+            let all = page.allText
+            #expect(!all.contains("correct-horse"))
+            #expect(!all.contains("hunter2"))
+            await page.close()
+        }
+    }
+
+    @Test("an action holding a secret is not offered as JSON to send again")
+    func noJSONForSecretActions() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        try await withInspector(store) { inspector in
+            store.send(.login(name: "grace", password: PrismSecret(wrappedValue: "correct-horse")))
+            store.send(.add("milk"))
+            let page = try await openPage(inspector)
+            _ = try await page.next("actions")
+            try await page.send(["type": "select", "index": 1])
+            let login = try await page.next("state")
+            #expect(login["actionJSON"] == nil)
+            try await page.send(["type": "select", "index": 2])
+            let add = try await page.next("state")
+            #expect(add["actionJSON"] as? String == #"{"add":{"_0":"milk"}}"#)
+            await page.close()
+        }
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import PrismStore
+import Testing
+
+@testable import PrismInspector
+
+// MARK: A feature to inspect
+
+struct Account: Codable, Equatable, Sendable {
+    var name = "ada"
+    @PrismSecret var password = "hunter2"
+}
+
+struct TodoState: Codable, Equatable, Sendable {
+    var count = 0
+    var items: [String] = []
+    var account = Account()
+}
+
+enum TodoAction: Codable, Equatable, Sendable {
+    case increment
+    case add(String)
+    case login(name: String, password: PrismSecret<String>)
+    case wait(seconds: Int)
+    case finishWaiting
+}
+
+struct TodoReducer: PrismReducer {
+    func reduce(into state: inout TodoState, action: TodoAction) -> PrismEffect<TodoAction> {
+        switch action {
+        case .increment:
+            state.count += 1
+        case .add(let item):
+            state.items.append(item)
+        case .login(let name, let password):
+            state.account.name = name
+            state.account.password = password.wrappedValue
+        case .wait(let seconds):
+            return .run { _ in try await Task.sleep(for: .seconds(seconds)) }.cancellable(id: "wait")
+        case .finishWaiting:
+            return .cancel(id: "wait")
+        }
+        return .none
+    }
+}
+
+/// A state and action that are not Codable: the page shows them but cannot send, export or load.
+struct PlainState: Sendable, Equatable {
+    var value = 0
+}
+
+enum PlainAction: Sendable {
+    case bump
+}
+
+/// Starts an inspector that prints nothing and sends batches only when a test calls `flush()`.
+@MainActor
+func startInspector(
+    _ store: PrismStore<TodoState, TodoAction>,
+    historyLimit: Int = 100
+) async throws -> PrismInspector<TodoState, TodoAction> {
+    try await PrismInspector.start(
+        store,
+        configuration: .init(historyLimit: historyLimit, batchInterval: .seconds(3_600), printsURL: false)
+    )
+}
+
+/// Runs `body` with an inspector started by ``startInspector(_:historyLimit:)``, and stops it
+/// whatever happens.
+@MainActor
+func withInspector<Result>(
+    _ store: PrismStore<TodoState, TodoAction>,
+    historyLimit: Int = 100,
+    _ body: (PrismInspector<TodoState, TodoAction>) async throws -> Result
+) async throws -> Result {
+    let inspector = try await startInspector(store, historyLimit: historyLimit)
+    do {
+        let result = try await body(inspector)
+        await inspector.stop()
+        return result
+    } catch {
+        await inspector.stop()
+        throw error
+    }
+}
+
+extension PrismInspector {
+    /// The inspector's port.
+    var port: Int { url.port ?? 0 }
+    /// The path of the page, with the token: `/<token>/`.
+    var pagePath: String { "/" + url.absoluteString.split(separator: "/")[2] + "/" }
+}
+
+// MARK: HTTP
+
+/// One HTTP response, as a test sees it.
+struct TestResponse {
+    var status: HTTPResponseStatus
+    var headers: HTTPHeaders
+    var body: String
+}
+
+/// Sends one request to `address:port` with the headers given (and `Host` unless given).
+func httpRequest(
+    _ method: HTTPMethod = .GET,
+    address: String = "127.0.0.1",
+    port: Int,
+    path: String,
+    headers: [(String, String)] = []
+) async throws -> TestResponse {
+    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .connect(host: address, port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                    wrappingChannelSynchronously: channel)
+            }
+        }
+    var requestHeaders = HTTPHeaders(headers)
+    if !requestHeaders.contains(name: "Host") { requestHeaders.add(name: "Host", value: "127.0.0.1:\(port)") }
+    return try await channel.executeThenClose { inbound, outbound in
+        try await outbound.write(
+            .head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: requestHeaders)))
+        try await outbound.write(.end(nil))
+        var response = TestResponse(status: .imATeapot, headers: [:], body: "")
+        for try await part in inbound {
+            switch part {
+            case .head(let head):
+                response.status = head.status
+                response.headers = head.headers
+            case .body(let buffer):
+                response.body += String(buffer: buffer)
+            case .end:
+                return response
+            }
+        }
+        return response
+    }
+}
+
+// MARK: WebSocket
+
+/// A page's WebSocket, as a test drives it: sends JSON, reads the inspector's messages.
+final class TestSocket: Sendable {
+    private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    private let task: Task<Void, Never>
+    private let received: LockedTexts
+
+    enum Outcome {
+        case connected(TestSocket)
+        case refused
+    }
+
+    private init(
+        outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, task: Task<Void, Never>, received: LockedTexts
+    ) {
+        self.outbound = outbound
+        self.task = task
+        self.received = received
+    }
+
+    private static func make(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async throws -> TestSocket {
+        let (writers, writerContinuation) = AsyncStream.makeStream(
+            of: NIOAsyncChannelOutboundWriter<WebSocketFrame>.self)
+        let received = LockedTexts()
+        let task = Task {
+            try? await channel.executeThenClose { inbound, outbound in
+                writerContinuation.yield(outbound)
+                writerContinuation.finish()
+                for try await frame in inbound where frame.opcode == .text {
+                    let text = String(buffer: frame.unmaskedData)
+                    received.append(text)
+                }
+            }
+            writerContinuation.finish()
+        }
+        var iterator = writers.makeAsyncIterator()
+        let writer = try #require(await iterator.next(), "the WebSocket closed at once")
+        return TestSocket(outbound: writer, task: task, received: received)
+    }
+
+    /// Opens the WebSocket at `path` with `origin` (nil: no `Origin` header).
+    static func connect(port: Int, path: String, origin: String?, host: String? = nil) async throws -> Outcome {
+        enum Upgrade: Sendable {
+            case socket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+            case refused
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host ?? "127.0.0.1:\(port)")
+        if let origin { headers.add(name: "Origin", value: origin) }
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+        let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 24) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            Upgrade.socket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                        }
+                    }
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+                        upgradeRequestHead: head,
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.close(promise: nil)
+                            return channel.eventLoop.makeSucceededFuture(.refused)
+                        }
+                    )
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    // The inspector writes its first messages right after the upgrade: they may
+                    // arrive with the 101 response, and must not be dropped.
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: pipeline)
+                }
+            }
+        switch try await upgrade.get() {
+        case .refused:
+            return .refused
+        case .socket(let channel):
+            return .connected(try await make(channel))
+        }
+    }
+
+    /// Sends `message` as JSON text.
+    @MainActor
+    func send(_ message: [String: Any]) async throws {
+        let data = try JSONSerialization.data(withJSONObject: message)
+        let frame = WebSocketFrame(
+            fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: Array(data)))
+        try await outbound.write(frame)
+    }
+
+    /// The next message whose `type` is `type` (skipping others), as a dictionary; fails the
+    /// test after a few seconds rather than hanging.
+    @MainActor
+    func next(_ type: String, where accept: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            while let text = received.next() {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                    object["type"] as? String == type, accept(object)
+                else { continue }
+                return object
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        Issue.record("no \"\(type)\" message came; received:\n\(received.joined.prefix(2_000))")
+        throw CancellationError()
+    }
+
+    /// Every text message received so far.
+    var allText: String { received.joined }
+
+    func close() async {
+        outbound.finish()
+        task.cancel()
+    }
+}
+
+/// The messages a socket received, and how far a test has read them.
+final class LockedTexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var texts: [String] = []
+    private var read = 0
+
+    func append(_ text: String) { lock.withLock { texts.append(text) } }
+
+    func next() -> String? {
+        lock.withLock {
+            guard read < texts.count else { return nil }
+            read += 1
+            return texts[read - 1]
+        }
+    }
+
+    var joined: String { lock.withLock { texts.joined(separator: "\n") } }
+}
+
+/// Opens a page's WebSocket on `inspector` the way its page does.
+@MainActor
+func openPage<State, Action>(_ inspector: PrismInspector<State, Action>) async throws -> TestSocket {
+    let outcome = try await TestSocket.connect(
+        port: inspector.port, path: inspector.pagePath + "socket", origin: "http://127.0.0.1:\(inspector.port)")
+    guard case .connected(let socket) = outcome else {
+        Issue.record("the inspector refused its own page's WebSocket")
+        throw CancellationError()
+    }
+    return socket
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// The entries of an `actions` message.
+    var entries: [[String: Any]] { self["entries"] as? [[String: Any]] ?? [] }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PrismStore
+import Testing
+
+@testable import PrismInspector
+
+private struct Row: Equatable, Sendable {
+    var id: Int
+    var title: String
+    var tags: Set<String> = []
+}
+
+private enum RowAction: Sendable {
+    case toggle
+    case rename(String)
+}
+
+private enum ListAction: Sendable {
+    case rows(RowsAction)
+    case reload
+}
+
+private enum RowsAction: Sendable {
+    case element(id: Int, action: RowAction)
+}
+
+private struct Login {
+    var user = "ada"
+    @PrismSecret var password = "hunter2"
+}
+
+private final class Node {
+    var next: Node?
+}
+
+@Suite("How the page shows values")
+struct ValueNodeTests {
+    @Test("a struct is a tree of its properties, with type names free of module names")
+    func structTree() throws {
+        let node = ValueNode(of: Row(id: 1, title: "milk"))
+        #expect(node.type == "Row")
+        #expect(node.children?.map(\.label) == ["id", "title", "tags"])
+        #expect(node.children?.map(\.value) == ["1", #""milk""#, nil])
+        #expect(node.children?.last?.type == "Set<String>")
+        #expect(node.oneLine() == #"Row(id: 1, title: "milk", tags: [])"#)
+    }
+
+    @Test("optionals, enums with payloads, dictionaries and arrays read like Swift")
+    func shapes() {
+        #expect(ValueNode(of: Optional<Int>.none as Any).oneLine() == "nil")
+        #expect(ValueNode(of: Optional(3) as Any).oneLine() == "3")
+        #expect(ValueNode(of: RowAction.rename("x")).oneLine() == #".rename("x")"#)
+        #expect(ValueNode(of: RowAction.toggle).oneLine() == ".toggle")
+        #expect(ValueNode(of: ["a": 1]).oneLine() == #"["a": 1]"#)
+        #expect(ValueNode(of: [1, 2, 3]).oneLine() == "[1, 2, 3]")
+        #expect(
+            ValueNode(of: ListAction.rows(.element(id: 7, action: .toggle))).oneLine()
+                == ".rows(.element(id: 7, action: .toggle))")
+    }
+
+    @Test("an action's name follows nested actions, for the filter")
+    func actionNames() {
+        #expect(ValueNode(of: ListAction.rows(.element(id: 7, action: .toggle))).actionName == "rows.element.toggle")
+        #expect(ValueNode(of: ListAction.reload).actionName == "reload")
+        #expect(ValueNode(of: RowAction.rename("x")).actionName == "rename")
+        #expect(ValueNode(of: Row(id: 1, title: "")).actionName == "Row")
+    }
+
+    @Test("the diff lists each changed path with its old and new value, additions and removals")
+    func diff() {
+        let before = ValueNode(of: [Row(id: 1, title: "milk"), Row(id: 2, title: "eggs")])
+        let after = ValueNode(of: [Row(id: 1, title: "oat milk")])
+        #expect(
+            before.diff(to: after) == [
+                DiffLine(path: "[0].title", old: #""milk""#, new: #""oat milk""#),
+                DiffLine(path: "[1]", old: #"Row(id: 2, title: "eggs", tags: [])"#, new: nil),
+            ])
+        #expect(before.diff(to: before).isEmpty)
+        #expect(
+            ValueNode(of: RowAction.toggle).diff(to: ValueNode(of: RowAction.rename("a")))
+                == [DiffLine(path: "(state)", old: ".toggle", new: #".rename("a")"#)])
+    }
+
+    @Test("big values are cut to a budget and say how much they left out")
+    func budget() {
+        let node = ValueNode(of: Array(0..<10_000))
+        #expect(node.count == 10_000)
+        #expect(node.children?.count == 500)
+        #expect(node.omitted == 9_500)
+        #expect(ValueNode(of: Array(0..<10_000)).oneLine(limit: 20).count == 20)
+    }
+
+    @Test("a cycle of objects ends instead of recursing forever")
+    func cycles() {
+        let node = Node()
+        node.next = node
+        let tree = ValueNode(of: node)
+        #expect(tree.children?.first?.value == "(cycle)")
+    }
+
+    @Test("secrets are redacted wherever they are, and named by their property")
+    func secrets() {
+        let node = ValueNode(of: Login())
+        #expect(node.children?.map(\.label) == ["user", "password"])
+        #expect(node.children?.last?.value == "‹redacted›")
+        #expect(node.oneLine() == #"Login(user: "ada", password: ‹redacted›)"#)
+        #expect(node.containsRedacted)
+    }
+}

@@ -1,0 +1,160 @@
+/// What a tool that watches a store (PrismInspector) hears from it besides the recording:
+/// every state replaced without an action, and every send that left effects running.
+///
+/// Exposed to Prism's own modules only (`@_spi(PrismInternals)`); not a stable API. Attach one
+/// with `PrismStore._attach(recordingInto:tap:)`.
+@_spi(PrismInternals)
+@MainActor
+public final class PrismStoreTap<State: Sendable, Action: Sendable> {
+    let didReplaceState: (State) -> Void
+    let didStartEffects: (PrismEffectTask) -> Void
+
+    /// Creates a tap with the closures the store calls, on the main actor, while it works:
+    /// they must not send to the store synchronously.
+    ///
+    /// - Parameters:
+    ///   - didReplaceState: After the state was replaced without an action
+    ///     (`replaceState(with:)`, a scoped store writing through): the new state.
+    ///   - didStartEffects: After the effects of the action just reduced started, on behalf of
+    ///     the task given (which may have been reported before: a send's task covers the
+    ///     effects of every action it led to).
+    public init(
+        didReplaceState: @escaping (State) -> Void,
+        didStartEffects: @escaping (PrismEffectTask) -> Void
+    ) {
+        self.didReplaceState = didReplaceState
+        self.didStartEffects = didStartEffects
+    }
+}
+
+/// An action a store recorded into a debugger for a tool (see `PrismStore._attach`): the
+/// payload of the snapshot, which describes the action only when asked.
+@usableFromInline
+struct RecordedAction<Action: Sendable>: CustomStringConvertible, Sendable {
+    @usableFromInline
+    let action: Action
+
+    @inlinable
+    init(action: Action) {
+        self.action = action
+    }
+
+    @usableFromInline
+    var description: String { "\(action)" }
+}
+
+@_spi(PrismInternals)
+extension PrismTimeTravelDebugger where State: Sendable {
+    /// Records `state` reached by `action` as a store recording for a tool would (so that
+    /// `_recordedAction(as:)` gives the action back): for tools that compute snapshots
+    /// themselves, such as loading a session recording.
+    public func _recordAction<Action: Sendable>(
+        _ action: Action,
+        state: State,
+        secondsSinceReferenceDate: Double,
+        reduceNanoseconds: Int64
+    ) {
+        record(
+            state: state,
+            payload: RecordedAction(action: action),
+            secondsSinceReferenceDate: secondsSinceReferenceDate,
+            reduceNanoseconds: reduceNanoseconds
+        )
+    }
+}
+
+@_spi(PrismInternals)
+extension PrismTimeTravelDebugger.Snapshot {
+    /// The action, when the snapshot was recorded by a store for a tool
+    /// (`PrismStore._attach(recordingInto:tap:)`) and the action is an `Action`.
+    public func _recordedAction<Action: Sendable>(as type: Action.Type) -> Action? {
+        (payload as? RecordedAction<Action>)?.action
+    }
+}
+
+@_spi(PrismInternals)
+extension PrismStore {
+    /// Records every action the root reduces from now on for `debugger` (a snapshot of the
+    /// state after it, whose action `_recordedAction(as:)` gives back, its time from a coarse
+    /// clock), and tells `tap` about replaced states and effects. Replaces what was attached
+    /// before; `_attach(recordingInto: nil, tap: nil)` detaches.
+    ///
+    /// A send writes into a log of `debugger.maxSnapshots` entries, a few nanoseconds for a
+    /// small state; the log moves into `debugger` only when ``_moveRecording()`` is called.
+    /// Call it before reading `debugger`.
+    ///
+    /// - Precondition: this is a root store (not scoped): the root is what reduces.
+    public func _attach(recordingInto debugger: PrismTimeTravelDebugger<State>?, tap: PrismStoreTap<State, Action>?) {
+        rootCore.setTap(tap, debugger: debugger)
+    }
+
+    /// Moves what was recorded since the last call into the debugger given to
+    /// ``_attach(recordingInto:tap:)``, oldest first. Returns how many actions were recorded
+    /// but overwritten before this call could move them (more than the debugger keeps); their
+    /// snapshot numbers are skipped.
+    @discardableResult
+    public func _moveRecording() -> Int {
+        rootCore.moveTapLog()
+    }
+
+    /// How many recorded actions ``_moveRecording()`` has not moved yet: the newest of them
+    /// will be snapshot number `debugger._nextIndex + _recordingsNotMoved - 1`.
+    public var _recordingsNotMoved: Int {
+        let root = rootCore
+        return root.tapTotal - root.tapMoved
+    }
+
+    /// Whether actions are recorded (false: paused, and counted in ``_actionsNotRecorded``).
+    public var _isRecording: Bool {
+        get { rootCore.tapRecording }
+        set {
+            let root = rootCore
+            root.tapRecording = newValue && root.tapDebugger != nil
+        }
+    }
+
+    /// How many actions were reduced while recording was paused, since attaching or since the
+    /// last ``_takeActionsNotRecorded()``.
+    public var _actionsNotRecorded: Int { rootCore.tapSkipped }
+
+    /// Returns ``_actionsNotRecorded`` and starts counting again from zero.
+    public func _takeActionsNotRecorded() -> Int {
+        let root = rootCore
+        defer { root.tapSkipped = 0 }
+        return root.tapSkipped
+    }
+
+    /// Whether each reduce is timed (two precise clock reads per send) and the duration
+    /// recorded in the snapshot.
+    public var _measuresReduceDuration: Bool {
+        get { rootCore.tapMeasuresDuration }
+        set { rootCore.tapMeasuresDuration = newValue }
+    }
+
+    /// The root's reducer (with its middleware): for tools that compute states from recorded
+    /// actions without running effects, such as loading a session recording.
+    ///
+    /// - Precondition: this is a root store.
+    public var _reducer: (inout State, Action) -> PrismEffect<Action> {
+        rootCore.reducer
+    }
+
+    /// The current state, read without observing it (a tool reading the state must not make
+    /// the next send pay for telling observers).
+    public var _currentState: State {
+        core.currentState
+    }
+
+    /// Whether this store owns its state (it was not made by scoping another store).
+    public var _isRoot: Bool {
+        core is RootCore<State, Action>
+    }
+
+    private var rootCore: RootCore<State, Action> {
+        guard let root = core as? RootCore<State, Action> else {
+            preconditionFailure(
+                "Attach tools that watch a store (PrismInspector) to the root store, not a scoped store.")
+        }
+        return root
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@_spi(PrismInternals) @testable import PrismStore
+
+/// What a tap heard, in order.
+@MainActor
+final class TapLog {
+    var replaced: [Int] = []
+    var effects: [PrismEffectTask] = []
+
+    func tap() -> PrismStoreTap<Counter, CounterAction> {
+        PrismStoreTap(
+            didReplaceState: { [unowned self] state in replaced.append(state.count) },
+            didStartEffects: { [unowned self] task in effects.append(task) }
+        )
+    }
+}
+
+@MainActor
+@Suite("Recording a store for a tool that watches it (what PrismInspector attaches)")
+struct StoreTapTests {
+    @Test("every reduced action is recorded with the state after it, immediate effects included")
+    func recordsEveryReduce() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        store.send(.increment)
+        store.send(.many([.increment, .set(10)]))
+        #expect(debugger.snapshots.isEmpty)
+        #expect(store._moveRecording() == 0)
+        let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
+        #expect(actions == [.increment, .many([.increment, .set(10)]), .increment, .set(10)])
+        #expect(debugger.snapshots.map(\.state.count) == [1, 1, 2, 10])
+        #expect(debugger.snapshots.map(\.action)[2...] == ["increment", "set(10)"])
+        #expect(store.state.count == 10)
+    }
+
+    @Test("snapshots carry the time they were recorded, to the clock's few milliseconds")
+    func recordsTime() throws {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        let before = Date.now
+        store.send(.increment)
+        let after = Date.now
+        store._moveRecording()
+        let time = try #require(debugger.snapshots.first).timestamp
+        #expect(time >= before.addingTimeInterval(-0.05) && time <= after.addingTimeInterval(0.05))
+    }
+
+    @Test("durations are recorded only while asked for")
+    func durationsOnRequest() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        store.send(.increment)
+        store._measuresReduceDuration = true
+        store.send(.increment)
+        store._moveRecording()
+        #expect(debugger.snapshots.map { $0._reduceNanoseconds >= 0 } == [false, true])
+    }
+
+    @Test("while paused nothing is recorded and the sends are counted")
+    func pause() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        store.send(.increment)
+        store._isRecording = false
+        store.send(.increment)
+        store.send(.increment)
+        #expect(store._actionsNotRecorded == 2)
+        store._isRecording = true
+        #expect(store._takeActionsNotRecorded() == 2)
+        #expect(store._actionsNotRecorded == 0)
+        store.send(.set(7))
+        store._moveRecording()
+        #expect(debugger.snapshots.map(\.state.count) == [1, 7])
+    }
+
+    @Test("sends are recorded while the whole state and a member are observed, and observers still hear")
+    func observedSends() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        let whole = ObservationCounter { _ = store.state }
+        let member = ObservationCounter { _ = store.count }
+        store.send(.increment)
+        store.send(.note("x"))
+        store._moveRecording()
+        #expect(debugger.snapshots.map(\.state.count) == [1, 1])
+        #expect(whole.count == 2)
+        #expect(member.count == 1)
+    }
+
+    @Test("replacing the state is reported, from the root and through a scoped store, and not recorded")
+    func replacementsReported() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        let log = TapLog()
+        store._attach(recordingInto: debugger, tap: log.tap())
+        store.replaceState(with: Counter(count: 7))
+        let scoped: PrismStore<Int, CounterAction> = store.scope(state: \.count, action: { $0 })
+        scoped.replaceState(with: 9)
+        store._moveRecording()
+        #expect(log.replaced == [7, 9])
+        #expect(debugger.snapshots.isEmpty)
+    }
+
+    @Test("a send that starts an asynchronous effect reports the task that covers it")
+    func effectsReported() async {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        let log = TapLog()
+        store._attach(recordingInto: debugger, tap: log.tap())
+        store.send(.increment)
+        let task = store.send(.sendLater(.increment))
+        #expect(log.effects == [task])
+        await task.finish()
+        #expect(log.effects.allSatisfy { $0.isFinished })
+        #expect(store.state.count == 2)
+        store._moveRecording()
+        let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
+        #expect(actions == [.increment, .sendLater(.increment), .increment])
+    }
+
+    @Test("after detaching nothing more is recorded or reported")
+    func detach() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        let log = TapLog()
+        store._attach(recordingInto: debugger, tap: log.tap())
+        store.send(.increment)
+        store._attach(recordingInto: nil, tap: nil)
+        store.send(.increment)
+        store.replaceState(with: Counter())
+        store._moveRecording()
+        #expect(debugger.snapshots.isEmpty)
+        #expect(log.replaced.isEmpty)
+    }
+
+    @Test("a log that wrapped around moves its newest entries and says how many it lost")
+    func overflow() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 3)
+        store._attach(recordingInto: debugger, tap: nil)
+        store.send(.set(1))
+        #expect(store._moveRecording() == 0)
+        for value in 2...7 { store.send(.set(value)) }
+        #expect(store._moveRecording() == 3)
+        #expect(debugger.snapshots.map(\.state.count) == [5, 6, 7])
+        // Numbers still count actions: the 7th action is snapshot 6.
+        #expect(debugger.snapshots.map(\.index) == [4, 5, 6])
+        store.send(.set(8))
+        #expect(store._moveRecording() == 0)
+        #expect(debugger.snapshots.map(\.state.count) == [6, 7, 8])
+    }
+
+    @Test("a store with a large logged state releases it when it goes away")
+    func releasesLog() {
+        weak var weakBox: Box?
+        do {
+            let box = Box()
+            weakBox = box
+            let store = PrismStore(initialState: Boxed(box: box), reducer: PrismReduce<Boxed, Int> { _, _ in .none })
+            let debugger = PrismTimeTravelDebugger<Boxed>(maxSnapshots: 4)
+            store._attach(recordingInto: debugger, tap: nil)
+            store.send(1)
+            store.send(2)
+        }
+        #expect(weakBox == nil)
+    }
+
+    @Test("the root's reducer computes states without touching the store")
+    func reducerAccess() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        var state = Counter(count: 3)
+        _ = store._reducer(&state, .increment)
+        #expect(state.count == 4)
+        #expect(store.state.count == 0)
+        #expect(store._isRoot)
+        #expect(!store.scope(state: \.count, action: { (action: CounterAction) in action })._isRoot)
+    }
+}
+
+final class Box: Sendable {}
+
+struct Boxed: Sendable {
+    var box: Box
+}

@@ -25,6 +25,15 @@ extension PrismGraphQLClient {
         }
         let ttl = try GraphQLCaching.ttl(query)
         let isMutation = query.isMutation
+        if isMutation && query.httpMethod == .get {
+            throw PrismGraphQLError(
+                code: .invalidOperation,
+                message:
+                    "A mutation is never sent as GET (it could be replayed by caches and links); it is sent as POST.",
+                url: endpointURL,
+                operationName: query.operationName
+            )
+        }
         var networkOptions = options
         // POSTs never go through PrismHTTP's HTTP cache; GraphQL caches below, by request.
         networkOptions.cachePolicy = .networkOnly
@@ -123,7 +132,8 @@ extension PrismGraphQLClient {
             hash = sha256
             let outcome: PersistedQueries.Outcome?
             do {
-                let reply = try await post(body(of: query, sendingQuery: false, hash: sha256), query, options: options)
+                let reply = try await send(
+                    requestBody(of: query, sendingQuery: false, hash: sha256), query, options: options)
                 let response = try GraphQLResponseDecoding.decode(
                     T.self, from: reply.body, context: context(of: query, reply))
                 outcome = PersistedQueries.outcome(of: response.errors)
@@ -136,7 +146,7 @@ extension PrismGraphQLClient {
                 hash = nil
             }
         }
-        let reply = try await post(body(of: query, sendingQuery: true, hash: hash), query, options: options)
+        let reply = try await send(requestBody(of: query, sendingQuery: true, hash: hash), query, options: options)
         let response = try GraphQLResponseDecoding.decode(T.self, from: reply.body, context: context(of: query, reply))
         return (response, reply)
     }
@@ -144,26 +154,52 @@ extension PrismGraphQLClient {
     /// The JSON body of `query`.
     private func body(of query: PrismGraphQLQuery, sendingQuery: Bool, hash: String?) throws(PrismGraphQLError) -> Data
     {
-        try GraphQLRequestBody(
+        try requestBody(of: query, sendingQuery: sendingQuery, hash: hash).encoded(url: endpointURL)
+    }
+
+    /// The members of `query`'s request.
+    private func requestBody(of query: PrismGraphQLQuery, sendingQuery: Bool, hash: String?) -> GraphQLRequestBody {
+        GraphQLRequestBody(
             query: sendingQuery ? query.query : nil,
             operationName: query.operationName,
             variables: query.variables,
             persistedQueryHash: hash
-        ).encoded(url: endpointURL)
+        )
     }
 
-    /// POSTs `body` through the network client.
-    private func post(_ body: Data, _ query: PrismGraphQLQuery, options: PrismRequestOptions) async throws -> Reply {
+    /// How `query` is sent: a mutation always as POST, a query as it asks or as the client does.
+    func method(of query: PrismGraphQLQuery) -> PrismGraphQLHTTPMethod {
+        query.isMutation ? .post : (query.httpMethod ?? queryMethod)
+    }
+
+    /// Sends `body` through the network client, as a POST or a GET (``method(of:)``).
+    ///
+    /// A response with a non-2xx status whose body is a GraphQL response (in either media type)
+    /// is returned for decoding, with its status, as GraphQL over HTTP says; any other non-2xx
+    /// response is an `unacceptableStatus` error that keeps the status and the body.
+    private func send(
+        _ body: GraphQLRequestBody, _ query: PrismGraphQLQuery, options: PrismRequestOptions
+    ) async throws -> Reply {
         let status = StatusRecorder()
         guard let template else {
             throw PrismGraphQLError(
                 code: .invalidEndpoint, message: "The endpoint URL is not valid.", url: endpointURL,
                 operationName: query.operationName)
         }
-        let request = GraphQLHTTPRequest(endpoint: GraphQLEndpoint(template: template, payload: body), status: status)
+        let endpoint =
+            switch method(of: query) {
+            case .post: GraphQLEndpoint(template: template, payload: try body.encoded(url: endpointURL))
+            case .get: GraphQLEndpoint(template: template, operationItems: try body.queryItems(url: endpointURL))
+            }
+        let request = GraphQLHTTPRequest(endpoint: endpoint, status: status)
         do {
             let data = try await networkClient.request(on: request, options: options)
             return Reply(body: data, statusCode: status.statusCode)
+        } catch let error as PrismHTTPError
+            where error.code == .unacceptableStatus
+            && GraphQLResponseDecoding.isGraphQLResponse(body: error.body, contentType: error.headers?["Content-Type"])
+        {
+            return Reply(body: error.body ?? Data(), statusCode: error.statusCode)
         } catch let error as PrismHTTPError {
             throw graphQLError(from: error, query: query)
         } catch let error as PrismGraphQLError {

@@ -13,18 +13,24 @@ import PrismHTTP
 /// ```
 ///
 /// Every operation is an HTTP POST of `{"query", "operationName", "variables"}` with
-/// `Content-Type: application/json`, as the GraphQL-over-HTTP specification says, sent through
+/// `Content-Type: application/json`, or for queries a GET with those members in the URL
+/// (``queryMethod``, ``PrismGraphQLQuery/httpMethod``), as the GraphQL-over-HTTP specification
+/// says, with `Accept: application/graphql-response+json, application/json;q=0.9`, sent through
 /// a PrismHTTP `PrismNetworkClient`: give the client a
-/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:)``)
+/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:)``)
 /// and its interceptors, authenticator, transport and logging apply to GraphQL too; pass
 /// `PrismRequestOptions` to ``execute(_:options:)`` for a retry policy, a cache
 /// policy, a timeout or extra headers.
 ///
 /// ## Errors
 /// GraphQL errors are data: a response with `errors` (with or without partial `data`) is
-/// returned, not thrown. A non-2xx status, a body that is not a GraphQL response, data that does
-/// not decode into the expected type and a request that never got an answer throw a
-/// ``PrismGraphQLError`` that keeps the status, the body and the URL.
+/// returned, not thrown, whatever its HTTP status: a server that answers a failed request or a
+/// `"data": null` with a 4xx and a GraphQL body (`application/graphql-response+json` or
+/// `application/json`) gives the app its errors, with the status in
+/// ``PrismGraphQLResponse/statusCode``. A non-2xx status whose body is not a GraphQL response (a
+/// proxy's error page), a body that is not a GraphQL response, data that does not decode into
+/// the expected type and a request that never got an answer throw a ``PrismGraphQLError`` that
+/// keeps the status, the body and the URL.
 ///
 /// ## Retries
 /// A query only reads, so a retry policy retries it as it would a GET (`PrismExponentialBackoff`
@@ -61,6 +67,9 @@ public struct PrismGraphQLClient: Sendable {
     public let cache: PrismResponseCache?
     /// Whether operations are sent as persisted-query hashes first.
     public let usesAutomaticPersistedQueries: Bool
+    /// How queries are sent unless one says otherwise (``PrismGraphQLQuery/httpMethod``);
+    /// mutations are always POSTs. See ``PrismGraphQLHTTPMethod``.
+    public let queryMethod: PrismGraphQLHTTPMethod
 
     /// The endpoint's parts, or nil when `endpointURL` cannot be one (every operation then
     /// fails with ``PrismGraphQLError/Code-swift.struct/invalidEndpoint``).
@@ -75,19 +84,22 @@ public struct PrismGraphQLClient: Sendable {
     ///     operation throws `invalidEndpoint`).
     ///   - additionalHeaders: Header fields sent with every operation (`Authorization`, say).
     ///   - automaticPersistedQueries: Whether to send documents as persisted-query hashes first.
+    ///   - queryMethod: How queries are sent (mutations are always POSTs).
     /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
     /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
-        automaticPersistedQueries: Bool = false
+        automaticPersistedQueries: Bool = false,
+        queryMethod: PrismGraphQLHTTPMethod = .post
     ) {
         self.init(
             endpointURL: endpointURL,
             additionalHeaders: additionalHeaders,
             networkClient: PrismNetworkAdapter(cache: nil),
             cache: PrismResponseCache(maxSize: 500, maxBytes: PrismResponseCache.defaultMaxBytes),
-            automaticPersistedQueries: automaticPersistedQueries
+            automaticPersistedQueries: automaticPersistedQueries,
+            queryMethod: queryMethod
         )
     }
 
@@ -105,14 +117,16 @@ public struct PrismGraphQLClient: Sendable {
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
         networkClient: any PrismNetworkClient,
-        automaticPersistedQueries: Bool = false
+        automaticPersistedQueries: Bool = false,
+        queryMethod: PrismGraphQLHTTPMethod = .post
     ) {
         self.init(
             endpointURL: endpointURL,
             additionalHeaders: additionalHeaders,
             networkClient: networkClient,
             cache: (networkClient as? PrismNetworkAdapter)?.cache,
-            automaticPersistedQueries: automaticPersistedQueries
+            automaticPersistedQueries: automaticPersistedQueries,
+            queryMethod: queryMethod
         )
     }
 
@@ -126,13 +140,15 @@ public struct PrismGraphQLClient: Sendable {
         additionalHeaders: [String: String] = [:],
         networkClient: any PrismNetworkClient,
         cache: PrismResponseCache?,
-        automaticPersistedQueries: Bool = false
+        automaticPersistedQueries: Bool = false,
+        queryMethod: PrismGraphQLHTTPMethod = .post
     ) {
         self.endpointURL = endpointURL
         self.additionalHeaders = additionalHeaders
         self.networkClient = networkClient
         self.cache = cache
         self.usesAutomaticPersistedQueries = automaticPersistedQueries
+        self.queryMethod = queryMethod
         self.template = GraphQLEndpoint.Template(url: endpointURL, additionalHeaders: additionalHeaders)
     }
 

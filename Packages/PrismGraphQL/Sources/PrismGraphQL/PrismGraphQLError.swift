@@ -44,6 +44,9 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// The query's `cacheInterval` is not a finite number of seconds of at least zero.
         /// Nothing was sent.
         public static let invalidCacheInterval = Code("invalidCacheInterval")
+        /// The operation cannot be sent as asked: a mutation whose ``PrismGraphQLQuery/httpMethod``
+        /// is `.get` (mutations are never sent as GET). Nothing was sent.
+        public static let invalidOperation = Code("invalidOperation")
 
         /// The code's name.
         public var description: String { name }

@@ -28,6 +28,10 @@ public struct PrismGraphQLQuery: Sendable {
     /// How long the response stays fresh in the client's cache, in seconds; `nil` (the default)
     /// caches it only when a cache policy asks to. Mutations are never cached.
     public var cacheInterval: TimeInterval?
+    /// How this operation is sent; `nil` (the default) follows the client's
+    /// ``PrismGraphQLClient/queryMethod`` for a query and POSTs a mutation. See
+    /// ``PrismGraphQLHTTPMethod``.
+    public var httpMethod: PrismGraphQLHTTPMethod?
 
     /// The variables, encoded when the query is sent.
     var variables: Variables

@@ -20,6 +20,11 @@ public struct PrismGraphQLResponse<T: Sendable>: Sendable {
     public var errors: [PrismGraphQLResponseError]?
     /// The response's `extensions` (tracing, cost...), if any.
     public var extensions: [String: PrismGraphQLValue]?
+    /// The HTTP status the response arrived with, when it came from a server (nil for one made
+    /// in code). A GraphQL response is returned whatever its status: a server that speaks
+    /// `application/graphql-response+json` answers a request error (no `data`) with a 4xx, and
+    /// some answer `"data": null` with one too. Not part of equality, hashing or coding.
+    public var statusCode: Int?
 
     /// Creates a response.
     public init(data: T?, errors: [PrismGraphQLResponseError]? = nil, extensions: [String: PrismGraphQLValue]? = nil) {
@@ -83,5 +88,18 @@ extension PrismGraphQLResponse: Encodable where T: Encodable {
     }
 }
 
-extension PrismGraphQLResponse: Equatable where T: Equatable {}
-extension PrismGraphQLResponse: Hashable where T: Hashable {}
+extension PrismGraphQLResponse: Equatable where T: Equatable {
+    /// Whether the two have the same data, errors and extensions (the status is not compared).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.data == rhs.data && lhs.errors == rhs.errors && lhs.extensions == rhs.extensions
+    }
+}
+
+extension PrismGraphQLResponse: Hashable where T: Hashable {
+    /// Hashes the data, errors and extensions.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(data)
+        hasher.combine(errors)
+        hasher.combine(extensions)
+    }
+}

@@ -42,13 +42,14 @@ struct ErrorTests {
         }
     }
 
-    @Test("GraphQL errors in a non-2xx body are kept with it")
+    @Test("a non-2xx answer whose body is a GraphQL response is returned with its errors and status, not thrown")
     func graphQLErrorsInNon2xx() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = try await failure(server, path: "/graphql/flaky/e?failures=1&status=400")
-            #expect(error.code == .unacceptableStatus)
-            #expect(error.statusCode == 400)
-            #expect(error.errors.map(\.message) == ["failure 1 of 1"])
+            let graphql = server.graphQLClient(path: "/graphql/flaky/e?failures=1&status=400")
+            let response = try await graphql.execute(getUserQuery("octocat"), as: UserQueryData.self)
+            #expect(response.statusCode == 400)
+            #expect(response.data == nil)
+            #expect(response.errors?.map(\.message) == ["failure 1 of 1"])
         }
     }
 

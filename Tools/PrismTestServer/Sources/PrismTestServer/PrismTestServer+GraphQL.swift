@@ -1,6 +1,6 @@
 extension PrismTestServer {
-    /// One GraphQL request as `POST /graphql` received it (its body parsed, before any persisted
-    /// query was looked up).
+    /// One GraphQL request as `/graphql` received it (its body or URL parsed, before any
+    /// persisted query was looked up).
     public struct GraphQLOperation: Sendable, Hashable {
         /// The `query` member, or nil when the request sent only a persisted query's hash.
         public var query: String?
@@ -12,6 +12,10 @@ extension PrismTestServer {
         public var persistedQueryHash: String?
         /// The request's path, such as `/graphql` or `/graphql/flaky/a`.
         public var path: String
+        /// The request's method: `POST`, or `GET` for a query sent in the URL.
+        public var method: String = "POST"
+        /// The request's `Accept` header, or nil without one.
+        public var accept: String?
     }
 
     /// Counters of the GraphQL routes, since the start or the last ``reset()``.

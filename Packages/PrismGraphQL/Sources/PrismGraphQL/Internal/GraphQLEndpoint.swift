@@ -24,7 +24,8 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
             self.port = components.port
             self.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             self.queryItems = components.queryItems
-            var headers = ["Accept": "application/json"]
+            // GraphQL over HTTP: the newer media type first, the older one for older servers.
+            var headers = ["Accept": "application/graphql-response+json, application/json;q=0.9"]
             for (name, value) in additionalHeaders {
                 if let existing = headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
                     headers[existing] = nil
@@ -39,15 +40,36 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
     }
 
     let template: Template
-    let payload: Data
+    /// The JSON body of a POST; nil for a GET.
+    let payload: Data?
+    /// The operation's members in the URL, for a GET.
+    let operationItems: [URLQueryItem]
+
+    /// A POST of `payload`.
+    init(template: Template, payload: Data) {
+        self.template = template
+        self.payload = payload
+        self.operationItems = []
+    }
+
+    /// A GET with `operationItems` after the endpoint's own query items.
+    init(template: Template, operationItems: [URLQueryItem]) {
+        self.template = template
+        self.payload = nil
+        self.operationItems = operationItems
+    }
 
     var scheme: PrismNetworkScheme { template.scheme }
     var host: String { template.host }
     var port: Int? { template.port }
     var path: String { template.path }
-    var queryItems: [URLQueryItem]? { template.queryItems }
-    var headers: [String: String] { template.headers }
-    var method: PrismNetworkMethod { .post }
+    var queryItems: [URLQueryItem]? {
+        payload == nil ? (template.queryItems ?? []) + operationItems : template.queryItems
+    }
+    var headers: [String: String] {
+        payload == nil ? template.headers.filter { $0.key != "Content-Type" } : template.headers
+    }
+    var method: PrismNetworkMethod { payload == nil ? .get : .post }
     var body: (any Encodable)? { payload }
 }
 

@@ -61,6 +61,42 @@ struct GraphQLRequestBody: Encodable {
         }
     }
 
+    /// The members as URL query items, for a GET: `query`, `operationName`, and `variables` and
+    /// `extensions` as JSON text.
+    func queryItems(url: URL) throws(PrismGraphQLError) -> [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if let query { items.append(URLQueryItem(name: "query", value: query)) }
+        if let operationName { items.append(URLQueryItem(name: "operationName", value: operationName)) }
+        switch variables {
+        case .members(let members) where !members.isEmpty:
+            items.append(URLQueryItem(name: "variables", value: try text(of: EncodableMembers(members), url: url)))
+        case .members:
+            break
+        case .value(let value):
+            items.append(URLQueryItem(name: "variables", value: try text(of: AnyEncodable(value), url: url)))
+        }
+        if let persistedQueryHash {
+            let extensions = Extensions(persistedQuery: .init(version: 1, sha256Hash: persistedQueryHash))
+            items.append(URLQueryItem(name: "extensions", value: try text(of: extensions, url: url)))
+        }
+        return items
+    }
+
+    /// `value` as JSON text.
+    private func text(of value: some Encodable, url: URL) throws(PrismGraphQLError) -> String {
+        do {
+            return String(decoding: try Self.encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw PrismGraphQLError(
+                code: .encodingFailed,
+                message: "Could not encode the variables of \(operationName ?? "the operation") as JSON: \(error)",
+                url: url,
+                operationName: operationName,
+                underlying: error
+            )
+        }
+    }
+
     private static let encoder = PrismJSON.makeEncoder()
 }
 

@@ -55,7 +55,9 @@ enum GraphQLResponseDecoding {
         }
         switch envelope.data {
         case .success(let data):
-            return PrismGraphQLResponse(data: data, errors: envelope.errors, extensions: envelope.extensions)
+            var response = PrismGraphQLResponse(data: data, errors: envelope.errors, extensions: envelope.extensions)
+            response.statusCode = context.statusCode
+            return response
         case .failure(let error):
             throw PrismGraphQLError(
                 code: .decodingFailed,
@@ -69,6 +71,24 @@ enum GraphQLResponseDecoding {
                 underlying: error
             )
         }
+    }
+
+    /// The media types of a GraphQL response.
+    static let mediaTypes: Set<String> = ["application/graphql-response+json", "application/json"]
+
+    /// Whether a response with a non-2xx status is still a GraphQL response for the app: its
+    /// media type is one of ``mediaTypes`` and its body a well-formed GraphQL response (a JSON
+    /// object with `data`, or with a non-empty `errors` list). A proxy's HTML error page or a
+    /// JSON body of another shape is not.
+    static func isGraphQLResponse(body: Data?, contentType: String?) -> Bool {
+        guard let body, let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let mediaType, mediaTypes.contains(mediaType),
+            let envelope = try? plainDecoder.decode(Envelope<PrismGraphQLValue>.self, from: body)
+        else { return false }
+        return envelope.hasData || !(envelope.errors ?? []).isEmpty
     }
 
     /// The GraphQL errors in `body`, if it is a GraphQL response; empty otherwise.

@@ -71,7 +71,8 @@ struct SeedGraphQLExampleTests {
             #expect(request.method == "POST")
             #expect(request.path == "/graphql")
             #expect(request.headers["content-type"] == "application/json")
-            #expect(request.headers["accept"] == "application/json")
+            // GraphQL over HTTP: the newer media type first, application/json for older servers.
+            #expect(request.headers["accept"] == "application/graphql-response+json, application/json;q=0.9")
             #expect(request.headers["authorization"] == "Bearer seed-token")
         }
     }

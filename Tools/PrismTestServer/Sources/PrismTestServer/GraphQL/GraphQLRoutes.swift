@@ -10,9 +10,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A real GraphQL endpoint (GraphQLSwift's executor, a Graphiti schema): `POST /graphql` and
-/// `POST /graphql/flaky/:name`, served as the GraphQL-over-HTTP specification says for
-/// `application/json`.
+/// A real GraphQL endpoint (GraphQLSwift's executor, a Graphiti schema): `POST` and `GET
+/// /graphql`, and `POST /graphql/flaky/:name`, served as the GraphQL-over-HTTP specification
+/// (the GraphQL Foundation's draft) lets a server answer.
 ///
 /// ```graphql
 /// type Query {
@@ -31,11 +31,20 @@ import Foundation
 /// input IssueMetaInput { priority: Int, assignees: [String!] }
 /// ```
 ///
-/// - A request is a JSON object `{"query", "operationName", "variables", "extensions"}` sent with
+/// - A POST is a JSON object `{"query", "operationName", "variables", "extensions"}` sent with
 ///   `Content-Type: application/json` (else 415); a body that is not one is a 400. Both carry a
 ///   GraphQL body with one error and no `data`.
-/// - Parse and validation errors: 200 with `errors` and no `data`. Field errors: 200 with `data`
-///   (null where the error bubbled up, `"data": null` when it reached the root) and `errors`.
+/// - A GET carries `query`, `operationName`, `variables` and `extensions` (the last two as JSON
+///   text) in the URL's query; it runs queries only: a mutation sent as GET is answered 405
+///   with `Allow: POST` and not executed.
+/// - The media type follows the request's `Accept`: `application/graphql-response+json` when the
+///   client accepts it (unless `?mediaType=json`, a server that only speaks the older type),
+///   else `application/json`.
+/// - A request error (parse, validation, variables: no `data`) is a 400 with
+///   `application/graphql-response+json` and a 200 with `application/json`. A response whose
+///   `data` is null (a non-null field failed up to the root) is a 200, or, with either media
+///   type, the status `?nullDataStatus=<code>` gives (say 400, as some servers do). Field errors
+///   with data: 200 with `data` (null where the error bubbled up) and `errors`.
 /// - Automatic persisted queries (Apollo's protocol): `extensions.persistedQuery` `{"version": 1,
 ///   "sha256Hash"}` without a query looks the hash up, and an unknown one answers 200
 ///   `{"errors": [{"message": "PersistedQueryNotFound", "extensions": {"code":
@@ -52,6 +61,10 @@ struct GraphQLRoutes: RouteGroup {
     func register(on router: Router<TestServerRequestContext>) {
         router.post("/graphql") { request, context -> Response in
             try await self.serve(request, context: context, path: "/graphql")
+        }
+
+        router.get("/graphql") { request, context -> Response in
+            try await self.serveGET(request, context: context, path: "/graphql")
         }
 
         router.post("/graphql/flaky/:name") { request, context -> Response in
@@ -82,22 +95,62 @@ struct GraphQLRoutes: RouteGroup {
         var request = request
         self.state.countGraphQLRequest()
         let bytes = try await request.collectBody(upTo: context.maxUploadSize)
+        let answer = Answer(request)
         guard Self.isJSON(request.headers[.contentType]) else {
-            return .json(
-                buffer: GraphQLJSON.body(
-                    errorMessage: "A GraphQL request must be sent as Content-Type: application/json."),
-                status: .unsupportedMediaType
-            )
+            return answer.refusal(
+                GraphQLJSON.body(errorMessage: "A GraphQL request must be sent as Content-Type: application/json."),
+                status: .unsupportedMediaType)
         }
         let incoming: IncomingRequest
         do {
             incoming = try JSONDecoder().decode(IncomingRequest.self, from: Data(bytes.readableBytesView))
         } catch {
-            return .json(
-                buffer: GraphQLJSON.body(errorMessage: "The body is not a GraphQL request (a JSON object): \(error)"),
-                status: .badRequest
-            )
+            return answer.refusal(
+                GraphQLJSON.body(errorMessage: "The body is not a GraphQL request (a JSON object): \(error)"),
+                status: .badRequest)
         }
+        return await self.run(incoming, request: request, answer: answer, path: path, method: "POST")
+    }
+
+    /// `GET /graphql?query=&operationName=&variables=&extensions=`: queries only.
+    private func serveGET(_ request: Request, context: TestServerRequestContext, path: String) async throws -> Response
+    {
+        self.state.countGraphQLRequest()
+        let answer = Answer(request)
+        let parameters = request.query
+        var incoming = IncomingRequest()
+        incoming.query = parameters["query"]
+        incoming.operationName = parameters["operationName"]
+        do {
+            if let variables = parameters["variables"], !variables.isEmpty {
+                incoming.variables = try JSONDecoder().decode([String: Map].self, from: Data(variables.utf8))
+            }
+            if let extensions = parameters["extensions"], !extensions.isEmpty {
+                incoming.extensions = try JSONDecoder().decode(
+                    IncomingRequest.Extensions.self, from: Data(extensions.utf8))
+            }
+        } catch {
+            return answer.refusal(
+                GraphQLJSON.body(errorMessage: "variables and extensions must be JSON objects: \(error)"),
+                status: .badRequest)
+        }
+        if let query = incoming.query,
+            (try? GraphQL.parse(source: Source(body: query)))
+                .map({ Self.isMutation($0, operationName: incoming.operationName) }) == true
+        {
+            var response = answer.refusal(
+                GraphQLJSON.body(errorMessage: "A mutation cannot be sent with GET; use POST."),
+                status: .methodNotAllowed)
+            response.headers[.allow] = "POST"
+            return response
+        }
+        return await self.run(incoming, request: request, answer: answer, path: path, method: "GET")
+    }
+
+    /// Records, resolves and executes one parsed request.
+    private func run(
+        _ incoming: IncomingRequest, request: Request, answer: Answer, path: String, method: String
+    ) async -> Response {
         let persisted = incoming.extensions?.persistedQuery
         self.state.recordGraphQLOperation(
             PrismTestServer.GraphQLOperation(
@@ -105,7 +158,9 @@ struct GraphQLRoutes: RouteGroup {
                 operationName: incoming.operationName,
                 variables: incoming.variables.map { GraphQLJSON.text(of: $0) },
                 persistedQueryHash: persisted?.sha256Hash,
-                path: path
+                path: path,
+                method: method,
+                accept: request.headers[.accept]
             )
         )
 
@@ -114,7 +169,7 @@ struct GraphQLRoutes: RouteGroup {
         case .success(let query):
             text = query
         case .failure(let refusal):
-            return .json(buffer: refusal.body, status: refusal.status)
+            return answer.refusal(refusal.body, status: refusal.status)
         }
 
         let (result, phase) = await self.execute(
@@ -123,7 +178,56 @@ struct GraphQLRoutes: RouteGroup {
             variables: incoming.variables ?? [:],
             authorization: request.headers[.authorization]
         )
-        return .json(buffer: GraphQLJSON.body(of: result, phase: phase))
+        return answer.result(GraphQLJSON.body(of: result, phase: phase), phase: phase, dataIsNull: result.data == nil)
+    }
+
+    /// How a response is written: its media type, from the request's `Accept` and
+    /// `?mediaType=json`, and its status, which depends on the media type.
+    private struct Answer {
+        static let graphQLResponseType = "application/graphql-response+json"
+
+        /// Whether the response is `application/graphql-response+json`.
+        var isGraphQLResponse: Bool
+        /// The status of a response whose `data` is null, with the newer media type.
+        var nullDataStatus: HTTPResponse.Status
+
+        init(_ request: Request) {
+            let accept = (request.headers[.accept] ?? "").lowercased()
+            isGraphQLResponse = accept.contains(Self.graphQLResponseType) && request.query["mediaType"] != "json"
+            nullDataStatus =
+                request.query["nullDataStatus"].flatMap { Int($0) }.flatMap { (200...599).contains($0) ? $0 : nil }
+                .map { HTTPResponse.Status(code: $0) } ?? .ok
+        }
+
+        private func response(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
+            var response = Response.json(buffer: body, status: status)
+            if isGraphQLResponse {
+                response.headers[.contentType] = Self.graphQLResponseType + "; charset=utf-8"
+            }
+            return response
+        }
+
+        /// A request refused before execution (`status` as the route decided).
+        func refusal(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
+            // With application/json a well-formed GraphQL answer to a well-formed request is a
+            // 200 (the route passes .ok for those); other refusals keep their status.
+            response(body, status: status)
+        }
+
+        /// The answer of a parsed request.
+        func result(_ body: ByteBuffer, phase: GraphQLJSON.Phase, dataIsNull: Bool) -> Response {
+            switch phase {
+            case .request: return response(body, status: isGraphQLResponse ? .badRequest : .ok)
+            case .execution: return response(body, status: dataIsNull ? nullDataStatus : .ok)
+            }
+        }
+    }
+
+    /// Whether the operation `operationName` picks in `document` (the only one when nil) is a mutation.
+    private static func isMutation(_ document: Document, operationName: String?) -> Bool {
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        let chosen = operationName.flatMap { name in operations.first { $0.name?.value == name } } ?? operations.first
+        return chosen?.operation == .mutation
     }
 
     /// A request answered without execution.

@@ -12,7 +12,8 @@ toolchain and Python:
     explanation, shown above its code when the whole snippet is shown;
   - `// snippet.hide` and `// snippet.show` hide and show the lines between them (imports, setup);
   - `// snippet.NAME` starts the slice NAME and `// snippet.end` ends it: an article shows one slice
-    with `@Snippet(path: ..., slice: "NAME")`;
+    with `@Snippet(path: ..., slice: "NAME")`. As in snippet-extract, a NAME that starts with
+    `show`, `hide` or `end` is read as that marker (`snippet.endpoint` ends the slice);
   - the shown code loses the indentation its lines all share.
 
 Usage: Tools/scripts/snippet-symbols.py --module-name NAME --output FILE SNIPPET.swift...

@@ -11,7 +11,7 @@ TSAN_PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTest
 # so that a package's dependencies are not rebuilt for every package.
 PACKAGES_SCRATCH := $(CURDIR)/.build-packages
 TSAN_SCRATCH := $(CURDIR)/.build-tsan
-SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps
+SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps Snippets
 # Every test run happens inside a private D-Bus session with an unlocked gnome-keyring, so
 # that the keychain tests talk to a real Secret Service (Tools/scripts/with-keyring.sh).
 WITH_KEYRING := Tools/scripts/with-keyring.sh
@@ -85,8 +85,8 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
 	$(WITH_KEYRING) $(SWIFT) run prism-sample $(ARGS)
 
-docs: deps ## Build the DocC documentation of every module (and the test server) into .build/docs
-	Tools/scripts/build-docs.sh $(PACKAGES) PrismTestServer
+docs: deps ## Build the DocC documentation of every module, its articles and snippets (and the test server) into .build/docs
+	Tools/scripts/build-docs.sh Prism $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
 	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build

@@ -72,8 +72,7 @@ public struct PrismEffect<Action: Sendable>: Sendable {
 extension PrismEffect {
     /// An effect that does nothing.
     ///
-    /// The store's fast path: an action whose reducer returns `.none` costs no task, no
-    /// allocation and no lock.
+    /// The store starts no task for it.
     @inlinable
     public static var none: Self { Self(storage: nil) }
 

@@ -34,7 +34,7 @@ public struct PrismEffectTask: Hashable, Sendable {
     ///
     /// If the waiting task is cancelled, the effects are cancelled too; that is what ties an
     /// effect to the lifetime of a SwiftUI view's `.task { }`. Waiting stays on the caller's
-    /// actor: awaiting from the main actor costs no hop to another thread.
+    /// actor: awaiting from the main actor does not hop to another thread.
     public func finish(isolation: isolated (any Actor)? = #isolation) async {
         guard let group, !group.isFinished else { return }
         await withTaskCancellationHandler {

@@ -21,13 +21,13 @@ import PrismStore
 /// only. A window without changes ends it, and the next change is again saved at once. With an
 /// `Equatable` state, a state equal to the one saved last is not saved again.
 ///
-/// A send only notes the change on the main actor: no lock, no allocation, no encoding.
-/// Encoding and writing happen on a serial queue of the middleware's own, off the main actor,
+/// A send only notes the change on the main actor. Encoding and writing happen on a serial queue of the middleware's own, off the main actor,
 /// in order. Passed to `PrismStore(initialState:reducer:middleware:)`, the middleware keeps the
 /// latest state until it saves it; keeping it means a reducer's next change to a collection in
 /// the state copies the collection first. Attached with
 /// `PrismStore(restoringWith:default:reducer:)`, it reads the store's state when it saves
-/// instead, and a send costs it one flag check: prefer that for large states.
+/// instead, keeping no copy: prefer that for large states (PrismStore's article "Observation
+/// and performance" says what each costs).
 ///
 /// Call ``flush()`` to save the latest state now and wait for it, for example when the app
 /// moves to the background. A command-line tool or a service calls ``flushOnExit(timeout:)``

@@ -10,9 +10,9 @@
 /// }
 /// ```
 ///
-/// The result is one concrete type, so the compiler specializes and inlines the whole chain:
-/// ten middleware that return `.none` cost about what one does. (The array form,
-/// `middleware: [any PrismMiddleware<State, Action>]`, pays a dynamic call per middleware.)
+/// The result is one concrete type, which the compiler can specialize and inline; the array
+/// form, `middleware: [any PrismMiddleware<State, Action>]`, calls each middleware dynamically
+/// (<doc:ObservationAndPerformance> compares them).
 @resultBuilder
 public enum PrismMiddlewareBuilder<State: Sendable, Action: Sendable> {
     /// Accepts a middleware of the builder's state and action types.

@@ -38,7 +38,7 @@ extension PrismStore {
     /// dependency that was not overridden and has no test value fails the test.
     ///
     /// A store made without this initializer reduces its actions with the dependencies in
-    /// effect where `send` is called (live values in an app) and costs nothing for them.
+    /// effect where `send` is called (live values in an app).
     public convenience init<R: PrismReducer>(
         initialState: State,
         reducer: R,

@@ -24,10 +24,9 @@ import Observation
 /// - `store.state` (the whole state): told once about every send that runs the reducer while it
 ///   looks, even one that changes nothing. The store never copies the state to find out.
 ///
-/// The reducer always changes the state in place, so a send costs the same with a million
-/// items in a collection as with a thousand, whoever observes, except for an observer of that
-/// collection itself, which pays for one `==` of what it reads. While nobody reads the state,
-/// a send pays nothing for observation.
+/// The reducer always changes the state in place, and only an observer of a changed value
+/// compares it (one `==` of what it read); while nobody reads the state, a send touches no
+/// observation registrar. <doc:ObservationAndPerformance> says what a send costs.
 ///
 /// ## Order of actions
 /// `send` is synchronous. When it returns, the action and every action sent immediately by its

@@ -4,8 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux, where it is
-/// 2x to 7x faster than URLSession and uses less CPU.
+/// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
 ///
 /// ```swift
 /// let client = PrismNetworkAdapter(transport: PrismAsyncHTTPClientTransport())

@@ -25,7 +25,7 @@
 ///
 /// A feature is a ``PrismReducer``: a store runs it, another feature scopes it, a test store
 /// tests it. Its `reduce(into:action:)` runs ``body``, which is built anew for each action
-/// (cheap: the parts are plain values, inlined where the feature's types are known).
+/// (its parts are plain values).
 ///
 /// Name the state and action types with `typealias State` and `typealias Action` (or nest
 /// types with those names) when Swift cannot infer them from ``body``.

@@ -38,8 +38,8 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         public let index: Int
         /// A description of the action that led to this state.
         ///
-        /// Made when it is read, not when the action is recorded: describing an action
-        /// (`"\(action)"` reflects on it) costs far more than recording it.
+        /// Made when it is read, not when the action is recorded (`"\(action)"` reflects on
+        /// the action).
         public var action: String { payload.description }
         /// When the snapshot was recorded.
         public var timestamp: Date { Date(timeIntervalSinceReferenceDate: secondsSinceReferenceDate) }

@@ -23,12 +23,12 @@ struct ResponseSizeLimitTests {
                 try await client.send(PrismHTTPRequest(url: server.url(path)))
             }
             #expect(error?.code == .responseTooLarge)
-            if transport == .asyncHTTPClient {
-                // The client gave up and closed the connection: the server did not get to send its
-                // 64 MB (how much it wrote before it noticed depends on its own buffering).
-                try await eventually { server.abandonedResponses(path) == 1 }
-                #expect(server.bodyBytesSent(path) < total)
-            }
+            // The transport stays usable. (Whether the server got to write the rest is not
+            // asserted: on a loaded machine the server was seen to finish writing its 64 MB into
+            // the connection before the client's close reached it. Memory is bounded either way:
+            // nothing past the limit is kept.)
+            let next = try await client.send(PrismHTTPRequest(url: server.url("/large/1000")))
+            #expect(next.body.count == 1000)
         }
     }
 

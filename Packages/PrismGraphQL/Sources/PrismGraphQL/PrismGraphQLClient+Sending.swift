@@ -152,8 +152,7 @@ extension PrismGraphQLClient {
     }
 
     /// The JSON body of `query`.
-    private func body(of query: PrismGraphQLQuery, sendingQuery: Bool, hash: String?) throws(PrismGraphQLError) -> Data
-    {
+    func body(of query: PrismGraphQLQuery, sendingQuery: Bool, hash: String?) throws(PrismGraphQLError) -> Data {
         try requestBody(of: query, sendingQuery: sendingQuery, hash: hash).encoded(url: endpointURL)
     }
 
@@ -217,7 +216,7 @@ extension PrismGraphQLClient {
         }
     }
 
-    private func graphQLError(from error: PrismHTTPError, query: PrismGraphQLQuery) -> PrismGraphQLError {
+    func graphQLError(from error: PrismHTTPError, query: PrismGraphQLQuery) -> PrismGraphQLError {
         let isStatus = error.code == .unacceptableStatus
         let message =
             isStatus
@@ -236,7 +235,7 @@ extension PrismGraphQLClient {
         )
     }
 
-    private func context(of query: PrismGraphQLQuery, _ reply: Reply? = nil) -> GraphQLResponseDecoding.Context {
+    func context(of query: PrismGraphQLQuery, _ reply: Reply? = nil) -> GraphQLResponseDecoding.Context {
         GraphQLResponseDecoding.Context(
             url: endpointURL, operationName: query.operationName, statusCode: reply?.statusCode)
     }

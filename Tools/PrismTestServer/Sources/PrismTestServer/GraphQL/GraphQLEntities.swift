@@ -50,3 +50,21 @@ struct GraphQLRequestContext: Sendable {
 struct GraphQLFieldFailure: Error, CustomStringConvertible {
     let description: String
 }
+
+/// `scalar Upload`: a file of a GraphQL multipart request, as the server received it (the file
+/// part's name, type, size and SHA-256; the bytes are not kept).
+struct GraphQLUpload: Codable, Sendable {
+    let filename: String?
+    let contentType: String?
+    let size: Int
+    let sha256: String
+}
+
+/// `type UploadedFile { filename: String, contentType: String, size: Int!, sha256: String! }`:
+/// what the upload mutations return for each file.
+struct GraphQLUploadedFile: Codable, Sendable {
+    let filename: String?
+    let contentType: String?
+    let size: Int
+    let sha256: String
+}

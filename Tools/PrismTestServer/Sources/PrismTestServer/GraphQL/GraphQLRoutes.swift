@@ -1,14 +1,11 @@
 import Crypto
+// Foundation, not FoundationEssentials: the multipart request's JSON is edited with
+// JSONSerialization.
+import Foundation
 import GraphQL
 import HTTPTypes
 import Hummingbird
 import NIOCore
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A real GraphQL endpoint (GraphQLSwift's executor, a Graphiti schema): `POST` and `GET
 /// /graphql`, and `POST /graphql/flaky/:name`, served as the GraphQL-over-HTTP specification
@@ -34,6 +31,9 @@ import Foundation
 /// - A POST is a JSON object `{"query", "operationName", "variables", "extensions"}` sent with
 ///   `Content-Type: application/json` (else 415); a body that is not one is a 400. Both carry a
 ///   GraphQL body with one error and no `data`.
+/// - A multipart POST (the GraphQL multipart request specification) carries `operations`,
+///   `map` and the files; each file is put into the variables as an `Upload`, and
+///   `uploadFile(file: Upload!)` / `uploadFiles(files: [Upload!]!)` return what arrived.
 /// - A GET carries `query`, `operationName`, `variables` and `extensions` (the last two as JSON
 ///   text) in the URL's query; it runs queries only: a mutation sent as GET is answered 405
 ///   with `Allow: POST` and not executed.
@@ -96,6 +96,15 @@ struct GraphQLRoutes: RouteGroup {
         self.state.countGraphQLRequest()
         let bytes = try await request.collectBody(upTo: context.maxUploadSize)
         let answer = Answer(request)
+        let contentType = HeaderParameters(request.headers[.contentType] ?? "")
+        if contentType.value == "multipart/form-data" {
+            switch Self.multipartRequest(Array(bytes.readableBytesView), boundary: contentType.parameters["boundary"]) {
+            case .success(let incoming):
+                return await self.run(incoming, request: request, answer: answer, path: path, method: "POST")
+            case .failure(let refusal):
+                return answer.refusal(refusal.body, status: refusal.status)
+            }
+        }
         guard Self.isJSON(request.headers[.contentType]) else {
             return answer.refusal(
                 GraphQLJSON.body(errorMessage: "A GraphQL request must be sent as Content-Type: application/json."),
@@ -221,6 +230,91 @@ struct GraphQLRoutes: RouteGroup {
             case .execution: return response(body, status: dataIsNull ? nullDataStatus : .ok)
             }
         }
+    }
+
+    /// A GraphQL multipart request (the graphql-multipart-request-spec): an `operations` field
+    /// (the request, with `null` where files go), a `map` field (`{"0": ["variables.file"]}`),
+    /// then the files, each put into the variables, at every path the map gives it, as an
+    /// `Upload` (its file name, type, size and SHA-256).
+    private static func multipartRequest(_ bytes: [UInt8], boundary: String?) -> Result<IncomingRequest, Refusal> {
+        guard let boundary, (1...70).contains(boundary.utf8.count) else {
+            return .failure(Refusal("multipart/form-data needs a boundary of 1 to 70 characters", status: .badRequest))
+        }
+        var parser = MultipartParser(boundary: boundary)
+        var summary = MultipartSummary()
+        do {
+            try parser.feed(bytes, delegate: &summary)
+            try parser.finish()
+        } catch {
+            return .failure(Refusal("malformed multipart body: \(error)", status: .badRequest))
+        }
+        let parts = summary.parts
+        guard parts.count >= 2, parts[0].name == "operations", parts[1].name == "map",
+            let operationsText = parts[0].value, let mapText = parts[1].value
+        else {
+            return .failure(
+                Refusal(
+                    "A GraphQL multipart request starts with the operations field, then the map", status: .badRequest))
+        }
+        guard var operations = try? JSONSerialization.jsonObject(with: Data(operationsText.utf8)) as? [String: Any],
+            let map = try? JSONSerialization.jsonObject(with: Data(mapText.utf8)) as? [String: [String]]
+        else {
+            return .failure(
+                Refusal("operations must be a JSON object and map an object of path lists", status: .badRequest))
+        }
+        let files = Dictionary(parts.dropFirst(2).compactMap { part in part.name.map { ($0, part) } }) { first, _ in
+            first
+        }
+        for (name, paths) in map {
+            guard let file = files[name], file.filename != nil else {
+                return .failure(
+                    Refusal("map names a file \(name) that the request does not carry", status: .badRequest))
+            }
+            let upload: [String: Any] = [
+                "filename": file.filename as Any, "contentType": file.contentType as Any, "size": file.size,
+                "sha256": file.sha256,
+            ]
+            for path in paths {
+                guard let placed = Self.setting(upload, at: path.split(separator: ".").map(String.init), in: operations)
+                else {
+                    return .failure(Refusal("map path \(path) is not a null in operations", status: .badRequest))
+                }
+                operations = placed
+            }
+        }
+        guard let json = try? JSONSerialization.data(withJSONObject: operations),
+            let incoming = try? JSONDecoder().decode(IncomingRequest.self, from: json)
+        else {
+            return .failure(Refusal("operations is not a GraphQL request", status: .badRequest))
+        }
+        return .success(incoming)
+    }
+
+    /// `object` with `value` at `path` (object keys and array indices), where a `null` must be.
+    private static func setting(_ value: Any, at path: [String], in object: [String: Any]) -> [String: Any]? {
+        guard let key = path.first, let child = object[key] else { return nil }
+        var object = object
+        if path.count == 1 {
+            guard child is NSNull else { return nil }
+            object[key] = value
+            return object
+        }
+        guard let replaced = Self.setting(value, at: Array(path.dropFirst()), inValue: child) else { return nil }
+        object[key] = replaced
+        return object
+    }
+
+    private static func setting(_ value: Any, at path: [String], inValue child: Any) -> Any? {
+        if let object = child as? [String: Any] { return setting(value, at: path, in: object) }
+        guard var array = child as? [Any], let index = Int(path[0]), array.indices.contains(index) else { return nil }
+        if path.count == 1 {
+            guard array[index] is NSNull else { return nil }
+            array[index] = value
+            return array
+        }
+        guard let replaced = setting(value, at: Array(path.dropFirst()), inValue: array[index]) else { return nil }
+        array[index] = replaced
+        return array
     }
 
     /// Whether the operation `operationName` picks in `document` (the only one when nil) is a mutation.

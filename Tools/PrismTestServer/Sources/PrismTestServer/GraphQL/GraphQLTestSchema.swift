@@ -6,6 +6,14 @@ struct GraphQLResolver: Sendable {
         let login: String
     }
 
+    struct UploadFileArguments: Codable, Sendable {
+        let file: GraphQLUpload
+    }
+
+    struct UploadFilesArguments: Codable, Sendable {
+        let files: [GraphQLUpload]
+    }
+
     struct CreateIssueArguments: Codable, Sendable {
         let repo: String
         let input: GraphQLIssueInput
@@ -40,6 +48,21 @@ struct GraphQLResolver: Sendable {
     /// `operationNumber: Int!`: which operation this is among those the server executed.
     func operationNumber(context: GraphQLRequestContext, arguments: NoArguments) -> Int {
         context.operationNumber
+    }
+
+    /// `uploadFile(file: Upload!): UploadedFile!`: the file as the server received it.
+    func uploadFile(context: GraphQLRequestContext, arguments: UploadFileArguments) -> GraphQLUploadedFile {
+        Self.uploaded(arguments.file)
+    }
+
+    /// `uploadFiles(files: [Upload!]!): [UploadedFile!]!`: each file as the server received it.
+    func uploadFiles(context: GraphQLRequestContext, arguments: UploadFilesArguments) -> [GraphQLUploadedFile] {
+        arguments.files.map(Self.uploaded)
+    }
+
+    private static func uploaded(_ file: GraphQLUpload) -> GraphQLUploadedFile {
+        GraphQLUploadedFile(
+            filename: file.filename, contentType: file.contentType, size: file.size, sha256: file.sha256)
     }
 
     /// `createIssue(repo:input:)`: a new issue numbered from 1347 up, built from the input.
@@ -91,6 +114,13 @@ enum GraphQLTestSchema {
                 Field("assignees", at: \.assignees)
                 Field("url", at: \.url)
             }
+            Scalar(GraphQLUpload.self, as: "Upload")
+            Type(GraphQLUploadedFile.self, as: "UploadedFile") {
+                Field("filename", at: \.filename)
+                Field("contentType", at: \.contentType)
+                Field("size", at: \.size)
+                Field("sha256", at: \.sha256)
+            }
             Input(GraphQLIssueMetaInput.self, as: "IssueMetaInput") {
                 InputField("priority", at: \.priority)
                 InputField("assignees", at: \.assignees)
@@ -115,6 +145,12 @@ enum GraphQLTestSchema {
                 Field("createIssue", at: GraphQLResolver.createIssue) {
                     Argument("repo", at: \.repo)
                     Argument("input", at: \.input)
+                }
+                Field("uploadFile", at: GraphQLResolver.uploadFile) {
+                    Argument("file", at: \.file)
+                }
+                Field("uploadFiles", at: GraphQLResolver.uploadFiles) {
+                    Argument("files", at: \.files)
                 }
             }
         }

@@ -103,12 +103,7 @@ struct GraphQLOverHTTPTests {
         arguments: TransportKind.allCases)
     func queriesAsGET(transport: TransportKind) async throws {
         try await withServer { server in
-            let graphql = PrismGraphQLClient(
-                endpointURL: server.url("/graphql"),
-                networkClient: PrismNetworkAdapter(transport: transport.make(), cache: nil),
-                cache: nil,
-                queryMethod: .get
-            )
+            let graphql = server.graphQLClient(transport: transport, queryMethod: .get)
             // A login with characters a URL must escape.
             let response = try await graphql.execute(getUserQuery("a+b&c=d #e"), as: UserQueryData.self)
             #expect(response.data?.user?.login == "a+b&c=d #e")
@@ -146,12 +141,7 @@ struct GraphQLOverHTTPTests {
         arguments: TransportKind.allCases)
     func mutationsNeverGET(transport: TransportKind) async throws {
         try await withServer { server in
-            let graphql = PrismGraphQLClient(
-                endpointURL: server.url("/graphql"),
-                networkClient: PrismNetworkAdapter(transport: transport.make(), cache: nil),
-                cache: nil,
-                queryMethod: .get
-            )
+            let graphql = server.graphQLClient(transport: transport, queryMethod: .get)
             let created = try await graphql.execute(Self.createIssue, as: CreatedIssue.self)
             #expect(created.data != nil)
             #expect(server.graphQLOperations.map(\.method) == ["POST"])

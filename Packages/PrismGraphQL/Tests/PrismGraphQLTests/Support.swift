@@ -35,13 +35,15 @@ extension PrismTestServer {
         transport: TransportKind = .asyncHTTPClient,
         interceptors: [any PrismRequestInterceptor] = [],
         cache: PrismResponseCache? = nil,
-        automaticPersistedQueries: Bool = false
+        automaticPersistedQueries: Bool = false,
+        queryMethod: PrismGraphQLHTTPMethod = .post
     ) -> PrismGraphQLClient {
         PrismGraphQLClient(
             endpointURL: url(path),
             networkClient: PrismNetworkAdapter(transport: transport.make(), cache: nil, interceptors: interceptors),
             cache: cache,
-            automaticPersistedQueries: automaticPersistedQueries
+            automaticPersistedQueries: automaticPersistedQueries,
+            queryMethod: queryMethod
         )
     }
 }

@@ -48,17 +48,7 @@ struct GraphQLRequestBody: Encodable {
     ///
     /// - Throws: ``PrismGraphQLError`` with code `encodingFailed` when a variable does not encode.
     func encoded(url: URL) throws(PrismGraphQLError) -> Data {
-        do {
-            return try Self.encoder.encode(self)
-        } catch {
-            throw PrismGraphQLError(
-                code: .encodingFailed,
-                message: "Could not encode the variables of \(operationName ?? "the operation") as JSON: \(error)",
-                url: url,
-                operationName: operationName,
-                underlying: error
-            )
-        }
+        try json(of: self, url: url)
     }
 
     /// The members as URL query items, for a GET: `query`, `operationName`, and `variables` and
@@ -84,8 +74,13 @@ struct GraphQLRequestBody: Encodable {
 
     /// `value` as JSON text.
     private func text(of value: some Encodable, url: URL) throws(PrismGraphQLError) -> String {
+        String(decoding: try json(of: value, url: url), as: UTF8.self)
+    }
+
+    /// `value` as JSON; a value that does not encode is an `encodingFailed` error.
+    private func json(of value: some Encodable, url: URL) throws(PrismGraphQLError) -> Data {
         do {
-            return String(decoding: try Self.encoder.encode(value), as: UTF8.self)
+            return try Self.encoder.encode(value)
         } catch {
             throw PrismGraphQLError(
                 code: .encodingFailed,

@@ -28,6 +28,12 @@ import PrismCache
 /// another. A response that says `no-cache` or `must-revalidate` is never served stale without
 /// asking the server, whatever the policy. Call `cache?.removeAll()` when the user signs out.
 ///
+/// Beside a cached body the client keeps the value decoded from it, so that a hit of the same
+/// request type returns it without decoding, when the decode depends on nothing but the body
+/// and the type: the default ``PrismEntity`` decode, or a request type that says so with
+/// ``PrismNetworkRequest/decodedResponseReuse``. A request type that decodes differently is
+/// never handed another's value.
+///
 /// ## Errors
 /// A status the request does not accept (non-2xx by default) throws a ``PrismHTTPError`` that
 /// keeps the status, headers and body; so does a body that does not decode (with the key and

@@ -36,10 +36,11 @@ extension PrismResponseCache {
     public func lookup(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier) -> (
         lookup: PrismCacheLookup, decoded: (any Sendable)?
     ) {
-        guard let stored = storage.value(for: key) else { return (.miss, nil) }
-        let decoded = stored.decoded.flatMap { $0.decoding == decoding ? $0.value : nil }
-        let isFresh = now() - stored.storedAt < stored.entry.ttl
-        return (isFresh ? .fresh(stored.entry) : .stale(stored.entry), decoded)
+        let now = now()
+        return storage.withValue(for: key) { stored in
+            let decoded = stored.decoded.flatMap { $0.decoding == decoding ? $0.value : nil }
+            return (now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry), decoded)
+        } ?? (.miss, nil)
     }
 
     /// Keeps `value`, decoded by `decoding` from `body`, beside the entry for `key`, so that

@@ -34,8 +34,9 @@
 public actor PrismResponseCache {
     struct Stored {
         var entry: PrismCacheEntry
-        /// When the entry was stored (or last revalidated), on the cache's clock.
-        var storedAt: Duration
+        /// When the entry stops being fresh: when it was stored (or last revalidated) plus its
+        /// time to live, in nanoseconds on the cache's clock.
+        var freshUntil: Int64
         /// What the entry counts against `maxBytes`: its own cost and its key's, and the
         /// decoded value's estimate when one is kept.
         var cost: Int
@@ -55,14 +56,15 @@ public actor PrismResponseCache {
 
     var storage = LRUStorage<PrismCacheKey, Stored>()
     var bytes = 0
-    let now: @Sendable () -> Duration
+    /// The cache's clock, in nanoseconds since an arbitrary start.
+    let now: @Sendable () -> Int64
 
     /// Creates an empty cache that holds at most `maxSize` entries and `maxBytes` bytes
     /// (``defaultMaxBytes`` unless given), measuring time to live on the continuous clock.
     ///
     /// - Precondition: `maxSize` is at least 1, and `maxBytes`, if not nil, at least 1.
     public init(maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes) {
-        self.init(maxSize: maxSize, maxBytes: maxBytes, clock: ContinuousClock())
+        self.init(maxSize: maxSize, maxBytes: maxBytes, now: ContinuousNanoseconds.now)
     }
 
     /// Creates an empty cache whose time to live is measured on `clock`.
@@ -70,12 +72,16 @@ public actor PrismResponseCache {
     /// A test can pass a clock it controls to expire entries without waiting.
     public init<C: Clock>(maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes, clock: C)
     where C.Duration == Duration {
+        let start = clock.now
+        self.init(maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds })
+    }
+
+    init(maxSize: Int, maxBytes: Int?, now: @escaping @Sendable () -> Int64) {
         precondition(maxSize >= 1, "PrismResponseCache(maxSize:) needs room for at least one entry.")
         precondition(maxBytes.map { $0 >= 1 } ?? true, "PrismResponseCache(maxBytes:) must be at least 1 byte.")
         self.maxSize = maxSize
         self.maxBytes = maxBytes
-        let start = clock.now
-        self.now = { start.duration(to: clock.now) }
+        self.now = now
     }
 
     /// The number of entries, fresh or stale.
@@ -100,7 +106,8 @@ public actor PrismResponseCache {
             invalidate(key: key)
             return
         }
-        if let old = storage.set(Stored(entry: entry, storedAt: now(), cost: cost), for: key) {
+        let stored = Stored(entry: entry, freshUntil: Self.freshUntil(now(), ttl: entry.ttl), cost: cost)
+        if let old = storage.set(stored, for: key) {
             bytes -= old.cost
         }
         bytes += cost
@@ -115,8 +122,8 @@ public actor PrismResponseCache {
     /// The entry for `key` if it is still fresh, like the `String`-keyed `get(for:)`, with a key hashed
     /// beforehand.
     public func get(for key: PrismCacheKey) -> PrismCacheEntry? {
-        guard let stored = storage.value(for: key), now() - stored.storedAt < stored.entry.ttl else { return nil }
-        return stored.entry
+        let now = now()
+        return storage.withValue(for: key) { stored in now < stored.freshUntil ? stored.entry : nil } ?? nil
     }
 
     /// What the cache holds for `key`: fresh, stale (past its time to live, kept for
@@ -127,8 +134,10 @@ public actor PrismResponseCache {
 
     /// What the cache holds for `key`, like the `String`-keyed `lookup(_:)`, with a key hashed beforehand.
     public func lookup(_ key: PrismCacheKey) -> PrismCacheLookup {
-        guard let stored = storage.value(for: key) else { return .miss }
-        return now() - stored.storedAt < stored.entry.ttl ? .fresh(stored.entry) : .stale(stored.entry)
+        let now = now()
+        return storage.withValue(for: key) { stored in
+            now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry)
+        } ?? .miss
     }
 
     /// Marks the entry for `key` fresh again, as after a `304 Not Modified`: its time to live
@@ -155,7 +164,7 @@ public actor PrismResponseCache {
             stored.entry.headers[name] = value
         }
         if let ttl { stored.entry.ttl = ttl }
-        stored.storedAt = now()
+        stored.freshUntil = Self.freshUntil(now(), ttl: stored.entry.ttl)
         let decodedCost = stored.decoded?.cost ?? 0
         stored.cost = stored.entry.cost + key.string.utf8.count + decodedCost
         if let maxBytes, stored.cost > maxBytes {
@@ -198,6 +207,13 @@ public actor PrismResponseCache {
 
     /// The keys from most to least recently used.
     public var keysByRecency: [String] { storage.keysByRecency.map(\.string) }
+
+    /// When an entry stored at `now` with `ttl` stops being fresh (saturating, so that a huge time to
+    /// live never wraps around into the past).
+    static func freshUntil(_ now: Int64, ttl: Duration) -> Int64 {
+        let (sum, overflow) = now.addingReportingOverflow(ttl.clampedNanoseconds)
+        return overflow ? (ttl > .zero ? .max : .min) : sum
+    }
 
     /// Evicts the least recently used entries while the cache holds more than `maxSize` entries
     /// or `maxBytes` bytes.

@@ -30,6 +30,14 @@ struct LRUStorage<Key: Hashable, Value> {
         return values[index]
     }
 
+    /// The result of `body` on the value for `key`, read in place (not copied), marking it most
+    /// recently used; nil when there is no value for `key`.
+    mutating func withValue<Result>(for key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let index = indexes[key] else { return nil }
+        moveToFront(index)
+        return body(&values[index]!)
+    }
+
     /// The value for `key`, without changing the order.
     func peek(_ key: Key) -> Value? {
         guard let index = indexes[key] else { return nil }

@@ -1,0 +1,34 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The continuous clock (it keeps counting while the machine sleeps, as `ContinuousClock` does)
+/// read as nanoseconds, without going through `ContinuousClock.Instant`'s 128-bit arithmetic:
+/// the response cache reads it on every operation.
+enum ContinuousNanoseconds {
+    @Sendable static func now() -> Int64 {
+        #if canImport(Darwin)
+        return Int64(truncatingIfNeeded: clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW))
+        #else
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+        #endif
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to what an `Int64` holds.
+    var clampedNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if sumOverflow { return seconds < 0 ? .min : .max }
+        return sum
+    }
+}

@@ -261,7 +261,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLTests",
-            dependencies: ["PrismGraphQL", "PrismTestServer"],
+            dependencies: ["PrismGraphQL", "PrismTestServer", "PrismTestSupport"],
             path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
         ),
         .testTarget(

@@ -11,6 +11,7 @@ let package = Package(
         .package(path: "../PrismCache"),
         .package(path: "../PrismHTTP"),
         .package(path: "../../Tools/PrismTestServer"),
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
@@ -28,6 +29,7 @@ let package = Package(
             dependencies: [
                 "PrismGraphQL",
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
             ]
         ),
     ],

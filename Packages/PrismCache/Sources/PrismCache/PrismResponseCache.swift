@@ -15,7 +15,7 @@
 /// Every operation is O(1). The cache holds at most `maxSize` entries and `maxBytes` bytes
 /// (``PrismCacheEntry/cost``, keys included; ``defaultMaxBytes``, 32 MiB, unless you say
 /// otherwise): storing more evicts the least recently used, and an entry larger than `maxBytes`
-/// is not stored at all. An entry past its time to live is not returned by ``get(for:)`` but
+/// is not stored at all. An entry past its time to live is not returned by ``get(for:)-(String)`` but
 /// stays, as ``PrismCacheLookup/stale(_:)``, until it is evicted, so that a client can revalidate
 /// it with its `ETag` or `Last-Modified`.
 ///

@@ -22,8 +22,11 @@ enum ContinuousNanoseconds {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds, clamped to what an `Int64` holds.
-    var clampedNanoseconds: Int64 {
+    /// The duration in whole nanoseconds, saturating instead of trapping when it does not fit in
+    /// an `Int64` (about 292 years). PrismHTTP uses it too (`@_spi(PrismInternals)`: not a stable
+    /// API).
+    @_spi(PrismInternals)
+    public var clampedNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+@_spi(PrismInternals) import PrismCache
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
 ///

@@ -13,8 +13,9 @@ struct TransportLifetimeTests {
     func perRequestSettingsShare() async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let limited = PrismAsyncHTTPClientTransport(
+                // Generous: beside hundreds of parallel tests on two loaded cores, 5 s has run out.
                 configuration: PrismTransportConfiguration(
-                    requestTimeout: .seconds(5), maximumResponseBytes: 100_000, redirects: .none))
+                    requestTimeout: .seconds(60), maximumResponseBytes: 100_000, redirects: .none))
             try await limited.shutdown()
             let response = try await limited.send(PrismHTTPRequest(url: server.url("/users/octocat")))
             #expect(response.statusCode == 200)

@@ -18,7 +18,7 @@ import PrismHTTP
 /// (``queryMethod``, ``PrismGraphQLQuery/httpMethod``), as the GraphQL-over-HTTP specification
 /// says, with `Accept: application/graphql-response+json, application/json;q=0.9`, sent through
 /// a PrismHTTP `PrismNetworkClient`: give the client a
-/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:)``)
+/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:subscriptions:)``)
 /// and its interceptors, authenticator, transport and logging apply to GraphQL too; pass
 /// `PrismRequestOptions` to ``execute(_:options:)`` for a retry policy, a cache
 /// policy, a timeout or extra headers.

@@ -27,6 +27,7 @@ import NIOWebSocket
 ///   token>` (``PrismTestServer/currentToken``), else the socket is closed with 4403 Forbidden.
 /// - `close=<code>`: after `connection_init`, close with that code instead of acknowledging.
 /// - `serverPing=1`: send a `ping` right after `connection_ack`.
+/// - `silent=1`: never answer a `ping` (a link that died without closing).
 /// - `violation=`: `noAck` (never acknowledge), `nextBeforeAck` (a `next` instead of the
 ///   acknowledgement), and after the acknowledgement `unknownType` (`{"type": "surprise"}`),
 ///   `unknownID` (a `next` for id 999), `binary` (a binary message), `invalidJSON`.
@@ -43,12 +44,14 @@ struct GraphQLSubscriptionEndpoint: Sendable {
         var requireToken: Bool
         var closeCode: Int?
         var serverPing: Bool
+        var silent: Bool
         var violation: String?
 
         init(_ query: [String: String]) {
             requireToken = query["requireToken"] == "1"
             closeCode = query["close"].flatMap { Int($0) }.flatMap { (1000...4999).contains($0) ? $0 : nil }
             serverPing = query["serverPing"] == "1"
+            silent = query["silent"] == "1"
             violation = query["violation"]
         }
     }
@@ -146,7 +149,7 @@ final class GraphQLSubscriptionSession: Sendable {
                 if flags.serverPing { try await send(#"{"type":"ping"}"#) }
                 try await violateAfterAcknowledgement()
             case "ping":
-                try await send(#"{"type":"pong"}"#)
+                if !flags.silent { try await send(#"{"type":"pong"}"#) }
             case "pong":
                 break
             case "subscribe":

@@ -20,13 +20,12 @@ struct SubscriptionKeepAliveTests {
                     clock: clock))
             var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
             try await eventually(server) { $0.activeSubscriptions == 1 }
-            await clock.waitForSleeper()
-            await clock.advance(by: .seconds(10))
-            try await eventually(server) { $0.count(of: "ping") == 1 }
+            try await advance(clock, by: .seconds(10)) { server.graphQLSubscriptionStatistics.count(of: "ping") == 1 }
             #expect(server.graphQLSubscriptionStatistics.connections == 1)
-            await clock.waitForSleeper()
-            await clock.advance(by: .seconds(10))
-            try await eventually(server) { $0.connections == 2 && $0.activeSubscriptions == 1 }
+            try await advance(clock, by: .seconds(10)) {
+                let statistics = server.graphQLSubscriptionStatistics
+                return statistics.connections == 2 && statistics.activeSubscriptions == 1
+            }
             try await addTask("Reconnected", on: server)
             #expect(try await events.next()?.data?.taskAdded.title == "Reconnected")
         }

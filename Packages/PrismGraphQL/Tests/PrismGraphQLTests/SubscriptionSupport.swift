@@ -99,3 +99,23 @@ struct CapturingLogHandler: LogHandler {
         lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
     }
 }
+
+/// Advances `clock` by `step`, once a task sleeps on it, until `condition` holds; at most
+/// `limit` times.
+///
+/// A sleep that was cancelled (the acknowledgement timer's) leaves the clock's list of sleepers
+/// only when its task runs again: on a busy machine `waitForSleeper()` may see it rather than
+/// the sleep the test means, and that advance wakes nothing. Only then is the clock advanced again.
+@MainActor
+func advance(
+    _ clock: TestClock<Duration>, by step: Duration, until condition: @escaping @MainActor () -> Bool, limit: Int = 5
+) async throws {
+    for _ in 1..<limit {
+        await clock.waitForSleeper()
+        await clock.advance(by: step)
+        if (try? await eventually(timeout: .seconds(5), condition)) != nil { return }
+    }
+    await clock.waitForSleeper()
+    await clock.advance(by: step)
+    try await eventually(timeout: .seconds(5), condition)
+}

@@ -199,10 +199,14 @@ struct SubscriptionSocket {
                     case .continue:
                         break
                     case .acknowledged:
+                        // The timer ends and the keep-alive starts before any subscription is
+                        // sent, so that nothing sleeps on the clock for the acknowledgement once
+                        // a subscription runs.
                         acknowledgementTimer.cancel()
                         if let interval = configuration.keepAliveInterval {
                             group.addTask { try await keepAlive(every: interval, continuation, progress, outbound) }
                         }
+                        _ = connection.acknowledged(socket: number, continuation)
                     case .violation(let message):
                         await fail(message, progress, outbound)
                         break reading
@@ -238,7 +242,6 @@ struct SubscriptionSocket {
         case "connection_ack":
             guard progress.acknowledge() else { return .continue }
             settings.logger?.debug("GraphQL subscriptions: connection acknowledged by \(settings.redactedURL)")
-            _ = connection.acknowledged(socket: number, continuation)
             return .acknowledged
         case "ping":
             continuation.yield(.text(GraphQLTransportWS.pong))

@@ -121,7 +121,8 @@ final class GraphQLSubscriptionSession: Sendable {
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                 let type = object["type"] as? String
             else { return try await close(4400, "Invalid message") }
-            state.withValues { $0.graphQLSubscriptions.messageTypes.append(type) }
+            // A ping is recorded once its pong is written: what the client reads next comes after it.
+            if type != "ping" { state.withValues { $0.graphQLSubscriptions.messageTypes.append(type) } }
             switch type {
             case "connection_init":
                 guard !initialized else { return try await close(4429, "Too many initialisation requests") }
@@ -150,6 +151,7 @@ final class GraphQLSubscriptionSession: Sendable {
                 try await violateAfterAcknowledgement()
             case "ping":
                 if !flags.silent { try await send(#"{"type":"pong"}"#) }
+                state.withValues { $0.graphQLSubscriptions.messageTypes.append(type) }
             case "pong":
                 break
             case "subscribe":

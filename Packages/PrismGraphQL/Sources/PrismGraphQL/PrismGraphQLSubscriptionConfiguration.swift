@@ -37,8 +37,11 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// How long the socket stays open after its last subscription ends, so that a subscription
     /// started soon after reuses it. Zero (the default) closes it at once.
     public var linger: Duration
-    /// The largest message the client accepts from the server, in bytes (1 MiB by default); a
-    /// larger one ends every subscription with `subscriptionProtocolViolation`.
+    /// The largest message the client accepts from the server, in bytes (1 MiB by default): a
+    /// message sent in frames that add up to more ends every subscription with
+    /// `subscriptionProtocolViolation`; a single larger frame is refused by the WebSocket layer,
+    /// which closes the connection, and counts as a lost socket (reconnected as the policy says).
+    /// Nothing larger is ever held in memory.
     public var maximumMessageSize: Int
 
     /// Sleeps for a duration on the configured clock.

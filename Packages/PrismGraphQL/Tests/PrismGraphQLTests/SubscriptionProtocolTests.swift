@@ -24,6 +24,22 @@ struct SubscriptionProtocolTests {
     }
 
     @Test(
+        "a message larger than the configured maximum, in frames below it, ends every subscription with subscriptionProtocolViolation"
+    )
+    func oversizedMessage() async throws {
+        try await withServer { server in
+            let graphql = server.subscriptionClient(
+                path: "/graphql?violation=oversized",
+                configuration: PrismGraphQLSubscriptionConfiguration(
+                    keepAliveInterval: nil, reconnectPolicy: nil, maximumMessageSize: 16_384))
+            let error = await #expect(throws: PrismGraphQLError.self) {
+                for try await _ in graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self) {}
+            }
+            #expect(error?.code == .subscriptionProtocolViolation)
+        }
+    }
+
+    @Test(
         "a close code that rules out retrying is a typed error that keeps the code",
         arguments: [
             (4400, PrismGraphQLError.Code.subscriptionProtocolViolation),

@@ -30,7 +30,8 @@ import NIOWebSocket
 /// - `silent=1`: never answer a `ping` (a link that died without closing).
 /// - `violation=`: `noAck` (never acknowledge), `nextBeforeAck` (a `next` instead of the
 ///   acknowledgement), and after the acknowledgement `unknownType` (`{"type": "surprise"}`),
-///   `unknownID` (a `next` for id 999), `binary` (a binary message), `invalidJSON`.
+///   `unknownID` (a `next` for id 999), `binary` (a binary message), `invalidJSON`, `oversized`
+///   (a 64 KiB message in 4 KiB frames).
 ///
 /// ``PrismTestServer/graphQLSubscriptionStatistics`` says what it saw;
 /// ``PrismTestServer/dropGraphQLSubscriptionSockets()`` cuts every socket without a close frame.
@@ -196,6 +197,13 @@ final class GraphQLSubscriptionSession: Sendable {
             try await outbound.write(.binary(ByteBuffer(string: #"{"type":"ping"}"#)))
         case "invalidJSON":
             try await send("this is not JSON")
+        case "oversized":
+            // 64 KiB in sixteen frames of 4 KiB: each frame is small, the message is not.
+            try await outbound.withTextMessageWriter { write in
+                try await write(#"{"type":"pong","padding":""#)
+                for _ in 0..<16 { try await write(String(repeating: "x", count: 4_096)) }
+                try await write(#""}"#)
+            }
         default:
             break
         }

@@ -12,7 +12,9 @@ import PrismHTTP
 /// ```
 ///
 /// Every wait (the acknowledgement timeout, the keep-alive interval, the reconnect delays, the
-/// linger) is measured on ``clock``, which a test may replace with one it controls.
+/// linger) is measured on the clock the configuration was made with: the continuous clock, or
+/// one a test controls, given to
+/// ``init(url:connectionParameters:connectionAckTimeout:keepAliveInterval:reconnectPolicy:linger:maximumMessageSize:clock:)``.
 public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// The WebSocket URL; nil (the default) derives it from the client's endpoint: `http` becomes
     /// `ws`, `https` becomes `wss`, host, port, path and query kept.

@@ -62,8 +62,12 @@ test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium
 inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
 	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
 
-test-all: deps ## Everything CI runs: lint, tests, each package alone, TSan, a consumer by URL, the browser test, docs, API check (timed)
-	Tools/scripts/timed.sh lint test test-packages test-tsan test-consumer test-browser docs api-check
+# test-packages is not a phase of test-all: it builds SwiftNIO and AsyncHTTPClient a second time
+# (about ten minutes on two cores) to run the tests `make test` already ran. What it would catch is
+# checked without a build: `make lint` compares every nested manifest with the root
+# (Tools/scripts/check-manifests.py), and `make test-tsan` builds and tests six nested packages alone.
+test-all: deps ## Everything CI runs: lint, tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-tsan test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)

@@ -159,6 +159,7 @@ let package = Package(
         .target(
             name: "PrismTestServer",
             dependencies: [
+                "PrismCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
     ],
     dependencies: [
+        // HTTP dates (HTTPDate), shared with PrismHTTP.
+        .package(path: "../../Packages/PrismCache"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -31,6 +33,7 @@ let package = Package(
         .target(
             name: "PrismTestServer",
             dependencies: [
+                .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

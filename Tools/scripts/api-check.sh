@@ -7,8 +7,10 @@
 #   Tools/scripts/api-check.sh v0.2.0     # against a given ref
 #   PRODUCTS="PrismStore PrismHTTP" Tools/scripts/api-check.sh   # only some products
 #
-# Exits 1 and lists the breaking changes when there are any. It builds the baseline and the
-# current tree in .build-api (two builds of the products checked).
+# Exits 1 and lists the breaking changes when there are any. It builds the current tree in the
+# root's .build (after `make test`, as in `make test-all`, that build is already done) and the
+# baseline in a checkout under .build (a full build, about 13 minutes on two cores the first time;
+# SwiftPM keeps it for the next check against the same baseline).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -31,4 +33,4 @@ read -r -a products <<<"${PRODUCTS:-$default_products}"
 echo "api-check: comparing the public API of ${products[*]} with $baseline"
 arguments=()
 for product in "${products[@]}"; do arguments+=(--products "$product"); done
-swift package --scratch-path .build-api diagnose-api-breaking-changes "$baseline" "${arguments[@]}"
+swift package diagnose-api-breaking-changes "$baseline" "${arguments[@]}"

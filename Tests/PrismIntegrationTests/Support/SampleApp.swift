@@ -115,9 +115,35 @@ enum SampleApp {
         process.waitUntilExit()
         return SampleRun(
             status: process.terminationStatus,
-            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            errors: String(decoding: try Data(contentsOf: errorsURL), as: UTF8.self)
+            output: String(decoding: try readOutput(outputURL), as: UTF8.self),
+            errors: String(decoding: try readOutput(errorsURL), as: UTF8.self)
         )
+    }
+
+    /// Reads a file the child wrote, again when the read fails with EBADF.
+    ///
+    /// Seen once in CI on Linux: the read of this file failed with "Bad file descriptor" while other
+    /// tests of this process ran child processes, i.e. something closed a descriptor number it no
+    /// longer owned after this read had opened it. None of Prism's code does; corelibs Foundation's
+    /// `Process` is known for the same symptom under concurrency (swiftlang/swift#57827). The file
+    /// is intact on disk, so a fresh open reads it; any other error is thrown.
+    private static func readOutput(_ url: URL) throws -> Data {
+        var attempt = 0
+        while true {
+            do {
+                return try Data(contentsOf: url)
+            } catch let error as NSError where attempt < 3 && error.isBadFileDescriptor {
+                attempt += 1
+            }
+        }
+    }
+}
+
+extension NSError {
+    /// Whether this error, or the one under it, is the POSIX error EBADF.
+    fileprivate var isBadFileDescriptor: Bool {
+        if domain == NSPOSIXErrorDomain && code == Int(EBADF) { return true }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.isBadFileDescriptor ?? false
     }
 }
 

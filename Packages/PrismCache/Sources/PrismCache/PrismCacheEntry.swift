@@ -18,7 +18,7 @@ public struct PrismCacheEntry: Sendable, Equatable {
     public var statusCode: Int
     /// The response headers, by name as received.
     public var headers: [String: String]
-    /// How long after it is stored the entry is fresh. After that, ``PrismResponseCache/get(for:)``
+    /// How long after it is stored the entry is fresh. After that, ``PrismResponseCache/get(for:)-(String)``
     /// returns nil, but the entry stays available for revalidation until it is evicted.
     public var ttl: Duration
     /// The values the request that stored the entry sent for the headers its response varies on

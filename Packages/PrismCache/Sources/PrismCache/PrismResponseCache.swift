@@ -15,19 +15,33 @@
 /// Every operation is O(1). The cache holds at most `maxSize` entries and `maxBytes` bytes
 /// (``PrismCacheEntry/cost``, keys included; ``defaultMaxBytes``, 32 MiB, unless you say
 /// otherwise): storing more evicts the least recently used, and an entry larger than `maxBytes`
-/// is not stored at all. An entry past its time to live is not returned by ``get(for:)`` but
+/// is not stored at all. An entry past its time to live is not returned by ``get(for:)-(String)`` but
 /// stays, as ``PrismCacheLookup/stale(_:)``, until it is evicted, so that a client can revalidate
 /// it with its `ETag` or `Last-Modified`.
+///
+/// Beside an entry, the cache can keep one value decoded from its body
+/// (``lookup(_:decodedBy:)``, ``keepDecoded(_:decodedBy:from:cost:for:)``), so that an HTTP
+/// client serves a hit without decoding again. That value goes wherever the entry goes: replacing,
+/// invalidating, evicting or removing the entry drops it, and its estimated size counts against
+/// `maxBytes`.
+///
+/// Each operation reads the clock at most once. A caller that uses one key several times (look
+/// up, then store, then invalidate) can make a ``PrismCacheKey`` once, so that the key is hashed
+/// once, and pass it to the overloads that take one.
 ///
 /// The cache lives in memory, for the life of the value. Call ``removeAll()`` when the user signs
 /// out, so that nothing of theirs is kept, even for a request that would never be served it.
 public actor PrismResponseCache {
-    private struct Stored {
+    struct Stored {
         var entry: PrismCacheEntry
-        /// When the entry was stored (or last revalidated), on the cache's clock.
-        var storedAt: Duration
-        /// What the entry counts against `maxBytes`, its key included.
+        /// When the entry stops being fresh: when it was stored (or last revalidated) plus its
+        /// time to live, in nanoseconds on the cache's clock.
+        var freshUntil: Int64
+        /// What the entry counts against `maxBytes`: its own cost and its key's, and the
+        /// decoded value's estimate when one is kept.
         var cost: Int
+        /// The value decoded from `entry.data`, if a caller kept one.
+        var decoded: DecodedValue?
     }
 
     /// The byte budget of a cache made without one: 32 MiB.
@@ -35,21 +49,22 @@ public actor PrismResponseCache {
 
     /// The most entries the cache holds.
     public nonisolated let maxSize: Int
-    /// The most bytes the cache holds (``PrismCacheEntry/cost`` of every entry, and its key);
-    /// `nil` only when the cache was made with `maxBytes: nil` explicitly, which leaves memory
-    /// unbounded but by `maxSize`.
+    /// The most bytes the cache holds (``PrismCacheEntry/cost`` of every entry, its key, and the
+    /// estimated size of a decoded value kept beside it); `nil` only when the cache was made with
+    /// `maxBytes: nil` explicitly, which leaves memory unbounded but by `maxSize`.
     public nonisolated let maxBytes: Int?
 
-    private var storage = LRUStorage<String, Stored>()
-    private var bytes = 0
-    private let now: @Sendable () -> Duration
+    var storage = LRUStorage<PrismCacheKey, Stored>()
+    var bytes = 0
+    /// The cache's clock, in nanoseconds since an arbitrary start.
+    let now: @Sendable () -> Int64
 
     /// Creates an empty cache that holds at most `maxSize` entries and `maxBytes` bytes
     /// (``defaultMaxBytes`` unless given), measuring time to live on the continuous clock.
     ///
     /// - Precondition: `maxSize` is at least 1, and `maxBytes`, if not nil, at least 1.
     public init(maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes) {
-        self.init(maxSize: maxSize, maxBytes: maxBytes, clock: ContinuousClock())
+        self.init(maxSize: maxSize, maxBytes: maxBytes, now: ContinuousNanoseconds.now)
     }
 
     /// Creates an empty cache whose time to live is measured on `clock`.
@@ -57,58 +72,90 @@ public actor PrismResponseCache {
     /// A test can pass a clock it controls to expire entries without waiting.
     public init<C: Clock>(maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes, clock: C)
     where C.Duration == Duration {
+        let start = clock.now
+        self.init(maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds })
+    }
+
+    init(maxSize: Int, maxBytes: Int?, now: @escaping @Sendable () -> Int64) {
         precondition(maxSize >= 1, "PrismResponseCache(maxSize:) needs room for at least one entry.")
         precondition(maxBytes.map { $0 >= 1 } ?? true, "PrismResponseCache(maxBytes:) must be at least 1 byte.")
         self.maxSize = maxSize
         self.maxBytes = maxBytes
-        let start = clock.now
-        self.now = { start.duration(to: clock.now) }
+        self.now = now
     }
 
     /// The number of entries, fresh or stale.
     public var count: Int { storage.count }
 
-    /// The bytes held: the ``PrismCacheEntry/cost`` of every entry, and its key.
+    /// The bytes held: the ``PrismCacheEntry/cost`` of every entry, its key, and the estimated
+    /// size of a decoded value kept beside it.
     public var totalBytes: Int { bytes }
 
-    /// Stores `entry` for `key` (replacing what was there) and evicts the least recently used
-    /// entries past the limits.
+    /// Stores `entry` for `key` (replacing what was there, and any value decoded from it) and
+    /// evicts the least recently used entries past the limits.
     ///
     /// An entry larger than `maxBytes` is not stored (and any old entry for `key` is removed).
     public func set(_ entry: PrismCacheEntry, for key: String) {
-        let cost = entry.cost + key.utf8.count
+        set(entry, for: PrismCacheKey(key))
+    }
+
+    /// Stores `entry` for `key`, like the `String`-keyed `set(_:for:)`, with a key hashed beforehand.
+    public func set(_ entry: PrismCacheEntry, for key: PrismCacheKey) {
+        let cost = entry.cost + key.string.utf8.count
         if let maxBytes, cost > maxBytes {
             invalidate(key: key)
             return
         }
-        if let old = storage.set(Stored(entry: entry, storedAt: now(), cost: cost), for: key) {
+        let stored = Stored(entry: entry, freshUntil: Self.freshUntil(now(), ttl: entry.ttl), cost: cost)
+        if let old = storage.set(stored, for: key) {
             bytes -= old.cost
         }
         bytes += cost
-        while storage.count > maxSize || (maxBytes.map { bytes > $0 } ?? false) {
-            guard let evicted = storage.removeLeastRecentlyUsed() else { break }
-            bytes -= evicted.value.cost
-        }
+        evictPastLimits()
     }
 
     /// The entry for `key` if it is still fresh, else nil (expired or missing).
     public func get(for key: String) -> PrismCacheEntry? {
-        if case .fresh(let entry) = lookup(key) { return entry }
-        return nil
+        get(for: PrismCacheKey(key))
+    }
+
+    /// The entry for `key` if it is still fresh, like the `String`-keyed `get(for:)`, with a key hashed
+    /// beforehand.
+    public func get(for key: PrismCacheKey) -> PrismCacheEntry? {
+        let now = now()
+        return storage.withValue(for: key) { stored in now < stored.freshUntil ? stored.entry : nil } ?? nil
     }
 
     /// What the cache holds for `key`: fresh, stale (past its time to live, kept for
     /// revalidation) or nothing. Marks the entry most recently used.
     public func lookup(_ key: String) -> PrismCacheLookup {
-        guard let stored = storage.value(for: key) else { return .miss }
-        return now() - stored.storedAt < stored.entry.ttl ? .fresh(stored.entry) : .stale(stored.entry)
+        lookup(PrismCacheKey(key))
+    }
+
+    /// What the cache holds for `key`, like the `String`-keyed `lookup(_:)`, with a key hashed beforehand.
+    public func lookup(_ key: PrismCacheKey) -> PrismCacheLookup {
+        let now = now()
+        return storage.withValue(for: key) { stored in
+            now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry)
+        } ?? .miss
     }
 
     /// Marks the entry for `key` fresh again, as after a `304 Not Modified`: its time to live
     /// starts over, `ttl` replaces it if given, and `headers` are merged into it. Returns the
     /// refreshed entry, or nil when nothing is cached for `key`.
+    ///
+    /// The body is unchanged, so a value decoded from it stays beside it.
     @discardableResult
     public func refresh(key: String, headers: [String: String] = [:], ttl: Duration? = nil) -> PrismCacheEntry? {
+        refresh(key: PrismCacheKey(key), headers: headers, ttl: ttl)
+    }
+
+    /// Marks the entry for `key` fresh again, like the `String`-keyed `refresh(key:headers:ttl:)`, with a
+    /// key hashed beforehand.
+    @discardableResult
+    public func refresh(key: PrismCacheKey, headers: [String: String] = [:], ttl: Duration? = nil)
+        -> PrismCacheEntry?
+    {
         guard var stored = storage.peek(key) else { return nil }
         for (name, value) in headers {
             if let existing = stored.entry.headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
@@ -117,19 +164,37 @@ public actor PrismResponseCache {
             stored.entry.headers[name] = value
         }
         if let ttl { stored.entry.ttl = ttl }
-        let entry = stored.entry
-        // Stored again, so that the byte budget sees the new headers (and evicts if needed).
-        set(entry, for: key)
+        stored.freshUntil = Self.freshUntil(now(), ttl: stored.entry.ttl)
+        let decodedCost = stored.decoded?.cost ?? 0
+        stored.cost = stored.entry.cost + key.string.utf8.count + decodedCost
+        if let maxBytes, stored.cost > maxBytes {
+            // The headers grew past the budget: without its decoded value, or not at all.
+            stored.decoded = nil
+            stored.cost -= decodedCost
+            if stored.cost > maxBytes {
+                invalidate(key: key)
+                return nil
+            }
+        }
+        // Stored again, as most recently used, so that the byte budget sees the new headers.
+        if let old = storage.set(stored, for: key) { bytes -= old.cost }
+        bytes += stored.cost
+        evictPastLimits()
         return storage.peek(key)?.entry
     }
 
-    /// Removes the entry for `key`.
+    /// Removes the entry for `key`, and any value decoded from it.
     public func invalidate(key: String) {
+        invalidate(key: PrismCacheKey(key))
+    }
+
+    /// Removes the entry for `key`, like the `String`-keyed `invalidate(key:)`, with a key hashed beforehand.
+    public func invalidate(key: PrismCacheKey) {
         if let removed = storage.remove(key) { bytes -= removed.cost }
     }
 
-    /// Removes every entry: what an app does when its user signs out, so that no response of
-    /// theirs stays in memory.
+    /// Removes every entry, and every value decoded from one: what an app does when its user
+    /// signs out, so that no response of theirs stays in memory.
     public func removeAll() {
         storage.removeAll()
         bytes = 0
@@ -141,5 +206,21 @@ public actor PrismResponseCache {
     }
 
     /// The keys from most to least recently used.
-    public var keysByRecency: [String] { storage.keysByRecency }
+    public var keysByRecency: [String] { storage.keysByRecency.map(\.string) }
+
+    /// When an entry stored at `now` with `ttl` stops being fresh (saturating, so that a huge time to
+    /// live never wraps around into the past).
+    static func freshUntil(_ now: Int64, ttl: Duration) -> Int64 {
+        let (sum, overflow) = now.addingReportingOverflow(ttl.clampedNanoseconds)
+        return overflow ? (ttl > .zero ? .max : .min) : sum
+    }
+
+    /// Evicts the least recently used entries while the cache holds more than `maxSize` entries
+    /// or `maxBytes` bytes.
+    func evictPastLimits() {
+        while storage.count > maxSize || (maxBytes.map { bytes > $0 } ?? false) {
+            guard let evicted = storage.removeLeastRecentlyUsed() else { break }
+            bytes -= evicted.value.cost
+        }
+    }
 }

@@ -3,6 +3,7 @@ import PrismCache
 import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Cached query answers are never served to other credentials or other headers")

@@ -2,6 +2,7 @@ import Foundation
 import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Through PrismHTTP's client: interceptors, authentication, retries")

@@ -73,15 +73,3 @@ func getUserQuery(_ login: String) -> PrismGraphQLQuery {
 struct OperationNumberData: Decodable, Sendable, Equatable {
     var operationNumber: Int
 }
-
-/// A value shared between tasks in a test, guarded by a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    var wrappedValue: Value { lock.withLock { value } }
-
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
-}

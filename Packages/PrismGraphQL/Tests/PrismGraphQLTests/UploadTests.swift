@@ -2,6 +2,7 @@ import Foundation
 import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 /// File uploads by the GraphQL multipart request specification, against the test server, which

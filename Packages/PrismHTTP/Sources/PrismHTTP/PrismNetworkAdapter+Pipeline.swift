@@ -18,50 +18,90 @@ extension PrismNetworkAdapter {
         retryPolicy: (any PrismRetryPolicy)?,
         store: Bool
     ) async throws -> PrismHTTPResponse {
+        try await deliver(
+            request, cachePolicy: cachePolicy, cacheInterval: cacheInterval, retryPolicy: retryPolicy, store: store,
+            decodedBy: nil
+        ).response
+    }
+
+    /// Interceptors, then credentials, then the cache, then the network; a cache hit comes
+    /// back as the entry, with the value `decodedBy` kept beside it if there is one.
+    ///
+    /// The key is made (and hashed) once, and the cache's clock read once, by the lookup.
+    func deliver(
+        _ request: PrismHTTPRequest,
+        cachePolicy: PrismCachePolicy?,
+        cacheInterval: Duration?,
+        retryPolicy: (any PrismRetryPolicy)?,
+        store: Bool,
+        decodedBy decoding: ObjectIdentifier?
+    ) async throws -> Delivery {
         let request = try await adapt(request)
         guard let cache, HTTPCaching.isCacheable(request), cachePolicy != .networkOnly || store else {
-            return try await network(request, authorization: nil, retryPolicy: retryPolicy).response
+            return .network(
+                try await network(request, authorization: nil, retryPolicy: retryPolicy).response, slot: nil)
         }
         // The key is that of the request as it will be sent, credentials included.
         let authorization = try await authorize(request)
         let key = HTTPCaching.key(for: authorization.request)
-        var lookup: PrismCacheLookup = cachePolicy == .networkOnly ? .miss : await cache.lookup(key)
+        var (lookup, decoded): (PrismCacheLookup, (any Sendable)?) = (.miss, nil)
+        if cachePolicy != .networkOnly {
+            if let decoding {
+                (lookup, decoded) = await cache.lookup(key, decodedBy: decoding)
+            } else {
+                lookup = await cache.lookup(key)
+            }
+        }
         if let entry = lookup.entry, !HTTPCaching.varyMatches(entry, authorization.request) { lookup = .miss }
-        let context = CacheContext(cache: cache, key: key, cacheInterval: cacheInterval, retryPolicy: retryPolicy)
+        let slot = CacheSlot(cache: cache, key: key)
+        let context = CacheContext(
+            slot: slot, sent: authorization.request, cacheInterval: cacheInterval, retryPolicy: retryPolicy)
         switch (lookup, cachePolicy) {
         case (.fresh(let entry), _):
             logger?.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(request.url))"])
-            return HTTPCaching.response(from: entry, url: request.url)
+            return .cached(entry, url: request.url, decoded: decoded, slot: slot)
         case (.stale(let entry), .cacheFirst) where !HTTPCaching.requiresRevalidation(entry):
-            return HTTPCaching.response(from: entry, url: request.url)
+            return .cached(entry, url: request.url, decoded: decoded, slot: slot)
         case (.stale(let entry), .staleWhileRevalidate) where !HTTPCaching.requiresRevalidation(entry):
             Task { [self] in
-                _ = try? await revalidate(request, authorization: nil, entry: entry, context: context)
+                _ = try? await revalidate(request, authorization: nil, entry: entry, decoded: nil, context: context)
             }
-            return HTTPCaching.response(from: entry, url: request.url)
+            return .cached(entry, url: request.url, decoded: decoded, slot: slot)
         case (.stale(let entry), _):
-            return try await revalidate(request, authorization: authorization, entry: entry, context: context)
+            return try await revalidate(
+                request, authorization: authorization, entry: entry, decoded: decoded, context: context)
         case (.miss, _):
             let exchange = try await network(request, authorization: authorization, retryPolicy: retryPolicy)
-            if store { await storeIfAllowed(exchange, context: context) }
-            return exchange.response
+            let stored = store ? await storeIfAllowed(exchange, context: context) : nil
+            return .network(exchange.response, slot: stored)
         }
     }
 
     /// Where a response is cached, and how.
     struct CacheContext: Sendable {
-        var cache: PrismResponseCache
-        var key: String
+        var slot: CacheSlot
+        /// The request the key was made of.
+        var sent: PrismHTTPRequest
         var cacheInterval: Duration?
         var retryPolicy: (any PrismRetryPolicy)?
+
+        /// The key of `request` as it was finally sent: the context's own when it is the request
+        /// the key was made of, else made again (the credentials were refreshed on the way).
+        func key(of request: PrismHTTPRequest) -> PrismCacheKey {
+            request == sent ? slot.key : HTTPCaching.key(for: request)
+        }
     }
 
+    /// Sends `request` conditionally (when `entry` has validators); a `304` refreshes the entry
+    /// and answers with it (and with `decoded`, the value kept beside it, when the entry
+    /// refreshed is the one it was decoded from).
     private func revalidate(
         _ request: PrismHTTPRequest,
         authorization: Authorization?,
         entry: PrismCacheEntry,
+        decoded: (any Sendable)?,
         context: CacheContext
-    ) async throws -> PrismHTTPResponse {
+    ) async throws -> Delivery {
         let canRevalidate = HTTPCaching.canRevalidate(entry)
         let conditional = canRevalidate ? HTTPCaching.conditional(request, revalidating: entry) : request
         let conditionalAuthorization = authorization.map { authorization in
@@ -78,28 +118,36 @@ extension PrismNetworkAdapter {
             let ttl = HTTPCaching.ttlAfterRevalidation(response, entry: entry, cacheInterval: context.cacheInterval)
             // Only the entry of the credentials the 304 was sent with is refreshed.
             let key = HTTPCaching.key(for: exchange.sent)
-            let refreshed = await context.cache.refresh(
+            let refreshed = await context.slot.cache.refresh(
                 key: key, headers: HTTPCaching.refreshedHeaders(from: response), ttl: ttl)
             logger?.debug("revalidated: not modified", metadata: ["url": "\(PrismHTTPRedaction.redact(request.url))"])
-            return HTTPCaching.response(from: refreshed ?? entry, url: request.url)
+            let slot = CacheSlot(cache: context.slot.cache, key: key)
+            guard let refreshed else { return .network(HTTPCaching.response(from: entry, url: request.url), slot: nil) }
+            let sameEntry = key == context.slot.key && refreshed.data == entry.data
+            return .cached(refreshed, url: request.url, decoded: sameEntry ? decoded : nil, slot: slot)
         }
-        await storeIfAllowed(exchange, context: context)
-        return response
+        let stored = await storeIfAllowed(exchange, context: context)
+        return .network(response, slot: stored)
     }
 
     /// Stores the response under the key of the request as it was finally sent: when the
-    /// credentials were refreshed on the way, under the new ones.
-    private func storeIfAllowed(_ exchange: Exchange, context: CacheContext) async {
-        let key = HTTPCaching.key(for: exchange.sent)
-        if key != context.key { await context.cache.invalidate(key: context.key) }
+    /// credentials were refreshed on the way, under the new ones. Returns where it is stored,
+    /// or nil when it was not.
+    @discardableResult
+    private func storeIfAllowed(_ exchange: Exchange, context: CacheContext) async -> CacheSlot? {
+        let key = context.key(of: exchange.sent)
+        let cache = context.slot.cache
+        if key != context.slot.key { await cache.invalidate(key: context.slot.key) }
         let response = exchange.response
         if let entry = HTTPCaching.entry(for: response, request: exchange.sent, cacheInterval: context.cacheInterval) {
-            await context.cache.set(entry, for: key)
+            await cache.set(entry, for: key)
+            return CacheSlot(cache: cache, key: key)
         } else if !response.isSuccess || CacheControl(response.headers["Cache-Control"]).noStore
             || HTTPCaching.varyNames(response.headers) == nil
         {
-            await context.cache.invalidate(key: key)
+            await cache.invalidate(key: key)
         }
+        return nil
     }
 
     /// The network, retried as `retryPolicy` says: a transient status (408, 429, 5xx) counts as

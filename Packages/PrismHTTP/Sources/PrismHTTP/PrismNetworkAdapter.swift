@@ -28,6 +28,12 @@ import PrismCache
 /// another. A response that says `no-cache` or `must-revalidate` is never served stale without
 /// asking the server, whatever the policy. Call `cache?.removeAll()` when the user signs out.
 ///
+/// Beside a cached body the client keeps the value decoded from it, so that a hit of the same
+/// request type returns it without decoding, when the decode depends on nothing but the body
+/// and the type: the default ``PrismEntity`` decode, or a request type that says so with
+/// ``PrismNetworkRequest/decodedResponseReuse``. A request type that decodes differently is
+/// never handed another's value.
+///
 /// ## Errors
 /// A status the request does not accept (non-2xx by default) throws a ``PrismHTTPError`` that
 /// keeps the status, headers and body; so does a body that does not decode (with the key and
@@ -115,14 +121,15 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         options: PrismRequestOptions
     ) async throws -> Request.Response {
         let (http, cacheInterval) = try prepare(request.endpoint, options: options)
-        let response = try await send(
+        let delivery = try await deliver(
             http,
             cachePolicy: options.cachePolicy,
             cacheInterval: cacheInterval,
             retryPolicy: options.retryPolicy,
-            store: options.cachePolicy != .networkOnly
+            store: options.cachePolicy != .networkOnly,
+            decodedBy: DecodedReuse.identity(of: Request.self)
         )
-        return try validateAndDecode(response, for: request)
+        return try await value(of: delivery, for: request)
     }
 
     /// Sends `request` and yields its response from the cache first (when there is one), then
@@ -149,32 +156,36 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
                     var options = options
                     options.cachePolicy = cachePolicy
                     let (http, cacheInterval) = try prepare(request.endpoint, options: options)
+                    let identity = DecodedReuse.identity(of: Request.self)
                     if cachePolicy == .cacheThenNetwork, let cache {
                         let adapted = try await adapt(http)
                         if HTTPCaching.isCacheable(adapted) {
                             let authorized = try await authorize(adapted)
-                            let lookup = await cache.lookup(HTTPCaching.key(for: authorized.request))
+                            let key = HTTPCaching.key(for: authorized.request)
+                            let (lookup, decoded) = await lookup(key, in: cache, decodedBy: identity)
                             if let entry = lookup.entry, HTTPCaching.varyMatches(entry, authorized.request) {
                                 let isStale = if case .stale = lookup { true } else { false }
-                                let cached = HTTPCaching.response(from: entry, url: http.url)
-                                if request.accepts(statusCode: cached.statusCode),
+                                if request.accepts(statusCode: entry.statusCode),
                                     !isStale || !HTTPCaching.requiresRevalidation(entry)
                                 {
-                                    let value = try validateAndDecode(cached, for: request)
+                                    let cached = Delivery.cached(
+                                        entry, url: http.url, decoded: decoded, slot: CacheSlot(cache: cache, key: key))
+                                    let value = try await value(of: cached, for: request)
                                     continuation.yield(.init(value: value, source: .cache, isStale: isStale))
                                 }
                             }
                         }
                     }
-                    let response = try await send(
+                    let delivery = try await deliver(
                         http,
                         cachePolicy: cachePolicy == .cacheThenNetwork ? .networkOnly : cachePolicy,
                         cacheInterval: cacheInterval,
                         retryPolicy: options.retryPolicy,
-                        store: cachePolicy != .networkOnly
+                        store: cachePolicy != .networkOnly,
+                        decodedBy: identity
                     )
                     continuation.yield(
-                        .init(value: try validateAndDecode(response, for: request), source: .network, isStale: false))
+                        .init(value: try await value(of: delivery, for: request), source: .network, isStale: false))
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -272,28 +283,6 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     @_spi(PrismInternals)
     public func preparedForSending(_ request: PrismHTTPRequest) async throws -> PrismHTTPRequest {
         try await authorize(try await adapt(request)).request
-    }
-
-    // MARK: Validating
-
-    private func validateAndDecode<Request: PrismNetworkRequest>(
-        _ response: PrismHTTPResponse,
-        for request: Request
-    ) throws -> Request.Response {
-        guard request.accepts(statusCode: response.statusCode) else {
-            throw PrismHTTPError.unacceptable(response, method: request.endpoint.method)
-        }
-        do {
-            return try request.decode(data: response.body, with: Self.decoder(for: Request.Response.self))
-        } catch let error as PrismHTTPError {
-            throw error
-        } catch {
-            throw PrismHTTPError.decoding(error, response: response, type: Request.Response.self)
-        }
-    }
-
-    private static func decoder<Response>(for type: Response.Type) -> JSONDecoder {
-        (type as? any PrismEntity.Type)?.decoder ?? PrismJSON.sharedDecoder
     }
 }
 

@@ -33,6 +33,11 @@ public protocol PrismNetworkRequest: Sendable {
 
     /// Whether a response with `statusCode` is a success; by default, 2xx.
     func accepts(statusCode: Int) -> Bool
+
+    /// Whether a cache hit may return the value decoded by an earlier request of this type for
+    /// the same cached body, without decoding again; by default ``PrismDecodedResponseReuse/automatic``:
+    /// only when the default ``PrismEntity`` decode produced it.
+    static var decodedResponseReuse: PrismDecodedResponseReuse { get }
 }
 
 extension PrismNetworkRequest {
@@ -40,13 +45,18 @@ extension PrismNetworkRequest {
     public func accepts(statusCode: Int) -> Bool {
         (200..<300).contains(statusCode)
     }
+
+    /// ``PrismDecodedResponseReuse/automatic``: a decoded value is reused when the default
+    /// ``PrismEntity`` decode produced it.
+    public static var decodedResponseReuse: PrismDecodedResponseReuse { .automatic }
 }
 
 extension PrismNetworkRequest where Response: PrismEntity {
     /// Decodes `Response` with `decoder` (by default `Response.decoder`: snake_case keys, Swift
     /// acronyms, ISO 8601 dates).
     public func decode(data: Data, with decoder: JSONDecoder) throws -> Response {
-        try PrismJSON.decode(Response.self, from: data, with: decoder)
+        DefaultDecodeProbe.ran(for: Self.self)
+        return try PrismJSON.decode(Response.self, from: data, with: decoder)
     }
 }
 
@@ -74,6 +84,7 @@ public struct PrismEndpointRequest<Endpoint: PrismNetworkEndpoint, Response: Pri
     /// Spelled out so that `Response` is the generic parameter, not `Data` from the
     /// raw-body default.
     public func decode(data: Data, with decoder: JSONDecoder) throws -> Response {
-        try PrismJSON.decode(Response.self, from: data, with: decoder)
+        DefaultDecodeProbe.ran(for: Self.self)
+        return try PrismJSON.decode(Response.self, from: data, with: decoder)
     }
 }

@@ -45,14 +45,17 @@ struct FlakyRouteTests {
     @Test("GET /timeout-then-ok/:name holds the first n attempts so a client timeout fires, then answers at once")
     func timeoutThenOK() async throws {
         try await withServer { server in
+            // The client gives up long before the server's delay ends, and late enough that the
+            // request has reached the server even on a loaded machine (200 ms was seen to be too
+            // short: the timeout fired before the server counted the attempt).
             await #expect(throws: (any Error).self) {
                 _ = try await TestClient.send(
                     .GET,
-                    server.url("/timeout-then-ok/slow?failures=1&delay=5000"),
-                    timeout: .milliseconds(200)
+                    server.url("/timeout-then-ok/slow?failures=1&delay=20000"),
+                    timeout: .milliseconds(1_500)
                 )
             }
-            let ok = try await TestClient.send(.GET, server.url("/timeout-then-ok/slow?failures=1&delay=5000"))
+            let ok = try await TestClient.send(.GET, server.url("/timeout-then-ok/slow?failures=1&delay=20000"))
             #expect(ok.status == 200)
             #expect(try ok.object()["attempt"] as? Int == 2)
             #expect(try ok.object()["delayed"] as? Int == 0)

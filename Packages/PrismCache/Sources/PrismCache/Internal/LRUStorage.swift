@@ -23,11 +23,12 @@ struct LRUStorage<Key: Hashable, Value> {
 
     var count: Int { indexes.count }
 
-    /// The value for `key`, marking it most recently used.
-    mutating func value(for key: Key) -> Value? {
+    /// The result of `body` on the value for `key`, read in place (not copied), marking it most
+    /// recently used; nil when there is no value for `key`.
+    mutating func withValue<Result>(for key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let index = indexes[key] else { return nil }
         moveToFront(index)
-        return values[index]
+        return body(&values[index]!)
     }
 
     /// The value for `key`, without changing the order.

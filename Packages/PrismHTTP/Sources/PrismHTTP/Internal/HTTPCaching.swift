@@ -38,10 +38,14 @@ enum HTTPCaching {
     /// its method, its URL and, when it carries credentials, a SHA-256 of them, so that a
     /// response to one credential is never served to another (another user after a sign-out,
     /// another token per endpoint). The credentials themselves never appear in the key.
-    static func key(for request: PrismHTTPRequest) -> String {
-        let base = "\(request.method.rawValue) \(request.url.absoluteString)"
-        guard let digest = credentialDigest(request.headers) else { return base }
-        return base + " credentials:" + digest
+    ///
+    /// Made once per request and hashed once (``PrismCacheKey``), then used for the lookup, the
+    /// store and the invalidation.
+    static func key(for request: PrismHTTPRequest) -> PrismCacheKey {
+        let url = request.url.absoluteString
+        let method = request.method.rawValue
+        guard let digest = credentialDigest(request.headers) else { return PrismCacheKey(method + " " + url) }
+        return PrismCacheKey(method + " " + url + " credentials:" + digest)
     }
 
     /// A SHA-256 of the credential-bearing headers (`Authorization`, `Proxy-Authorization`,
@@ -61,7 +65,19 @@ enum HTTPCaching {
             hasher.update(data: Data(value.utf8))
             hasher.update(data: Data([0]))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hexadecimal(hasher.finalize())
+    }
+
+    /// `bytes` as lowercase hexadecimal.
+    private static func hexadecimal(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {

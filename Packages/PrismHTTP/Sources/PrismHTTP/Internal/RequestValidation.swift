@@ -128,15 +128,3 @@ enum RequestValidation {
         return .nanoseconds(Int64((min(seconds, maximumTimeout.seconds) * 1e9).rounded()))
     }
 }
-
-extension Duration {
-    /// The duration in nanoseconds, saturating instead of trapping when it does not fit in an
-    /// `Int64` (about 292 years).
-    var clampedNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let limit = Int64.max / 1_000_000_000 - 1
-        if seconds >= limit { return Int64.max }
-        if seconds <= -limit { return Int64.min }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(PrismInternals) import PrismCache
 
 /// Decides whether a failed attempt is tried again, and after how long.
 ///
@@ -55,8 +56,8 @@ public struct PrismRetryFailure: Sendable {
             let value = error.headers?["Retry-After"]?.trimmingCharacters(in: .whitespaces)
         else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        guard let date = HTTPDate.parse(value) else { return nil }
-        let interval = date.timeIntervalSince(now)
+        guard let seconds = HTTPDate.parse(value) else { return nil }
+        let interval = Date(timeIntervalSince1970: TimeInterval(seconds)).timeIntervalSince(now)
         return .milliseconds(Int64(max(0, interval) * 1_000))
     }
 }
@@ -118,31 +119,5 @@ public struct PrismExponentialBackoff: PrismRetryPolicy {
         let computed = baseDelay * (1 << exponent)
         let random = jitter > .zero ? jitter * Double.random(in: 0...1) : .zero
         return min(computed + random, maxDelay)
-    }
-}
-
-/// Parses the three date forms HTTP allows (RFC 9110 §5.6.7).
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    static func parse(_ text: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = formats[0]
-        return formatter.string(from: date)
     }
 }

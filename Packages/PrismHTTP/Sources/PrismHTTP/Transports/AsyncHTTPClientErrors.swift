@@ -66,7 +66,11 @@ enum AsyncHTTPClientErrors {
         case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .tlsHandshakeTimeout,
             .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return PrismHTTPError(code: .timedOut, message: "No response arrived in time.", url: url, underlying: error)
-        case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch, .alreadyShutdown:
+        case .alreadyShutdown:
+            return connectionFailed(
+                "the transport's HTTPClient was shut down (shutdown() or the end of withTransport); send with a new transport",
+                url: url, error: error)
+        case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
             return connectionFailed("the connection closed before a complete response arrived", url: url, error: error)
         case .invalidURL, .emptyHost, .emptyScheme:
             return PrismHTTPError(code: .invalidURL, message: "The URL cannot be sent.", url: url, underlying: error)

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+@_spi(PrismInternals) import PrismCache
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
 ///
@@ -10,10 +11,25 @@ import NIOHTTP1
 /// let client = PrismNetworkAdapter(transport: PrismAsyncHTTPClientTransport())
 /// ```
 ///
-/// With the default configuration it sends through one `HTTPClient` that every such transport
-/// shares, which lives as long as the process and needs no shutdown. With a configuration of
-/// your own it creates an `HTTPClient` and owns it: call ``shutdown()`` when you are done (it is
-/// also shut down, in the background, when the transport is released).
+/// A transport whose configuration keeps the default connection settings (`connectTimeout` and
+/// `maximumConnectionsPerHost`) sends through one `HTTPClient` that every such transport shares,
+/// which lives as long as the process and needs no shutdown; the other settings (timeouts, the
+/// response size limit, redirects) are applied per request, so they never need a client of
+/// their own. A configuration with other connection settings makes the transport create an
+/// `HTTPClient` and own it: its lifetime is yours to end, as AsyncHTTPClient asks. Scope it with
+/// ``withTransport(configuration:isolation:_:)``, or call ``shutdown()`` when you are done:
+///
+/// ```swift
+/// let configuration = PrismTransportConfiguration(connectTimeout: .seconds(3))
+/// let user = try await PrismAsyncHTTPClientTransport.withTransport(configuration: configuration) {
+///     transport in
+///     try await PrismNetworkAdapter(transport: transport).request(on: GetUser(login: "octocat"))
+/// }
+/// ```
+///
+/// A transport released while it still owns a running client (no ``shutdown()``) closes that
+/// client with AsyncHTTPClient's non-blocking shutdown as a last resort, so that its connections
+/// and threads are not leaked; a request still in flight on it then fails.
 ///
 /// Every request runs under one deadline, its timeout (or the configuration's
 /// `requestTimeout`), that covers the head, the whole body and every redirect: a server that
@@ -28,6 +44,8 @@ import NIOHTTP1
 public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     let client: HTTPClient
     private let ownsClient: Bool
+    /// Whether ``shutdown()`` has run (or begun) for an owned client.
+    private let shutDown = ShutdownFlag()
     /// The settings the transport was created with.
     public let configuration: PrismTransportConfiguration
     /// What an upload's moving deadline is measured on (a test's clock, or the continuous one).
@@ -43,7 +61,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     init(configuration: PrismTransportConfiguration, deadlineClock: DeadlineClock) {
         self.configuration = configuration
         self.deadlineClock = deadlineClock
-        if configuration == .default {
+        if Self.usesSharedClient(configuration) {
             client = Self.sharedClient
             ownsClient = false
         } else {
@@ -56,6 +74,14 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// The client of every transport with the default configuration: made once, never shut down.
     private static let sharedClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings(for: .default))
+
+    /// Whether `configuration` asks for nothing the shared client does not do: its connection
+    /// settings are the defaults (the rest is applied per request).
+    static func usesSharedClient(_ configuration: PrismTransportConfiguration) -> Bool {
+        let defaults = PrismTransportConfiguration.default
+        return configuration.connectTimeout == defaults.connectTimeout
+            && configuration.maximumConnectionsPerHost == defaults.maximumConnectionsPerHost
+    }
 
     /// AsyncHTTPClient's settings for `configuration`.
     private static func settings(for configuration: PrismTransportConfiguration) -> HTTPClient.Configuration {
@@ -90,15 +116,39 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     }
 
     deinit {
-        if ownsClient {
-            let client = self.client
-            Task { try? await client.shutdown() }
+        // The last resort for a client nobody shut down: AsyncHTTPClient's own non-blocking
+        // shutdown (no task is started), rather than leaking its connections and threads.
+        if ownsClient && shutDown.set() {
+            client.shutdown(queue: .global()) { _ in }
         }
     }
 
-    /// Shuts down the `HTTPClient` the transport created (does nothing for a shared or given one).
+    /// Shuts down the `HTTPClient` the transport created; does nothing for the shared client or
+    /// one you gave it, and nothing the second time. Requests sent after it fail with
+    /// ``PrismHTTPError/Code-swift.struct/connectionFailed``.
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        if ownsClient && shutDown.set() { try await client.shutdown() }
+    }
+
+    /// Runs `body` with a transport configured by `configuration`, then shuts it down, whether
+    /// `body` returns or throws: the scoped way to use a transport that owns its `HTTPClient`.
+    ///
+    /// A failure to shut down is thrown when `body` returned; when `body` threw, its error is.
+    public static func withTransport<Result: Sendable>(
+        configuration: PrismTransportConfiguration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PrismAsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = PrismAsyncHTTPClientTransport(configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
+        return result
     }
 
     /// Sends `request`, following redirects as the configuration says, and collects the whole
@@ -197,6 +247,20 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             )
         } catch {
             throw AsyncHTTPClientErrors.translate(error, url: request.url, limit: limit)
+        }
+    }
+}
+
+/// A flag set once, from any thread.
+private final class ShutdownFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Sets the flag; true when this call set it (it was not set before).
+    func set() -> Bool {
+        lock.withLock {
+            defer { isSet = true }
+            return !isSet
         }
     }
 }

@@ -4,16 +4,17 @@
 /// skip notifying observers of actions that changed nothing.
 ///
 /// Inlinable so that, specialized for a concrete `T`, the cast folds away and the closure is a
-/// direct call to `T.==`.
-@inlinable
-func equality<T>(of _: T.Type) -> ((T, T) -> Bool)? {
+/// direct call to `T.==`. PrismPersistence uses it too (`@_spi(PrismInternals)`: not a stable API),
+/// to skip saving a state equal to the one it saved last.
+@_spi(PrismInternals) @inlinable
+public func equality<T>(of _: T.Type) -> (@Sendable (T, T) -> Bool)? {
     guard let equatable = T.self as? any Equatable.Type else { return nil }
     return equatable.prismEquality(as: T.self)
 }
 
 extension Equatable {
     @inlinable
-    static func prismEquality<T>(as _: T.Type) -> (T, T) -> Bool {
+    static func prismEquality<T>(as _: T.Type) -> @Sendable (T, T) -> Bool {
         precondition(T.self == Self.self, "prismEquality(as:) must be asked for its own type")
         return { lhs, rhs in
             withUnsafePointer(to: lhs) { lhs in

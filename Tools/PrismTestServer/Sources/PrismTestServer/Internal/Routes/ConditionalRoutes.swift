@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+@_spi(PrismInternals) import PrismCache
 
 /// Revalidation: `GET /etag/:name` (+ `POST .../bump`) and `GET /last-modified/:name` (+ `POST .../bump`).
 ///

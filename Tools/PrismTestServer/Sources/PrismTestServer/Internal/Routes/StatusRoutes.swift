@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+@_spi(PrismInternals) import PrismCache
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,13 +1,16 @@
 /// HTTP dates (RFC 9110 §5.6.7): formats the IMF-fixdate form, parses it and the two obsolete forms.
 ///
 /// Pure arithmetic on seconds since 1970 in UTC, so that it is fast, thread-safe and independent of
-/// the machine's locale and time zone.
-enum HTTPDate {
+/// the machine's locale and time zone. The one implementation Prism has: PrismHTTP reads
+/// `Retry-After` dates with it and the test server writes and reads `Last-Modified` with it
+/// (`@_spi(PrismInternals)`: not a stable API).
+@_spi(PrismInternals)
+public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` for `seconds` since 1970-01-01T00:00:00Z.
-    static func format(_ seconds: Int64) -> String {
+    public static func format(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)
@@ -18,7 +21,7 @@ enum HTTPDate {
     }
 
     /// Seconds since 1970 for an IMF-fixdate, RFC 850 or asctime date; nil when `string` is none of them.
-    static func parse(_ string: String) -> Int64? {
+    public static func parse(_ string: String) -> Int64? {
         let words = string.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
         if words.count == 6, words[5] == "GMT", let day = Int(words[1]), let year = Int(words[3]) {

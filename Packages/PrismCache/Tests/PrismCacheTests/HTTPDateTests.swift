@@ -1,6 +1,5 @@
+@_spi(PrismInternals) import PrismCache
 import Testing
-
-@testable import PrismTestServer
 
 @Suite("HTTP dates")
 struct HTTPDateTests {

@@ -48,6 +48,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
+        // GraphQL subscriptions over WebSocket: the client (PrismGraphQL) and the test server's endpoint.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // Architecture
@@ -137,6 +140,11 @@ let package = Package(
                 "PrismCache", "PrismHTTP",
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Subscriptions: the WebSocket client, and the logger it and the adapter take.
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),
@@ -165,6 +173,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Graphiti", package: "Graphiti"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             path: "Tools/PrismTestServer/Sources/PrismTestServer"
         ),
@@ -262,7 +271,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLTests",
-            dependencies: ["PrismGraphQL", "PrismTestServer", "PrismTestSupport"],
+            dependencies: [
+                "PrismGraphQL", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
         ),
         .testTarget(

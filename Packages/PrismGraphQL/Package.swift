@@ -13,6 +13,10 @@ let package = Package(
         .package(path: "../../Tools/PrismTestServer"),
         .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -22,6 +26,11 @@ let package = Package(
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Subscriptions: the WebSocket client, and the logger it and the adapter take.
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -30,6 +39,7 @@ let package = Package(
                 "PrismGraphQL",
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

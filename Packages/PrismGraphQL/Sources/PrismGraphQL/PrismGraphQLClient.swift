@@ -2,7 +2,8 @@ import Foundation
 import PrismCache
 import PrismHTTP
 
-/// Sends GraphQL queries and mutations to one endpoint and decodes their typed responses.
+/// Sends GraphQL queries and mutations to one endpoint and decodes their typed responses, and
+/// runs subscriptions over one WebSocket (``subscribe(_:as:)``).
 ///
 /// ```swift
 /// let graphql = PrismGraphQLClient(
@@ -17,7 +18,7 @@ import PrismHTTP
 /// (``queryMethod``, ``PrismGraphQLQuery/httpMethod``), as the GraphQL-over-HTTP specification
 /// says, with `Accept: application/graphql-response+json, application/json;q=0.9`, sent through
 /// a PrismHTTP `PrismNetworkClient`: give the client a
-/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:)``)
+/// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:subscriptions:)``)
 /// and its interceptors, authenticator, transport and logging apply to GraphQL too; pass
 /// `PrismRequestOptions` to ``execute(_:options:)`` for a retry policy, a cache
 /// policy, a timeout or extra headers.
@@ -70,11 +71,16 @@ public struct PrismGraphQLClient: Sendable {
     /// How queries are sent unless one says otherwise (``PrismGraphQLQuery/httpMethod``);
     /// mutations are always POSTs. See ``PrismGraphQLHTTPMethod``.
     public let queryMethod: PrismGraphQLHTTPMethod
+    /// How subscriptions run: their WebSocket URL, `connection_init` parameters, timeouts and
+    /// reconnection. See ``subscribe(_:as:)``.
+    public let subscriptionConfiguration: PrismGraphQLSubscriptionConfiguration
 
     /// The endpoint's parts, or nil when `endpointURL` cannot be one (every operation then
     /// fails with ``PrismGraphQLError/Code-swift.struct/invalidEndpoint``).
     let template: GraphQLEndpoint.Template?
     let persistedQuerySupport = PersistedQueries.Support()
+    /// The WebSocket the client's subscriptions share (copies of the client share it too).
+    let subscriptionConnection: SubscriptionConnection
 
     /// Creates a client that sends through a new `PrismNetworkAdapter` (the
     /// platform's default transport) and caches in a cache of its own (500 responses).
@@ -85,13 +91,15 @@ public struct PrismGraphQLClient: Sendable {
     ///   - additionalHeaders: Header fields sent with every operation (`Authorization`, say).
     ///   - automaticPersistedQueries: Whether to send documents as persisted-query hashes first.
     ///   - queryMethod: How queries are sent (mutations are always POSTs).
+    ///   - subscriptions: How subscriptions run (their WebSocket, timeouts, reconnection).
     /// An `endpointURL` that is not an absolute `http` or `https` URL with a host does not trap:
     /// every operation then throws ``PrismGraphQLError`` with code `invalidEndpoint`.
     public init(
         endpointURL: URL,
         additionalHeaders: [String: String] = [:],
         automaticPersistedQueries: Bool = false,
-        queryMethod: PrismGraphQLHTTPMethod = .post
+        queryMethod: PrismGraphQLHTTPMethod = .post,
+        subscriptions: PrismGraphQLSubscriptionConfiguration = PrismGraphQLSubscriptionConfiguration()
     ) {
         self.init(
             endpointURL: endpointURL,
@@ -99,7 +107,8 @@ public struct PrismGraphQLClient: Sendable {
             networkClient: PrismNetworkAdapter(cache: nil),
             cache: PrismResponseCache(maxSize: 500, maxBytes: PrismResponseCache.defaultMaxBytes),
             automaticPersistedQueries: automaticPersistedQueries,
-            queryMethod: queryMethod
+            queryMethod: queryMethod,
+            subscriptions: subscriptions
         )
     }
 
@@ -118,7 +127,8 @@ public struct PrismGraphQLClient: Sendable {
         additionalHeaders: [String: String] = [:],
         networkClient: any PrismNetworkClient,
         automaticPersistedQueries: Bool = false,
-        queryMethod: PrismGraphQLHTTPMethod = .post
+        queryMethod: PrismGraphQLHTTPMethod = .post,
+        subscriptions: PrismGraphQLSubscriptionConfiguration = PrismGraphQLSubscriptionConfiguration()
     ) {
         self.init(
             endpointURL: endpointURL,
@@ -126,7 +136,8 @@ public struct PrismGraphQLClient: Sendable {
             networkClient: networkClient,
             cache: (networkClient as? PrismNetworkAdapter)?.cache,
             automaticPersistedQueries: automaticPersistedQueries,
-            queryMethod: queryMethod
+            queryMethod: queryMethod,
+            subscriptions: subscriptions
         )
     }
 
@@ -141,7 +152,8 @@ public struct PrismGraphQLClient: Sendable {
         networkClient: any PrismNetworkClient,
         cache: PrismResponseCache?,
         automaticPersistedQueries: Bool = false,
-        queryMethod: PrismGraphQLHTTPMethod = .post
+        queryMethod: PrismGraphQLHTTPMethod = .post,
+        subscriptions: PrismGraphQLSubscriptionConfiguration = PrismGraphQLSubscriptionConfiguration()
     ) {
         self.endpointURL = endpointURL
         self.additionalHeaders = additionalHeaders
@@ -149,7 +161,16 @@ public struct PrismGraphQLClient: Sendable {
         self.cache = cache
         self.usesAutomaticPersistedQueries = automaticPersistedQueries
         self.queryMethod = queryMethod
+        self.subscriptionConfiguration = subscriptions
         self.template = GraphQLEndpoint.Template(url: endpointURL, additionalHeaders: additionalHeaders)
+        self.subscriptionConnection = SubscriptionConnection(
+            settings: SubscriptionSettings(
+                endpointURL: endpointURL,
+                additionalHeaders: additionalHeaders,
+                networkClient: networkClient,
+                configuration: subscriptions
+            )
+        )
     }
 
     // MARK: Executing

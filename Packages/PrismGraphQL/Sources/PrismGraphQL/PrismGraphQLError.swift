@@ -47,6 +47,23 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// The operation cannot be sent as asked: a mutation whose ``PrismGraphQLQuery/httpMethod``
         /// is `.get` (mutations are never sent as GET). Nothing was sent.
         public static let invalidOperation = Code("invalidOperation")
+        /// A subscription's server broke the `graphql-transport-ws` protocol: a message that is
+        /// not JSON, of an unknown type, before `connection_ack`, for an id the client never
+        /// used, a binary or over-large message; or it closed the socket with a code that says
+        /// the exchange went wrong (4400 Bad Request, 4406 Subprotocol not acceptable, 4409
+        /// Subscriber already exists, 4429 Too many initialisation requests, 1002, 1003, 1007).
+        /// Every subscription on that socket ends with it (``PrismGraphQLError/closeCode``
+        /// says which close, when one did).
+        public static let subscriptionProtocolViolation = Code("subscriptionProtocolViolation")
+        /// A subscription's server did not answer `connection_init` with `connection_ack` within
+        /// the configured timeout. Every subscription on that socket ends with it.
+        public static let connectionAckTimeout = Code("connectionAckTimeout")
+        /// A subscription's server refused the connection: it closed the socket with 4401
+        /// Unauthorized or 4403 Forbidden (after one refresh of the authenticator's
+        /// credentials, when the client has an authenticator), 1008 Policy violation or 4500
+        /// Internal server error (``PrismGraphQLError/closeCode``). Every subscription on that
+        /// socket ends with it.
+        public static let subscriptionRejected = Code("subscriptionRejected")
 
         /// The code's name.
         public var description: String { name }
@@ -70,6 +87,9 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
     public var errors: [PrismGraphQLResponseError]
     /// The error underneath (a `PrismHTTPError`, a `DecodingError`, an `EncodingError`...).
     public var underlying: (any Error)?
+    /// The WebSocket close code, for a subscription that ended because its socket was closed
+    /// (4403, say); nil otherwise.
+    public var closeCode: Int?
 
     /// Creates an error.
     public init(
@@ -104,6 +124,7 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "PrismGraphQLError.\(code): \(message)"
         if let operationName { text += " (operation \(operationName))" }
+        if let closeCode { text += " (close code \(closeCode))" }
         if let url { text += " [\(PrismHTTPRedaction.redact(url))]" }
         if let bodyText, !bodyText.isEmpty {
             let preview = bodyText.prefix(500)

@@ -33,7 +33,7 @@ if !network.isEmpty {
     all += network
 }
 
-let graphQL = try await graphQLBenchmarks()
+let graphQL = try await graphQLBenchmarks() + subscriptionBenchmarks()
 if !graphQL.isEmpty {
     printReport("PrismGraphQL", graphQL)
     all += graphQL

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
@@ -101,8 +102,14 @@ public final class PrismTestServer: Sendable {
         let logger = logger ?? Logger(label: "PrismTestServer", factory: { _ in SwiftLogNoOpLogHandler() })
         let state = ServerState()
         let startup = StartupSignal()
-        var server = HTTPServerBuilder.http1(
-            configuration: .init(additionalChannelHandlers: [ConnectionTapHandler(state: state)])
+        // HTTP/1.1, and the GraphQL subscriptions WebSocket (graphql-transport-ws) on /graphql.
+        let subscriptions = GraphQLSubscriptionEndpoint(state: state)
+        var server = HTTPServerBuilder.http1WebSocketUpgrade(
+            configuration: .init(
+                http1: .init(additionalChannelHandlers: [ConnectionTapHandler(state: state)]),
+                ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled, closeTimeout: .seconds(2))
+            ),
+            shouldUpgrade: { request, channel, _ in subscriptions.shouldUpgrade(request, channel: channel) }
         )
         if tls {
             server = try HTTPServerBuilder.tls(server, tlsConfiguration: TestCertificate.serverConfiguration())

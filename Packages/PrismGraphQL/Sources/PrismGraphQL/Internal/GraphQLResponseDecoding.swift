@@ -43,6 +43,39 @@ enum GraphQLResponseDecoding {
                 underlying: error
             )
         }
+        return try response(from: envelope, body: body, context: context)
+    }
+
+    /// Decodes the `payload` of a `graphql-transport-ws` `next` message, `{"id", "type": "next",
+    /// "payload": {"data", "errors"}}`, as ``decode(_:from:context:)`` decodes a response body.
+    static func decodePayload<T: Decodable & Sendable>(
+        _ type: T.Type,
+        ofMessage message: Data,
+        context: Context
+    ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
+        let envelope: Envelope<T>
+        do {
+            envelope = try decoder(for: T.self).decode(PayloadMessage<T>.self, from: message).payload
+        } catch {
+            throw PrismGraphQLError(
+                code: .invalidResponse,
+                message: "The next message's payload is not a GraphQL response (a JSON object with data or errors): "
+                    + PrismHTTPError.describe(error),
+                url: context.url,
+                operationName: context.operationName,
+                body: message,
+                underlying: error
+            )
+        }
+        return try response(from: envelope, body: message, context: context)
+    }
+
+    /// The response an envelope holds, or the error that says why it cannot be one.
+    private static func response<T: Decodable & Sendable>(
+        from envelope: Envelope<T>,
+        body: Data,
+        context: Context
+    ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
         guard envelope.hasData || envelope.errors != nil else {
             throw PrismGraphQLError(
                 code: .invalidResponse,
@@ -97,6 +130,11 @@ enum GraphQLResponseDecoding {
             return []
         }
         return envelope.errors ?? []
+    }
+
+    /// A `graphql-transport-ws` message whose payload is a GraphQL response.
+    private struct PayloadMessage<Value: Decodable>: Decodable {
+        let payload: Envelope<Value>
     }
 
     /// The members of a GraphQL response, the data decoded apart so that its failure is told

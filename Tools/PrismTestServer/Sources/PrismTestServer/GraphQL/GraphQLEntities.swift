@@ -68,3 +68,10 @@ struct GraphQLUploadedFile: Codable, Sendable {
     let size: Int
     let sha256: String
 }
+
+/// `type TaskItem { id: Int!, title: String! }`: what `addTask(title:)` adds and `taskAdded`
+/// streams.
+struct GraphQLTaskItem: Codable, Sendable {
+    let id: Int
+    let title: String
+}

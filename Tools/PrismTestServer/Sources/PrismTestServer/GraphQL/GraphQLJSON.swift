@@ -36,6 +36,18 @@ enum GraphQLJSON {
         return buffer
     }
 
+    /// A JSON array of GraphQL errors (the payload of a `graphql-transport-ws` `error` message).
+    static func errors(_ errors: [GraphQLError]) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeInteger(UInt8(ascii: "["))
+        for (index, error) in errors.enumerated() {
+            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+            write(error, into: &buffer)
+        }
+        buffer.writeInteger(UInt8(ascii: "]"))
+        return buffer
+    }
+
     /// A response body with one error and no `data`.
     static func body(errorMessage message: String, code: String? = nil) -> ByteBuffer {
         let extensions: [String: Map] = code.map { ["code": .string($0)] } ?? [:]

@@ -20,7 +20,11 @@ import NIOCore
 ///   authorization: String                 # the request's Authorization header
 ///   operationNumber: Int!                 # n for the server's n-th executed operation
 /// }
-/// type Mutation { createIssue(repo: String!, input: IssueInput!): Issue! }   # numbers from 1347
+/// type Mutation {
+///   createIssue(repo: String!, input: IssueInput!): Issue!   # numbers from 1347
+///   addTask(title: String!): TaskItem!                      # ids from 1; feeds the taskAdded subscription
+/// }
+/// type TaskItem { id: Int!, title: String! }
 /// type User { login: String!, name: String, publicRepos: Int! }             # "The <login>", 8
 /// type Issue { number: Int!, repo: String!, title: String!, body: String, labels: [String!]!,
 ///              priority: Int, assignees: [String!]!, url: String! }

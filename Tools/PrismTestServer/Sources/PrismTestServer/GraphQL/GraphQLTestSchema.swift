@@ -1,3 +1,4 @@
+import GraphQL
 import Graphiti
 
 /// The resolvers of the test schema.
@@ -12,6 +13,15 @@ struct GraphQLResolver: Sendable {
 
     struct UploadFilesArguments: Codable, Sendable {
         let files: [GraphQLUpload]
+    }
+
+    struct AddTaskArguments: Codable, Sendable {
+        let title: String
+    }
+
+    struct CounterArguments: Codable, Sendable {
+        let to: Int
+        let intervalMs: Int?
     }
 
     struct CreateIssueArguments: Codable, Sendable {
@@ -65,6 +75,51 @@ struct GraphQLResolver: Sendable {
             filename: file.filename, contentType: file.contentType, size: file.size, sha256: file.sha256)
     }
 
+    /// `addTask(title:): TaskItem!`: a task numbered from 1 up, published to every `taskAdded`
+    /// subscription.
+    func addTask(context: GraphQLRequestContext, arguments: AddTaskArguments) -> GraphQLTaskItem {
+        context.state.addGraphQLTask(title: arguments.title)
+    }
+
+    /// `subscription { taskAdded: TaskItem! }`: every task `addTask` adds from now on.
+    func taskAdded(context: GraphQLRequestContext, arguments: NoArguments) -> AsyncThrowingStream<
+        GraphQLTaskItem, any Error
+    > {
+        context.state.graphQLTaskFeed()
+    }
+
+    /// `subscription { counter(to: Int!, intervalMs: Int): Int! }`: 1, 2, ... `to`, one every
+    /// `intervalMs` milliseconds (none: at once), then complete.
+    func counter(context: GraphQLRequestContext, arguments: CounterArguments) -> AsyncThrowingStream<Int, any Error> {
+        let state = context.state
+        let to = max(0, arguments.to)
+        let interval = max(0, arguments.intervalMs ?? 0)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                for value in 0..<to {
+                    if value > 0 && interval > 0 {
+                        do { try await Task.sleep(for: .milliseconds(interval)) } catch { break }
+                    }
+                    if Task.isCancelled { break }
+                    continuation.yield(value + 1)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                task.cancel()
+                state.countGraphQLCounterEnded()
+            }
+        }
+    }
+
+    /// `subscription { failingSubscription: Int }`: refused when subscribed (an `error` message).
+    func failingSubscription(context: GraphQLRequestContext, arguments: NoArguments) throws -> AsyncThrowingStream<
+        Int, any Error
+    > {
+        // A GraphQLError keeps its message (another error would be reported by its localized description).
+        throw GraphQLError(message: "failingSubscription always fails")
+    }
+
     /// `createIssue(repo:input:)`: a new issue numbered from 1347 up, built from the input.
     func createIssue(context: GraphQLRequestContext, arguments: CreateIssueArguments) -> GraphQLIssue {
         let number = context.state.withValues { values in
@@ -114,6 +169,10 @@ enum GraphQLTestSchema {
                 Field("assignees", at: \.assignees)
                 Field("url", at: \.url)
             }
+            Type(GraphQLTaskItem.self, as: "TaskItem") {
+                Field("id", at: \.id)
+                Field("title", at: \.title)
+            }
             Scalar(GraphQLUpload.self, as: "Upload")
             Type(GraphQLUploadedFile.self, as: "UploadedFile") {
                 Field("filename", at: \.filename)
@@ -152,6 +211,17 @@ enum GraphQLTestSchema {
                 Field("uploadFiles", at: GraphQLResolver.uploadFiles) {
                     Argument("files", at: \.files)
                 }
+                Field("addTask", at: GraphQLResolver.addTask) {
+                    Argument("title", at: \.title)
+                }
+            }
+            Subscription {
+                SubscriptionField("taskAdded", as: GraphQLTaskItem.self, atSub: GraphQLResolver.taskAdded)
+                SubscriptionField("counter", as: Int.self, atSub: GraphQLResolver.counter) {
+                    Argument("to", at: \.to)
+                    Argument("intervalMs", at: \.intervalMs)
+                }
+                SubscriptionField("failingSubscription", as: Int?.self, atSub: GraphQLResolver.failingSubscription)
             }
         }
     }

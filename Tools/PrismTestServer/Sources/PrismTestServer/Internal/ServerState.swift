@@ -30,6 +30,7 @@ final class ServerState: Sendable {
         var uploads: [String: PrismTestServer.UploadProgress] = [:]
         var latestUploadID: String?
         var graphQL = GraphQLValues()
+        var graphQLSubscriptions = GraphQLSubscriptionValues()
         var taskBoard = TaskBoard()
         /// Per path of a hostile body route: responses the client abandoned, body bytes written.
         var abandonedResponses: [String: Int] = [:]

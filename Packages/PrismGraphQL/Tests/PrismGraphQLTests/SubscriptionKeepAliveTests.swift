@@ -1,0 +1,58 @@
+import Foundation
+import PrismGraphQL
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// The socket's keep-alive and idle life, on the configuration's clock.
+@Suite("GraphQL subscriptions: missed pongs and the idle socket's linger")
+struct SubscriptionKeepAliveTests {
+    @Test("a ping left unanswered until the next one counts as a lost socket: the client reconnects and resubscribes")
+    func missedPongReconnects() async throws {
+        try await withServer { server in
+            let clock = TestClock()
+            let graphql = server.subscriptionClient(
+                path: "/graphql?silent=1",
+                configuration: PrismGraphQLSubscriptionConfiguration(
+                    keepAliveInterval: .seconds(10),
+                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero),
+                    clock: clock))
+            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
+            try await eventually(server) { $0.activeSubscriptions == 1 }
+            try await advance(clock, by: .seconds(10)) { server.graphQLSubscriptionStatistics.count(of: "ping") == 1 }
+            #expect(server.graphQLSubscriptionStatistics.connections == 1)
+            try await advance(clock, by: .seconds(10)) {
+                let statistics = server.graphQLSubscriptionStatistics
+                return statistics.connections == 2 && statistics.activeSubscriptions == 1
+            }
+            try await addTask("Reconnected", on: server)
+            #expect(try await events.next()?.data?.taskAdded.title == "Reconnected")
+        }
+    }
+
+    @Test("an idle socket stays open for the linger, is reused by a subscription started meanwhile, then closes")
+    func lingerKeepsTheSocket() async throws {
+        try await withServer { server in
+            let clock = TestClock()
+            let graphql = server.subscriptionClient(
+                configuration: PrismGraphQLSubscriptionConfiguration(
+                    keepAliveInterval: nil, linger: .seconds(5), clock: clock))
+            for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            await clock.waitForSleeper()
+            #expect(server.graphQLSubscriptionStatistics.openConnections == 1)
+
+            var values: [Int] = []
+            for try await event in graphql.subscribe(counterSubscription(to: 2), as: CounterData.self) {
+                values.append(try #require(event.data).counter)
+            }
+            #expect(values == [1, 2])
+            #expect(server.graphQLSubscriptionStatistics.connections == 1)
+
+            await clock.waitForSleeper()
+            await clock.advance(by: .seconds(5))
+            try await eventually(server) { $0.openConnections == 0 }
+            #expect(server.graphQLSubscriptionStatistics.connections == 1)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import PrismGraphQL
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+
+extension PrismTestServer {
+    /// A client of this server's `/graphql` (or `path`, whose query carries the subscription
+    /// endpoint's flags) for subscriptions, with a reconnect policy that reconnects at once
+    /// unless the test gives another.
+    func subscriptionClient(
+        path: String = "/graphql",
+        interceptors: [any PrismRequestInterceptor] = [],
+        authenticator: (any PrismAuthenticator)? = nil,
+        logger: Logger? = nil,
+        configuration: PrismGraphQLSubscriptionConfiguration = .immediateReconnect
+    ) -> PrismGraphQLClient {
+        PrismGraphQLClient(
+            endpointURL: url(path),
+            networkClient: PrismNetworkAdapter(
+                cache: nil, interceptors: interceptors, authenticator: authenticator, logger: logger),
+            cache: nil,
+            subscriptions: configuration
+        )
+    }
+}
+
+extension PrismGraphQLSubscriptionConfiguration {
+    /// Reconnects at once, five times in a row at most; no keep-alive pings.
+    static var immediateReconnect: PrismGraphQLSubscriptionConfiguration {
+        PrismGraphQLSubscriptionConfiguration(
+            keepAliveInterval: nil,
+            reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 5, jitter: .zero)
+        )
+    }
+}
+
+/// `subscription { counter(to:, intervalMs:) }` decoded.
+struct CounterData: Decodable, Sendable, Equatable {
+    var counter: Int
+}
+
+/// `subscription { taskAdded { id title } }` decoded.
+struct TaskAddedData: Decodable, Sendable, Equatable {
+    struct TaskItem: Decodable, Sendable, Equatable {
+        var id: Int
+        var title: String
+    }
+
+    var taskAdded: TaskItem
+}
+
+func counterSubscription(to: Int, intervalMs: Int = 0) -> PrismGraphQLSubscription {
+    PrismGraphQLSubscription(
+        query: "subscription Count($to: Int!, $interval: Int) { counter(to: $to, intervalMs: $interval) }",
+        variables: ["to": to, "interval": intervalMs],
+        operationName: "Count"
+    )
+}
+
+let taskAddedSubscription = PrismGraphQLSubscription(
+    query: "subscription TaskAdded { taskAdded { id title } }", operationName: "TaskAdded")
+
+/// Adds a task through the server's `addTask` mutation, over HTTP.
+func addTask(_ title: String, on server: PrismTestServer) async throws {
+    struct AddTaskData: Decodable, Sendable {
+        struct Item: Decodable, Sendable { var id: Int }
+        var addTask: Item
+    }
+    let graphql = server.graphQLClient()
+    let mutation = PrismGraphQLQuery(
+        query: "mutation Add($title: String!) { addTask(title: $title) { id } }", variables: ["title": title])
+    _ = try await graphql.execute(mutation, as: AddTaskData.self).requireData()
+}
+
+/// Waits until `condition` holds of the server's subscription statistics.
+@MainActor
+func eventually(
+    _ server: PrismTestServer,
+    _ condition: @escaping (PrismTestServer.GraphQLSubscriptionStatistics) -> Bool
+) async throws {
+    try await eventually { condition(server.graphQLSubscriptionStatistics) }
+}
+
+/// Collects the log lines of a logger, metadata included.
+struct CapturingLogHandler: LogHandler {
+    let lines: LockedBox<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
+    }
+}
+
+/// Advances `clock` by `step`, once a task sleeps on it, until `condition` holds; at most
+/// `limit` times.
+///
+/// A sleep that was cancelled (the acknowledgement timer's) leaves the clock's list of sleepers
+/// only when its task runs again: on a busy machine `waitForSleeper()` may see it rather than
+/// the sleep the test means, and that advance wakes nothing. Only then is the clock advanced again.
+@MainActor
+func advance(
+    _ clock: TestClock<Duration>, by step: Duration, until condition: @escaping @MainActor () -> Bool, limit: Int = 5
+) async throws {
+    for _ in 1..<limit {
+        await clock.waitForSleeper()
+        await clock.advance(by: step)
+        if (try? await eventually(timeout: .seconds(5), condition)) != nil { return }
+    }
+    await clock.waitForSleeper()
+    await clock.advance(by: step)
+    try await eventually(timeout: .seconds(5), condition)
+}

@@ -84,7 +84,7 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	@# Touch the benchmark sources: SwiftPM does not always recompile a client when only the
 	@# @inlinable code of a dependency changed, and a stale build measures old code.
 	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
-	$(SWIFT) run -c release --package-path Tools/Benchmarks PrismBenchmarks $(ARGS)
+	$(SWIFT) run -c release PrismBenchmarks $(ARGS)
 
 run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
 	$(WITH_KEYRING) $(SWIFT) run prism-sample $(ARGS)

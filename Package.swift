@@ -7,6 +7,11 @@ import PackageDescription
 let package = Package(
     name: "Prism",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    // Only the libraries users consume are products. The test server, the sample app and the
+    // benchmarks are targets without a product (`swift run prism-sample` works here, at the root),
+    // so a package that depends on Prism by URL never fetches what only they use: Hummingbird,
+    // Graphiti, GraphQL, ArgumentParser (`make test-consumer` lists a one-product user's checkouts
+    // and fails on any of them).
     products: [
         .library(name: "Prism", targets: ["Prism"]),
         .library(name: "PrismArchitecture", targets: ["PrismArchitecture"]),
@@ -21,9 +26,6 @@ let package = Package(
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
-        .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
-        .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
-        .executable(name: "prism-sample", targets: ["PrismSample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -178,7 +180,7 @@ let package = Package(
             path: "Tools/PrismTestServer/Sources/PrismTestServer"
         ),
         .executableTarget(
-            name: "PrismTestServerMain",
+            name: "prism-test-server",
             dependencies: ["PrismTestServer", .product(name: "UnixSignals", package: "swift-service-lifecycle")],
             path: "Tools/PrismTestServer/Sources/prism-test-server"
         ),
@@ -196,12 +198,29 @@ let package = Package(
 
         // The sample app
         .executableTarget(
-            name: "PrismSample",
+            name: "prism-sample",
             dependencies: [
                 "Prism", "PrismInspector", "PrismTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/PrismSample/Sources/PrismSample"
+        ),
+        // The benchmarks (`make bench`, release): every figure beside a baseline of the same run.
+        .executableTarget(
+            name: "PrismBenchmarks",
+            dependencies: [
+                "PrismArchitecture", "PrismNetwork", "PrismInspector", "PrismTestServer",
+                // The baselines: the raw transport Prism sends through on Linux, a page's raw
+                // WebSocket for the inspector, and the raw WebSocket client PrismGraphQL uses.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/Benchmarks/Sources/PrismBenchmarks"
         ),
 
         // Tests, and what they share
@@ -299,7 +318,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismSampleTests",
-            dependencies: ["Prism", "PrismSample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
+            dependencies: ["Prism", "prism-sample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
             path: "Apps/PrismSample/Tests/PrismSampleTests"
         ),
         .testTarget(

@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
-        .executable(name: "prism-test-server", targets: ["PrismTestServerMain"]),
+        .executable(name: "prism-test-server", targets: ["prism-test-server"]),
     ],
     dependencies: [
         // HTTP dates (HTTPDate), shared with PrismHTTP.
@@ -51,7 +51,7 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "PrismTestServerMain",
+            name: "prism-test-server",
             dependencies: [
                 "PrismTestServer",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

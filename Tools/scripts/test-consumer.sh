@@ -6,7 +6,9 @@
 #   - one target uses the PrismArchitecture umbrella and runs;
 #   - one target uses the Prism umbrella (everything); the package graph that needs it is resolved
 #     and checked in every run, and the target is built too when PRISM_CONSUMER_FULL=1 (it
-#     compiles SwiftNIO and the rest of the networking half: several minutes on two cores).
+#     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
+#   - a second consumer uses PrismStore alone: its .build/checkouts is listed, and the check fails
+#     when it holds a package that only the test server, the sample app or the benchmarks use.
 set -euo pipefail
 # Build Prism as a user does: without the warnings-as-errors flag the Makefile sets for Prism's
 # own builds (SwiftPM refuses unsafe flags in a dependency).
@@ -131,4 +133,35 @@ if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
     echo "$output"
     [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
 fi
+echo "== what a PrismStore-only user fetches"
+# A second consumer that uses one product. SwiftPM fetches the packages that Prism's library
+# products need, never those that only Prism's own tools use (the test server, the sample app,
+# the benchmarks): they are targets without a product of the root.
+store_only="$work/store-only"
+mkdir -p "$store_only/Sources/App"
+cat >"$store_only/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "StoreOnly",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(url: "file://$work/prism", from: "$version")],
+    targets: [.executableTarget(name: "App", dependencies: [.product(name: "PrismStore", package: "prism")])],
+    swiftLanguageModes: [.v6]
+)
+MANIFEST
+echo 'import PrismStore' >"$store_only/Sources/App/main.swift"
+(cd "$store_only" && swift package resolve >/dev/null)
+ls "$store_only/.build/checkouts" >"$work/checkouts.txt"
+echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' ' <"$work/checkouts.txt")"
+(cd "$work/prism" && swift package dump-package) >"$work/prism.json"
+(cd "$store_only" && swift package show-dependencies --format json) >"$work/dependencies.json"
+echo "used only by Prism's tools, never to be fetched by users:" \
+    "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
+if ! leaked="$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" "$work/dependencies.json" "$work/checkouts.txt")"; then
+    echo "a PrismStore-only user fetched what only the test server or the sample app needs: $(tr '\n' ' ' <<<"$leaked")" >&2
+    exit 1
+fi
+
 echo "== a consumer package resolved prism by URL and version and used its products"

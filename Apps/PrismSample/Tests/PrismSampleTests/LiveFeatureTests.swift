@@ -5,7 +5,7 @@ import PrismTestSupport
 import PrismTesting
 import Testing
 
-@testable import PrismSample
+@testable import prism_sample
 
 /// The sample's features that wait and call the network, tested the way an app's features
 /// should be: a test clock instead of real time, a stub transport instead of a server, and the

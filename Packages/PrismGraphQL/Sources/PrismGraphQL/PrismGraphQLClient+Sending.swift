@@ -1,5 +1,5 @@
 import Foundation
-import PrismCache
+@_spi(PrismInternals) import PrismCache
 @_spi(PrismInternals) import PrismHTTP
 
 extension PrismGraphQLClient {
@@ -52,22 +52,24 @@ extension PrismGraphQLClient {
         let cached = lookup.entry.flatMap { entry in
             try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
         }
-        if let cached {
-            switch (lookup, policy) {
-            case (.fresh, _), (.stale, .cacheFirst?):
-                return cached
-            case (.stale, .staleWhileRevalidate?):
-                let storage = Storage(cache: cache, key: key, identity: identity, document: document, ttl: ttl)
-                Task { [self] in
-                    _ = try? await fetchAndStore(query, as: type, options: networkOptions, in: storage)
-                }
-                return cached
-            default:
-                break
-            }
-        }
         let storage = Storage(cache: cache, key: key, identity: identity, document: document, ttl: ttl)
-        return try await fetchAndStore(query, as: type, options: networkOptions, in: storage)
+        // An answer that no longer decodes is as good as none.
+        switch (PrismCachePlan(lookup: cached == nil ? .miss : lookup, policy: policy), cached) {
+        case (.serve, let cached?):
+            return cached
+        case (.serveAndRevalidate, let cached?):
+            // The copy that revalidates does not hold the revalidations: when the client goes
+            // away they go too, and cancel it.
+            var worker = self
+            worker.revalidations = nil
+            await backgroundRevalidations.start(for: PrismCacheKey(key)) { [worker, networkOptions] in
+                _ = try? await worker.fetchAndStore(
+                    query, as: type, options: networkOptions, in: storage, inBackground: true)
+            }
+            return cached
+        default:
+            return try await fetchAndStore(query, as: type, options: networkOptions, in: storage)
+        }
     }
 
     /// Where and how a query's answer is cached.
@@ -83,12 +85,15 @@ extension PrismGraphQLClient {
         _ query: PrismGraphQLQuery,
         as type: T.Type,
         options: PrismRequestOptions,
-        in storage: Storage
+        in storage: Storage,
+        inBackground: Bool = false
     ) async throws -> PrismGraphQLResponse<T> {
         let (response, reply) = try await exchange(query, as: type, options: options)
         guard let entry = GraphQLCaching.entry(for: response, reply: reply, ttl: storage.ttl), let template else {
             return response
         }
+        // A background revalidation cancelled with its client stores nothing.
+        if inBackground && Task.isCancelled { return response }
         // The credentials may have changed on the way (a refresh, a sign-out): the answer is
         // stored only under the credentials it is known to belong to.
         if (try? await cacheIdentity(template, body: storage.document)) == storage.identity {

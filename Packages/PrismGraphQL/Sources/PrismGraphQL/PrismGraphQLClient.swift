@@ -1,5 +1,5 @@
 import Foundation
-import PrismCache
+@_spi(PrismInternals) import PrismCache
 import PrismHTTP
 
 /// Sends GraphQL queries and mutations to one endpoint and decodes their typed responses, and
@@ -49,7 +49,9 @@ import PrismHTTP
 /// cache while fresh; `.cacheFirst` returns any cached response, fresh or not;
 /// `.staleWhileRevalidate` returns it and refreshes a stale one in the background;
 /// `.cacheThenNetwork` returns a fresh one, else fetches; `.networkOnly` neither reads nor
-/// stores. Only responses without errors are stored, and never those of mutations.
+/// stores. Only responses without errors are stored, and never those of mutations. A query has
+/// at most one background refresh at a time; one that fails keeps the stale response, and one
+/// still running when the client (its last copy) goes away is cancelled and stores nothing.
 ///
 /// ## Automatic persisted queries
 /// With `automaticPersistedQueries: true` the client sends the SHA-256 of the document in
@@ -81,6 +83,17 @@ public struct PrismGraphQLClient: Sendable {
     let persistedQuerySupport = PersistedQueries.Support()
     /// The WebSocket the client's subscriptions share (copies of the client share it too).
     let subscriptionConnection: SubscriptionConnection
+
+    /// The `staleWhileRevalidate` revalidations running in the background; `nil` in the copy of
+    /// the client that runs one (which must not keep them, and so the client, alive).
+    var revalidations: PrismBackgroundRevalidations? = PrismBackgroundRevalidations()
+
+    /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
+    /// cancelled when the client (its last copy) goes away. A test awaits them.
+    @_spi(PrismInternals)
+    public var backgroundRevalidations: PrismBackgroundRevalidations {
+        revalidations ?? PrismBackgroundRevalidations()
+    }
 
     /// Creates a client that sends through a new `PrismNetworkAdapter` (the
     /// platform's default transport) and caches in a cache of its own (500 responses).

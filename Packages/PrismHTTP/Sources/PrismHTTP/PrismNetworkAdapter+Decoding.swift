@@ -48,14 +48,6 @@ extension PrismNetworkAdapter {
         return value
     }
 
-    /// What the cache holds for `key`, with the value `identity` decoded from it when there is one.
-    func lookup(_ key: PrismCacheKey, in cache: PrismResponseCache, decodedBy identity: ObjectIdentifier?) async
-        -> (lookup: PrismCacheLookup, decoded: (any Sendable)?)
-    {
-        guard let identity else { return (await cache.lookup(key), nil) }
-        return await cache.lookup(key, decodedBy: identity)
-    }
-
     /// Validates the status and decodes the body.
     func validateAndDecode<Request: PrismNetworkRequest>(
         _ response: PrismHTTPResponse,

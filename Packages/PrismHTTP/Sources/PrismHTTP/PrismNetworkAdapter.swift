@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PrismCache
+@_spi(PrismInternals) import PrismCache
 
 /// The client that ships with Prism: builds requests from endpoints, runs interceptors and the
 /// authenticator, caches responses, sends through a transport, validates and decodes.
@@ -26,7 +26,9 @@ import PrismCache
 /// authenticator, credentials included (a digest of `Authorization`, `Cookie` and every header
 /// ``PrismHTTPRedaction`` treats as secret): a response to one user or token is never served to
 /// another. A response that says `no-cache` or `must-revalidate` is never served stale without
-/// asking the server, whatever the policy. Call `cache?.removeAll()` when the user signs out.
+/// asking the server, whatever the policy. A `staleWhileRevalidate` hit revalidates in the
+/// background, once per entry at a time; a revalidation still running when the client goes
+/// away is cancelled. Call `cache?.removeAll()` when the user signs out.
 ///
 /// Beside a cached body the client keeps the value decoded from it, so that a hit of the same
 /// request type returns it without decoding, when the decode depends on nothing but the body
@@ -60,6 +62,10 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     public let logger: Logger?
     /// Waits between retry attempts (the continuous clock unless a test gave another).
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
+    /// cancelled when the client goes away. A test awaits them.
+    @_spi(PrismInternals)
+    public let backgroundRevalidations = PrismBackgroundRevalidations()
 
     /// The transport `PrismNetworkAdapter()` uses: AsyncHTTPClient on Linux, URLSession on
     /// Apple platforms.
@@ -113,6 +119,17 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.sleep = { try await retryClock.sleep(for: $0) }
     }
 
+    /// A client with `other`'s parts and background revalidations of its own: one of `other`'s
+    /// runs on it, so as not to keep `other` alive.
+    init(partsOf other: PrismNetworkAdapter) {
+        self.transport = other.transport
+        self.cache = other.cache
+        self.interceptors = other.interceptors
+        self.authenticator = other.authenticator
+        self.logger = other.logger
+        self.sleep = other.sleep
+    }
+
     // MARK: Typed requests
 
     /// Sends `request` with `options`, validates the status and decodes the body.
@@ -130,69 +147,6 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
             decodedBy: DecodedReuse.identity(of: Request.self)
         )
         return try await value(of: delivery, for: request)
-    }
-
-    /// Sends `request` and yields its response from the cache first (when there is one), then
-    /// from the network: the natural shape of `.cacheThenNetwork`.
-    ///
-    /// ```swift
-    /// for try await update in client.responses(on: GetUserRequest(login: "octocat")) {
-    ///     show(update.value)   // cached at once, then fresh
-    /// }
-    /// ```
-    ///
-    /// With another policy the stream yields what ``request(on:options:)`` would return, once.
-    /// When the cached and fresh bodies are identical (a `304`), the second value still arrives,
-    /// marked ``PrismNetworkUpdate/Source/network``. A stale entry whose response said
-    /// `no-cache` or `must-revalidate` is not yielded: only the network's answer is.
-    public func responses<Request: PrismNetworkRequest>(
-        on request: Request,
-        cachePolicy: PrismCachePolicy = .cacheThenNetwork,
-        options: PrismRequestOptions = PrismRequestOptions()
-    ) -> AsyncThrowingStream<PrismNetworkUpdate<Request.Response>, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var options = options
-                    options.cachePolicy = cachePolicy
-                    let (http, cacheInterval) = try prepare(request.endpoint, options: options)
-                    let identity = DecodedReuse.identity(of: Request.self)
-                    if cachePolicy == .cacheThenNetwork, let cache {
-                        let adapted = try await adapt(http)
-                        if HTTPCaching.isCacheable(adapted) {
-                            let authorized = try await authorize(adapted)
-                            let key = HTTPCaching.key(for: authorized.request)
-                            let (lookup, decoded) = await lookup(key, in: cache, decodedBy: identity)
-                            if let entry = lookup.entry, HTTPCaching.varyMatches(entry, authorized.request) {
-                                let isStale = if case .stale = lookup { true } else { false }
-                                if request.accepts(statusCode: entry.statusCode),
-                                    !isStale || !HTTPCaching.requiresRevalidation(entry)
-                                {
-                                    let cached = Delivery.cached(
-                                        entry, url: http.url, decoded: decoded, slot: CacheSlot(cache: cache, key: key))
-                                    let value = try await value(of: cached, for: request)
-                                    continuation.yield(.init(value: value, source: .cache, isStale: isStale))
-                                }
-                            }
-                        }
-                    }
-                    let delivery = try await deliver(
-                        http,
-                        cachePolicy: cachePolicy == .cacheThenNetwork ? .networkOnly : cachePolicy,
-                        cacheInterval: cacheInterval,
-                        retryPolicy: options.retryPolicy,
-                        store: cachePolicy != .networkOnly,
-                        decodedBy: identity
-                    )
-                    continuation.yield(
-                        .init(value: try await value(of: delivery, for: request), source: .network, isStale: false))
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 
     // MARK: Raw requests
@@ -237,57 +191,4 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
             try await transport.upload(request, body: body, progress: progress)
         }.response
     }
-
-    // MARK: Preparing
-
-    /// The endpoint as a request with `options` applied, and its cache interval, checked.
-    private func prepare(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws
-        -> (PrismHTTPRequest, Duration?)
-    {
-        var request = try endpoint.makeHTTPRequest()
-        for (name, value) in options.headers { request.headers[name] = value }
-        if let timeout = options.timeout { request.timeout = timeout }
-        let cacheInterval = try endpoint.cacheInterval.map { seconds throws(PrismHTTPError) in
-            try RequestValidation.cacheInterval(seconds: seconds, url: request.url)
-        }
-        return (request, cacheInterval)
-    }
-
-    /// `request` as every interceptor adapted it, checked (URL, headers, timeout).
-    func adapt(_ request: PrismHTTPRequest) async throws -> PrismHTTPRequest {
-        var request = request
-        for interceptor in interceptors { request = try await interceptor.adapt(request) }
-        do {
-            try RequestValidation.validate(request)
-        } catch {
-            logFailure(error, of: request)
-            throw error
-        }
-        return request
-    }
-
-    /// `request` with the authenticator's credentials (as is without an authenticator).
-    func authorize(_ request: PrismHTTPRequest) async throws -> Authorization {
-        guard let authenticator else { return Authorization(request: request, credential: nil) }
-        do {
-            let (authorized, credential) = try await authenticator.authorize(request)
-            return Authorization(request: authorized, credential: credential)
-        } catch let error as PrismHTTPError {
-            logFailure(error, of: request)
-            throw error
-        }
-    }
-
-    /// The request as it would be sent now: after the interceptors and with the
-    /// authenticator's credentials. PrismGraphQL keys its cache on it.
-    @_spi(PrismInternals)
-    public func preparedForSending(_ request: PrismHTTPRequest) async throws -> PrismHTTPRequest {
-        try await authorize(try await adapt(request)).request
-    }
-}
-
-/// A request with credentials, and what identifies them for a refresh.
-struct Authorization: Sendable {
-    var request: PrismHTTPRequest
-    var credential: String?
 }

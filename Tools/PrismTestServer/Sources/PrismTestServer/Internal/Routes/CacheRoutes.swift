@@ -1,10 +1,12 @@
 import HTTPTypes
 import Hummingbird
 
-/// `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1&vary=<names>`.
+/// `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1&vary=<names>&delay=<ms>`.
 ///
 /// The body counts the requests that reached the server for this name, so a test can tell a
-/// response served from a cache (same `hit`) from one fetched again (next `hit`).
+/// response served from a cache (same `hit`) from one fetched again (next `hit`). With `delay`,
+/// every request but the first waits `ms` before answering (a slow revalidation), and the wait
+/// ends early when the client leaves or the server stops.
 struct CacheRoutes: RouteGroup {
     let state: ServerState
 
@@ -12,6 +14,12 @@ struct CacheRoutes: RouteGroup {
         router.get("/cache/:name") { request, context -> Response in
             let name = context.parameter("name")
             let hit = self.state.nextCacheHit(name)
+            if hit > 1, let delay = request.query["delay"] {
+                guard let milliseconds = Int(delay), (0...StatusRoutes.maximumDelay).contains(milliseconds) else {
+                    return .jsonMessage("delay must be a number of milliseconds from 0 to 600000", status: .badRequest)
+                }
+                guard await context.pause(milliseconds: milliseconds) else { return .interrupted }
+            }
             var headers = HTTPFields()
             if let cacheControl = Self.cacheControl(request.query) {
                 headers[.cacheControl] = cacheControl

@@ -1,0 +1,6 @@
+/// What went over the network: the response, and the request as it was finally sent (with the
+/// credentials it carried, refreshed or not).
+struct Exchange: Sendable {
+    var response: PrismHTTPResponse
+    var sent: PrismHTTPRequest
+}

@@ -1,6 +1,6 @@
 import Foundation
 import PrismGraphQL
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
 

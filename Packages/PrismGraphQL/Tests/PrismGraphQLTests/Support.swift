@@ -1,27 +1,11 @@
 import Foundation
 import PrismCache
 import PrismGraphQL
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 
-/// The transports behaviours are tested on (PrismHTTP's two).
-enum TransportKind: String, CaseIterable, Sendable {
-    case asyncHTTPClient
-    case urlSession
-
-    func make() -> any PrismHTTPTransport {
-        switch self {
-        case .asyncHTTPClient:
-            #if canImport(AsyncHTTPClient)
-            return PrismAsyncHTTPClientTransport()
-            #else
-            return PrismURLSessionTransport()
-            #endif
-        case .urlSession:
-            return PrismURLSessionTransport()
-        }
-    }
-}
+/// The transports every behaviour is tested on: PrismHTTP's two.
+typealias TransportKind = PrismTransportKind
 
 /// Starts a test server, runs `body`, and shuts the server down whatever happens.
 func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {

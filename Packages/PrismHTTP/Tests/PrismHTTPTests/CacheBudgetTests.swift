@@ -1,6 +1,6 @@
 import Foundation
 import PrismCache
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
 

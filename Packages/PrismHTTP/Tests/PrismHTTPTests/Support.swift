@@ -1,27 +1,11 @@
 import Foundation
 import Logging
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 
-/// The transports every behaviour is tested on.
-enum TransportKind: String, CaseIterable, Sendable {
-    case asyncHTTPClient
-    case urlSession
-
-    func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
-        switch self {
-        case .asyncHTTPClient:
-            #if canImport(AsyncHTTPClient)
-            return PrismAsyncHTTPClientTransport(configuration: configuration)
-            #else
-            return PrismURLSessionTransport(configuration: configuration)
-            #endif
-        case .urlSession:
-            return PrismURLSessionTransport(configuration: configuration)
-        }
-    }
-}
+/// The transports every behaviour is tested on: PrismHTTP's two.
+typealias TransportKind = PrismTransportKind
 
 /// Starts a test server, runs `body`, and shuts the server down whatever happens.
 func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {

@@ -1,5 +1,5 @@
 import Foundation
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing

@@ -4,7 +4,7 @@ import PrismTestSupport
 import Testing
 
 // The transports' deadline clock, which these tests replace with one they move by hand.
-@testable import PrismHTTP
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("An upload's timeout bounds every pause in the send and then the response, not the whole send")
 struct UploadDeadlineTests {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
 

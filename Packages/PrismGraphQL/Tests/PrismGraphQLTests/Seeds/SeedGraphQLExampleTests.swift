@@ -3,7 +3,7 @@
 // api.example.com (a second test keeps that URL and redirects it through a PrismHTTP interceptor).
 import Foundation
 import PrismGraphQL
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
 

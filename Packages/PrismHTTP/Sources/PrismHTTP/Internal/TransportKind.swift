@@ -1,0 +1,24 @@
+/// PrismHTTP's two transports, by name: what Prism's own tests (PrismHTTP's and PrismGraphQL's)
+/// run every behaviour on. Where AsyncHTTPClient is not built (Apple platforms),
+/// ``asyncHTTPClient`` makes a URLSession transport too.
+///
+/// Exposed to Prism's own modules and tests only (`@_spi(PrismInternals)`): not a stable API.
+@_spi(PrismInternals)
+public enum PrismTransportKind: String, CaseIterable, Sendable {
+    case asyncHTTPClient
+    case urlSession
+
+    /// A new transport of this kind with `configuration`.
+    public func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
+        switch self {
+        case .asyncHTTPClient:
+            #if canImport(AsyncHTTPClient)
+            return PrismAsyncHTTPClientTransport(configuration: configuration)
+            #else
+            return PrismURLSessionTransport(configuration: configuration)
+            #endif
+        case .urlSession:
+            return PrismURLSessionTransport(configuration: configuration)
+        }
+    }
+}

@@ -27,6 +27,22 @@ let package = Package(
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
     ],
+    // Both traits are on by default. A package that needs neither (an app that uses only the
+    // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
+    // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras, or swift-websocket (README.md says how).
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description:
+                "PrismHTTP's AsyncHTTPClient transport, the default on Linux. Without it PrismHTTP sends with URLSession (FoundationNetworking on Linux)."
+        ),
+        .trait(
+            name: "WebSocketSubscriptions",
+            description:
+                "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient", "WebSocketSubscriptions"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
@@ -126,13 +142,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // AsyncHTTPClient is the default transport on Linux and a dependency there only.
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
+                // AsyncHTTPClient trait (on by default).
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOCore", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTP1", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 // Their error types, which the transport classifies.
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "NIOPosix", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
@@ -142,11 +169,16 @@ let package = Package(
                 "PrismCache", "PrismHTTP",
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: the WebSocket client, and the logger it and the adapter take.
-                .product(name: "WSClient", package: "swift-websocket"),
+                // Subscriptions: the WebSocket client (with the WebSocketSubscriptions trait, on by
+                // default), and the logger it and the adapter take.
+                .product(
+                    name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(
+                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["WebSocketSubscriptions"])
+                ),
+                .product(
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -6,6 +6,16 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"])
+    ],
+    // As in the root manifest: on by default; without it a subscription ends at once with the
+    // error subscriptionsUnavailable, and swift-websocket is not fetched.
+    traits: [
+        .trait(
+            name: "WebSocketSubscriptions",
+            description:
+                "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+        ),
+        .default(enabledTraits: ["WebSocketSubscriptions"]),
     ],
     dependencies: [
         .package(path: "../PrismCache"),
@@ -26,11 +36,16 @@ let package = Package(
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: the WebSocket client, and the logger it and the adapter take.
-                .product(name: "WSClient", package: "swift-websocket"),
+                // Subscriptions: the WebSocket client (with the WebSocketSubscriptions trait, on by
+                // default), and the logger it and the adapter take.
+                .product(
+                    name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(
+                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["WebSocketSubscriptions"])
+                ),
+                .product(
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
             ]
         ),
         .testTarget(

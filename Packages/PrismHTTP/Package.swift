@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -6,6 +6,15 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "PrismHTTP", targets: ["PrismHTTP"])
+    ],
+    // As in the root manifest: on by default; without it PrismHTTP sends with URLSession.
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description:
+                "PrismHTTP's AsyncHTTPClient transport, the default on Linux. Without it PrismHTTP sends with URLSession (FoundationNetworking on Linux)."
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient"]),
     ],
     dependencies: [
         .package(path: "../PrismCache"),
@@ -26,13 +35,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // AsyncHTTPClient is the default transport on Linux and a dependency there only.
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
+                // AsyncHTTPClient trait (on by default).
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOCore", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTP1", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 // Their error types, which the transport classifies.
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "NIOPosix", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
             ]
         ),
         .testTarget(

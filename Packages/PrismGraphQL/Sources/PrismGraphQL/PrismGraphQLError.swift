@@ -64,6 +64,10 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// Internal server error (``PrismGraphQLError/closeCode``). Every subscription on that
         /// socket ends with it.
         public static let subscriptionRejected = Code("subscriptionRejected")
+        /// This build of PrismGraphQL has no WebSocket client: Prism was added without its
+        /// `WebSocketSubscriptions` package trait (on by default; off with `traits: []`). Every
+        /// subscription ends with it at once; queries and mutations are not affected.
+        public static let subscriptionsUnavailable = Code("subscriptionsUnavailable")
 
         /// The code's name.
         public var description: String { name }

@@ -68,7 +68,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     public let backgroundRevalidations = PrismBackgroundRevalidations()
 
     /// The transport `PrismNetworkAdapter()` uses: AsyncHTTPClient on Linux, URLSession on
-    /// Apple platforms.
+    /// Apple platforms, and everywhere when Prism is built without its `AsyncHTTPClient`
+    /// package trait.
     public static var defaultTransport: any PrismHTTPTransport {
         #if canImport(AsyncHTTPClient)
         PrismAsyncHTTPClientTransport()

@@ -1,3 +1,4 @@
+#if canImport(WSClient)
 import Foundation
 import HTTPTypes
 import PrismHTTP
@@ -86,3 +87,4 @@ extension SubscriptionSocket {
         !value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
     }
 }
+#endif

@@ -7,8 +7,11 @@
 #   - one target uses the Prism umbrella (everything); the package graph that needs it is resolved
 #     and checked in every run, and the target is built too when PRISM_CONSUMER_FULL=1 (it
 #     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
-#   - a second consumer uses PrismStore alone: its .build/checkouts is listed, and the check fails
-#     when it holds a package that only the test server, the sample app or the benchmarks use.
+#   - a second consumer adds Prism with `traits: []` and uses PrismStore: its .build/checkouts is
+#     listed, and the check fails when it holds a package that only the test server, the sample
+#     app or the benchmarks use, or AsyncHTTPClient or swift-websocket; its second target builds
+#     PrismNetwork without the traits and checks the URLSession default and that a subscription
+#     ends with subscriptionsUnavailable.
 set -euo pipefail
 # Build Prism as a user does: without the warnings-as-errors flag the Makefile sets for Prism's
 # own builds (SwiftPM refuses unsafe flags in a dependency).
@@ -133,25 +136,47 @@ if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
     echo "$output"
     [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
 fi
-echo "== what a PrismStore-only user fetches"
-# A second consumer that uses one product. SwiftPM fetches the packages that Prism's library
-# products need, never those that only Prism's own tools use (the test server, the sample app,
-# the benchmarks): they are targets without a product of the root.
+echo "== what a PrismStore-only user fetches, with Prism's traits off"
+# A second consumer that adds Prism with `traits: []` and uses PrismStore. SwiftPM fetches the
+# packages that Prism's library products need, never those that only Prism's own tools use (the
+# test server, the sample app, the benchmarks: targets without a product of the root), and with
+# the traits off neither AsyncHTTPClient nor swift-websocket. Its second target checks that the
+# networking half builds and works without them.
 store_only="$work/store-only"
-mkdir -p "$store_only/Sources/App"
+mkdir -p "$store_only/Sources/App" "$store_only/Sources/NetworkWithoutTraits"
 cat >"$store_only/Package.swift" <<MANIFEST
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
     name: "StoreOnly",
     platforms: [.macOS(.v14)],
-    dependencies: [.package(url: "file://$work/prism", from: "$version")],
-    targets: [.executableTarget(name: "App", dependencies: [.product(name: "PrismStore", package: "prism")])],
+    dependencies: [.package(url: "file://$work/prism", from: "$version", traits: [])],
+    targets: [
+        .executableTarget(name: "App", dependencies: [.product(name: "PrismStore", package: "prism")]),
+        .executableTarget(
+            name: "NetworkWithoutTraits", dependencies: [.product(name: "PrismNetwork", package: "prism")]),
+    ],
     swiftLanguageModes: [.v6]
 )
 MANIFEST
 echo 'import PrismStore' >"$store_only/Sources/App/main.swift"
+cat >"$store_only/Sources/NetworkWithoutTraits/main.swift" <<'SWIFT'
+import Foundation
+import PrismNetwork
+
+// Without the AsyncHTTPClient trait the default transport is URLSession's; without
+// WebSocketSubscriptions a subscription ends at once with subscriptionsUnavailable.
+let transport = String(describing: type(of: PrismNetworkAdapter.defaultTransport))
+let client = PrismGraphQLClient(endpointURL: URL(string: "http://127.0.0.1:9/graphql")!)
+var outcome = "no error"
+do {
+    for try await _ in client.subscribe(PrismGraphQLSubscription(query: "subscription { tick }")) {}
+} catch let error as PrismGraphQLError {
+    outcome = error.code.description
+}
+print("without traits: \(transport), subscription \(outcome)")
+SWIFT
 (cd "$store_only" && swift package resolve >/dev/null)
 ls "$store_only/.build/checkouts" >"$work/checkouts.txt"
 echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' ' <"$work/checkouts.txt")"
@@ -159,9 +184,24 @@ echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' 
 (cd "$store_only" && swift package show-dependencies --format json) >"$work/dependencies.json"
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
+for package in async-http-client swift-websocket; do
+    if grep -qx "$package" "$work/checkouts.txt"; then
+        echo "a consumer with Prism's traits off fetched $package" >&2
+        exit 1
+    fi
+done
 if ! leaked="$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" "$work/dependencies.json" "$work/checkouts.txt")"; then
     echo "a PrismStore-only user fetched what only the test server or the sample app needs: $(tr '\n' ' ' <<<"$leaked")" >&2
     exit 1
 fi
+
+echo "== the networking half without the traits"
+(cd "$store_only" && swift build --product NetworkWithoutTraits)
+output="$(cd "$store_only" && swift run --skip-build NetworkWithoutTraits)"
+echo "$output"
+[[ "$output" == "without traits: PrismURLSessionTransport, subscription subscriptionsUnavailable" ]] || {
+    echo "unexpected output from NetworkWithoutTraits" >&2
+    exit 1
+}
 
 echo "== a consumer package resolved prism by URL and version and used its products"

@@ -26,9 +26,10 @@ struct BackgroundRevalidationTests {
     func oneRevalidationPerKey() async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let clock = TestClock()
-            // Revalidations wait 1.5 s at the server: the second hit comes while the first runs.
+            // Revalidations wait 4 s at the server: the second hit (a cache lookup later) comes
+            // while the first runs, even on a loaded machine.
             let (client, request) = setUp(
-                server, "once", delay: 1_500, cache: PrismResponseCache(maxSize: 10, clock: clock))
+                server, "once", delay: 4_000, cache: PrismResponseCache(maxSize: 10, clock: clock))
             #expect(try await client.request(on: request).hit == 1)
             await clock.advance(by: .seconds(11))
             #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).hit == 1)

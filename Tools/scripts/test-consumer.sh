@@ -169,9 +169,10 @@ import PrismNetwork
 // WebSocketSubscriptions a subscription ends at once with subscriptionsUnavailable.
 let transport = String(describing: type(of: PrismNetworkAdapter.defaultTransport))
 let client = PrismGraphQLClient(endpointURL: URL(string: "http://127.0.0.1:9/graphql")!)
+struct Tick: Decodable, Sendable { var tick: Int }
 var outcome = "no error"
 do {
-    for try await _ in client.subscribe(PrismGraphQLSubscription(query: "subscription { tick }")) {}
+    for try await _ in client.subscribe(PrismGraphQLSubscription(query: "subscription { tick }"), as: Tick.self) {}
 } catch let error as PrismGraphQLError {
     outcome = error.code.description
 }

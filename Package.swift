@@ -258,7 +258,9 @@ let package = Package(
         // Tests, and what they share
         .target(
             name: "PrismTestSupport",
-            dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tools/PrismTestSupport/Sources/PrismTestSupport"
         ),
         .testTarget(

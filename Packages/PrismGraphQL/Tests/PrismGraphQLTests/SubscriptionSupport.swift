@@ -83,23 +83,6 @@ func eventually(
     try await eventually { condition(server.graphQLSubscriptionStatistics) }
 }
 
-/// Collects the log lines of a logger, metadata included.
-struct CapturingLogHandler: LogHandler {
-    let lines: LockedBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
-    }
-}
-
 /// Advances `clock` by `step`, once a task sleeps on it, until `condition` holds; at most
 /// `limit` times.
 ///

@@ -93,23 +93,6 @@ struct Versioned: PrismEntity, Equatable {
     var version: Int
 }
 
-/// A swift-log handler that keeps every line it is given.
-struct CapturingLogHandler: LogHandler {
-    let lines: LockedBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let metadata = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        lines.mutate { $0.append("\(event.level) \(event.message) \(metadata)") }
-    }
-}
-
 /// `server`'s URL of `path`, on the host `localhost`: another origin than `127.0.0.1`.
 func otherOrigin(_ server: PrismTestServer, _ path: String) -> URL {
     URL(string: "http://localhost:\(server.port)\(path)")!

@@ -53,7 +53,7 @@ test-tsan: deps ## Run the architecture packages and PrismCache under ThreadSani
 test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds SwiftNIO with TSan)
 	$(WITH_KEYRING) $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)-all
 
-test-consumer: deps ## Build a throwaway package that depends on a tagged clone of this repository by URL and version
+test-consumer: deps ## Build throwaway packages that depend on a tagged clone by URL and version; check what a traits-off PrismStore user fetches
 	Tools/scripts/test-consumer.sh
 
 test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium) against a running app

@@ -28,22 +28,8 @@ enum GraphQLResponseDecoding {
         from body: Data,
         context: Context
     ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
-        let envelope: Envelope<T>
-        do {
-            envelope = try decoder(for: T.self).decode(Envelope<T>.self, from: body)
-        } catch {
-            throw PrismGraphQLError(
-                code: .invalidResponse,
-                message: "The response is not a GraphQL response (a JSON object with data or errors): "
-                    + PrismHTTPError.describe(error),
-                url: context.url,
-                operationName: context.operationName,
-                statusCode: context.statusCode,
-                body: body,
-                underlying: error
-            )
-        }
-        return try response(from: envelope, body: body, context: context)
+        try response(
+            in: body, as: Envelope<T>.self, named: "The response", context: context, envelope: { $0 })
     }
 
     /// Decodes the `payload` of a `graphql-transport-ws` `next` message, `{"id", "type": "next",
@@ -53,21 +39,36 @@ enum GraphQLResponseDecoding {
         ofMessage message: Data,
         context: Context
     ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
-        let envelope: Envelope<T>
+        try response(
+            in: message, as: PayloadMessage<T>.self, named: "The next message's payload", context: context,
+            envelope: \.payload)
+    }
+
+    /// Decodes `body` as `Wrapper` with `T`'s decoder and returns the response of the envelope it
+    /// holds; `name` says what was not a GraphQL response in the error.
+    private static func response<T: Decodable & Sendable, Wrapper: Decodable>(
+        in body: Data,
+        as wrapper: Wrapper.Type,
+        named name: String,
+        context: Context,
+        envelope: (Wrapper) -> Envelope<T>
+    ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
+        let decoded: Wrapper
         do {
-            envelope = try decoder(for: T.self).decode(PayloadMessage<T>.self, from: message).payload
+            decoded = try decoder(for: T.self).decode(Wrapper.self, from: body)
         } catch {
             throw PrismGraphQLError(
                 code: .invalidResponse,
-                message: "The next message's payload is not a GraphQL response (a JSON object with data or errors): "
+                message: "\(name) is not a GraphQL response (a JSON object with data or errors): "
                     + PrismHTTPError.describe(error),
                 url: context.url,
                 operationName: context.operationName,
-                body: message,
+                statusCode: context.statusCode,
+                body: body,
                 underlying: error
             )
         }
-        return try response(from: envelope, body: message, context: context)
+        return try response(from: envelope(decoded), body: body, context: context)
     }
 
     /// The response an envelope holds, or the error that says why it cannot be one.

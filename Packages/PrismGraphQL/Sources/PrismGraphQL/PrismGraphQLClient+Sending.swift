@@ -3,10 +3,23 @@ import Foundation
 @_spi(PrismInternals) import PrismHTTP
 
 extension PrismGraphQLClient {
-    /// A body as it arrived, with the status it arrived with when known.
+    /// A body as it arrived, with the status it arrived with and the request as it was sent.
     struct Reply {
         var body: Data
         var statusCode: Int?
+        /// The response's headers (empty when unknown).
+        var headers: PrismHTTPHeaders = [:]
+        /// The request as the network client finally sent it (its credentials refreshed or not).
+        var sent: PrismHTTPRequest?
+    }
+
+    /// The first request of an operation, prepared by the network client (interceptors,
+    /// authenticator, checks) once: the cache is keyed on its headers, and the first attempt
+    /// sends it as it is.
+    struct FirstRequest {
+        var prepared: PrismPreparedRequest
+        /// The persisted-query hash it carries instead of the document, if any.
+        var hash: String?
     }
 
     /// The cache, the persisted-query exchange and the decoding of one operation.
@@ -15,14 +28,7 @@ extension PrismGraphQLClient {
         as type: T.Type,
         options: PrismRequestOptions
     ) async throws -> PrismGraphQLResponse<T> {
-        guard let template else {
-            throw PrismGraphQLError(
-                code: .invalidEndpoint,
-                message: "The endpoint URL must be an absolute http or https URL with a host.",
-                url: endpointURL,
-                operationName: query.operationName
-            )
-        }
+        guard let template else { throw invalidEndpoint(query) }
         let ttl = try GraphQLCaching.ttl(query)
         let isMutation = query.isMutation
         if isMutation && query.httpMethod == .get {
@@ -35,48 +41,50 @@ extension PrismGraphQLClient {
             )
         }
         var networkOptions = options
-        // POSTs never go through PrismHTTP's HTTP cache; GraphQL caches below, by request.
+        // GraphQL answers are cached below, by operation, not by PrismHTTP's HTTP cache.
         networkOptions.cachePolicy = .networkOnly
         if !isMutation, let retryPolicy = options.retryPolicy {
             networkOptions.retryPolicy = QueryRetryPolicy(base: retryPolicy)
         }
+        let first = try await firstRequest(query, template: template, options: networkOptions)
 
         let policy = options.cachePolicy
         guard let cache, !isMutation, policy != .networkOnly, policy != nil || query.cacheInterval != nil else {
-            return try await exchange(query, as: type, options: networkOptions).response
+            return try await exchange(query, as: type, first: first, options: networkOptions).response
         }
         let document = try body(of: query, sendingQuery: true, hash: nil)
-        let identity = try await cacheIdentity(template, body: document)
-        let key = GraphQLCaching.key(url: endpointURL, body: document, identity: identity)
+        let key = GraphQLCaching.key(url: endpointURL, document: document, request: first.prepared.request)
         let lookup = await cache.lookup(key)
-        let cached = lookup.entry.flatMap { entry in
-            try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
+        let cached = lookup.entry.flatMap { entry -> PrismGraphQLResponse<T>? in
+            guard PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: entry.header("Vary"), first.prepared.request)
+            else { return nil }
+            return try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
         }
-        let storage = Storage(cache: cache, key: key, identity: identity, document: document, ttl: ttl)
-        // An answer that no longer decodes is as good as none.
+        let storage = Storage(cache: cache, key: key, document: document, ttl: ttl)
+        // An answer that no longer decodes, or that varies on a header this request sends
+        // differently, is as good as none.
         switch (PrismCachePlan(lookup: cached == nil ? .miss : lookup, policy: policy), cached) {
         case (.serve, let cached?):
             return cached
         case (.serveAndRevalidate, let cached?):
             // The copy that revalidates does not hold the revalidations: when the client goes
-            // away they go too, and cancel it.
+            // away they go too, and cancel it. It prepares its request again when it runs.
             var worker = self
             worker.revalidations = nil
-            await backgroundRevalidations.start(for: PrismCacheKey(key)) { [worker, networkOptions] in
+            await backgroundRevalidations.start(for: key) { [worker, networkOptions] in
                 _ = try? await worker.fetchAndStore(
-                    query, as: type, options: networkOptions, in: storage, inBackground: true)
+                    query, as: type, first: nil, options: networkOptions, in: storage, inBackground: true)
             }
             return cached
         default:
-            return try await fetchAndStore(query, as: type, options: networkOptions, in: storage)
+            return try await fetchAndStore(query, as: type, first: first, options: networkOptions, in: storage)
         }
     }
 
     /// Where and how a query's answer is cached.
     private struct Storage: Sendable {
         var cache: PrismResponseCache
-        var key: String
-        var identity: String
+        var key: PrismCacheKey
         var document: Data
         var ttl: Duration
     }
@@ -84,61 +92,52 @@ extension PrismGraphQLClient {
     private func fetchAndStore<T: Decodable & Sendable>(
         _ query: PrismGraphQLQuery,
         as type: T.Type,
+        first: FirstRequest?,
         options: PrismRequestOptions,
         in storage: Storage,
         inBackground: Bool = false
     ) async throws -> PrismGraphQLResponse<T> {
-        let (response, reply) = try await exchange(query, as: type, options: options)
-        guard let entry = GraphQLCaching.entry(for: response, reply: reply, ttl: storage.ttl), let template else {
-            return response
-        }
+        let (response, reply) = try await exchange(query, as: type, first: first, options: options)
+        guard let sent = reply.sent, let entry = GraphQLCaching.entry(for: response, reply: reply, ttl: storage.ttl)
+        else { return response }
         // A background revalidation cancelled with its client stores nothing.
         if inBackground && Task.isCancelled { return response }
-        // The credentials may have changed on the way (a refresh, a sign-out): the answer is
-        // stored only under the credentials it is known to belong to.
-        if (try? await cacheIdentity(template, body: storage.document)) == storage.identity {
-            await storage.cache.set(entry, for: storage.key)
-        }
+        // The answer is stored under the headers it was sent with: when the credentials were
+        // refreshed on the way, under the new ones, never under those the lookup used.
+        let key = GraphQLCaching.key(url: endpointURL, document: storage.document, request: sent)
+        await storage.cache.set(entry, for: key)
         return response
     }
 
-    /// What a cached answer is keyed on besides the document: the client's additional headers,
-    /// and the credentials the request carries as it would be sent now (after a
-    /// `PrismNetworkAdapter`'s interceptors and authenticator), as a SHA-256.
-    private func cacheIdentity(_ template: GraphQLEndpoint.Template, body: Data) async throws -> String {
-        var request = try GraphQLEndpoint(template: template, payload: body).makeHTTPRequest()
-        if let adapter = networkClient as? PrismNetworkAdapter {
-            request = try await adapter.preparedForSending(request)
-        }
-        var fields = additionalHeaders.map { (name: $0.key.lowercased(), value: $0.value) }
-        for field in request.headers where PrismHTTPRedaction.isSensitive(field.name) {
-            fields.append((field.name.lowercased(), field.value))
-        }
-        fields.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
-        var bytes = Data()
-        for field in fields {
-            bytes.append(contentsOf: field.name.utf8)
-            bytes.append(0)
-            bytes.append(contentsOf: field.value.utf8)
-            bytes.append(0)
-        }
-        return SHA256Hex.digest(of: bytes)
+    /// The operation's first request, prepared: with the persisted-query hash instead of the
+    /// document when the client sends hashes first (and the server has not said it cannot).
+    private func firstRequest(
+        _ query: PrismGraphQLQuery, template: GraphQLEndpoint.Template, options: PrismRequestOptions
+    ) async throws -> FirstRequest {
+        let hash =
+            usesAutomaticPersistedQueries && persistedQuerySupport.isSupported
+            ? PersistedQueries.hash(of: query.query) : nil
+        let body = requestBody(of: query, sendingQuery: hash == nil, hash: hash)
+        return FirstRequest(prepared: try await prepare(body, query, template: template, options: options), hash: hash)
     }
 
-    /// Sends the operation (as a persisted-query hash first when enabled) and decodes the answer.
+    /// Sends the operation (as a persisted-query hash first when `first` carries one) and
+    /// decodes the answer. `first` is sent as it is; any other request is prepared when sent.
     private func exchange<T: Decodable & Sendable>(
         _ query: PrismGraphQLQuery,
         as type: T.Type,
+        first: FirstRequest?,
         options: PrismRequestOptions
     ) async throws -> (response: PrismGraphQLResponse<T>, reply: Reply) {
-        var hash: String?
-        if usesAutomaticPersistedQueries && persistedQuerySupport.isSupported {
-            let sha256 = PersistedQueries.hash(of: query.query)
-            hash = sha256
+        guard let template else { throw invalidEndpoint(query) }
+        var first = first
+        if first == nil { first = try await firstRequest(query, template: template, options: options) }
+        var hash = first?.hash
+        if let sha256 = hash, let persisted = first?.prepared {
+            first = nil
             let outcome: PersistedQueries.Outcome?
             do {
-                let reply = try await send(
-                    requestBody(of: query, sendingQuery: false, hash: sha256), query, options: options)
+                let reply = try await send(persisted, query)
                 let response = try GraphQLResponseDecoding.decode(
                     T.self, from: reply.body, context: context(of: query, reply))
                 outcome = PersistedQueries.outcome(of: response.errors)
@@ -149,9 +148,18 @@ extension PrismGraphQLClient {
             if outcome == .notSupported {
                 persistedQuerySupport.markUnsupported()
                 hash = nil
+            } else {
+                hash = sha256
             }
         }
-        let reply = try await send(requestBody(of: query, sendingQuery: true, hash: hash), query, options: options)
+        let prepared: PrismPreparedRequest
+        if let first {
+            prepared = first.prepared
+        } else {
+            prepared = try await prepare(
+                requestBody(of: query, sendingQuery: true, hash: hash), query, template: template, options: options)
+        }
+        let reply = try await send(prepared, query)
         let response = try GraphQLResponseDecoding.decode(T.self, from: reply.body, context: context(of: query, reply))
         return (response, reply)
     }
@@ -176,42 +184,63 @@ extension PrismGraphQLClient {
         query.isMutation ? .post : (query.httpMethod ?? queryMethod)
     }
 
-    /// Sends `body` through the network client, as a POST or a GET (``method(of:)``).
-    ///
-    /// A response with a non-2xx status whose body is a GraphQL response (in either media type)
-    /// is returned for decoding, with its status, as GraphQL over HTTP says; any other non-2xx
-    /// response is an `unacceptableStatus` error that keeps the status and the body.
-    private func send(
-        _ body: GraphQLRequestBody, _ query: PrismGraphQLQuery, options: PrismRequestOptions
-    ) async throws -> Reply {
-        let status = StatusRecorder()
-        guard let template else {
-            throw PrismGraphQLError(
-                code: .invalidEndpoint, message: "The endpoint URL is not valid.", url: endpointURL,
-                operationName: query.operationName)
-        }
+    /// `body` as an HTTP request (a POST, or a GET: ``method(of:)``), prepared by the network
+    /// client: its interceptors, authenticator and checks.
+    private func prepare(
+        _ body: GraphQLRequestBody, _ query: PrismGraphQLQuery, template: GraphQLEndpoint.Template,
+        options: PrismRequestOptions
+    ) async throws -> PrismPreparedRequest {
         let endpoint =
             switch method(of: query) {
             case .post: GraphQLEndpoint(template: template, payload: try body.encoded(url: endpointURL))
             case .get: GraphQLEndpoint(template: template, operationItems: try body.queryItems(url: endpointURL))
             }
-        let request = GraphQLHTTPRequest(endpoint: endpoint, status: status)
         do {
-            let data = try await networkClient.request(on: request, options: options)
-            return Reply(body: data, statusCode: status.statusCode)
+            return try await networkClient.prepare(try endpoint.makeHTTPRequest(), options: options)
+        } catch {
+            throw translated(error, query: query)
+        }
+    }
+
+    /// Sends `prepared` through the network client.
+    ///
+    /// A response with a non-2xx status whose body is a GraphQL response (in either media type)
+    /// is returned for decoding, with its status, as GraphQL over HTTP says; any other non-2xx
+    /// response is an `unacceptableStatus` error that keeps the status and the body.
+    private func send(_ prepared: PrismPreparedRequest, _ query: PrismGraphQLQuery) async throws -> Reply {
+        let response: PrismHTTPResponse
+        do {
+            response = try await networkClient.send(prepared)
         } catch let error as PrismHTTPError
             where error.code == .unacceptableStatus
             && GraphQLResponseDecoding.isGraphQLResponse(body: error.body, contentType: error.headers?["Content-Type"])
         {
-            return Reply(body: error.body ?? Data(), statusCode: error.statusCode)
-        } catch let error as PrismHTTPError {
-            throw graphQLError(from: error, query: query)
-        } catch let error as PrismGraphQLError {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
+            // A transient status that a retry policy gave up on, with a GraphQL body.
+            return Reply(
+                body: error.body ?? Data(), statusCode: error.statusCode, headers: error.headers ?? [:], sent: nil)
         } catch {
-            throw PrismGraphQLError(
+            throw translated(error, query: query)
+        }
+        guard
+            response.isSuccess
+                || GraphQLResponseDecoding.isGraphQLResponse(
+                    body: response.body, contentType: response.headers["Content-Type"])
+        else {
+            throw graphQLError(
+                from: PrismHTTPError.unacceptable(response, method: prepared.request.method), query: query)
+        }
+        return Reply(
+            body: response.body, statusCode: response.statusCode, headers: response.headers,
+            sent: response.request ?? prepared.request)
+    }
+
+    /// `error` as this client throws it: a ``PrismGraphQLError`` (cancellation stays itself).
+    func translated(_ error: any Error, query: PrismGraphQLQuery) -> any Error {
+        switch error {
+        case let error as PrismHTTPError: graphQLError(from: error, query: query)
+        case is PrismGraphQLError, is CancellationError: error
+        default:
+            PrismGraphQLError(
                 code: .requestFailed,
                 message: "The request failed: \(error)",
                 url: endpointURL,
@@ -219,6 +248,15 @@ extension PrismGraphQLClient {
                 underlying: error
             )
         }
+    }
+
+    func invalidEndpoint(_ query: PrismGraphQLQuery) -> PrismGraphQLError {
+        PrismGraphQLError(
+            code: .invalidEndpoint,
+            message: "The endpoint URL must be an absolute http or https URL with a host.",
+            url: endpointURL,
+            operationName: query.operationName
+        )
     }
 
     func graphQLError(from error: PrismHTTPError, query: PrismGraphQLQuery) -> PrismGraphQLError {

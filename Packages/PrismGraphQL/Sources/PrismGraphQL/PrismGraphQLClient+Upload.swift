@@ -18,16 +18,15 @@ extension PrismGraphQLClient {
     ///
     /// The request is a `multipart/form-data` POST: an `operations` field (the operation, with
     /// `null` at each file's ``PrismGraphQLFile/variable``), a `map` field (which part goes
-    /// where), then one part per file, streamed from disk by the client's transport with
-    /// `progress` reporting the bytes sent. It goes through the `PrismNetworkAdapter`'s
-    /// interceptors, authenticator (a 401 refreshes and sends again, once) and logging; it is
-    /// never cached or retried. It carries `Apollo-Require-Preflight: true`, which servers with
+    /// where), then one part per file, streamed from disk by the network client's transport with
+    /// `progress` reporting the bytes sent. It goes through the network client's pipeline like
+    /// every operation: its interceptors, authenticator (a 401 refreshes and sends again, once)
+    /// and logging; it is never cached or retried. It carries `Apollo-Require-Preflight: true`, which servers with
     /// CSRF prevention (Apollo Server, others) require of multipart requests.
     ///
     /// - Returns: The response, whatever its status when its body is a GraphQL response.
     /// - Throws: ``PrismGraphQLError``: `encodingFailed` for variables that do not encode or two
-    ///   files with one variable path, `requestFailed` when the client's `networkClient` is not
-    ///   a `PrismNetworkAdapter` (uploads need its transport) or a file cannot be read (before
+    ///   files with one variable path, `requestFailed` when a file cannot be read (before
     ///   anything is sent), and the errors of ``execute(_:options:)`` for the answer.
     public func upload<T: Decodable & Sendable>(
         _ operation: PrismGraphQLQuery,
@@ -44,29 +43,20 @@ extension PrismGraphQLClient {
                 operationName: operation.operationName
             )
         }
-        guard let adapter = networkClient as? PrismNetworkAdapter else {
-            throw PrismGraphQLError(
-                code: .requestFailed,
-                message: "Uploads are sent through a PrismNetworkAdapter; this client's networkClient is not one.",
-                url: endpointURL,
-                operationName: operation.operationName
-            )
-        }
         let form = try multipartForm(operation, files: files)
         var request = try GraphQLEndpoint(template: template, payload: Data()).makeHTTPRequest()
         request.body = nil
         request.headers["Content-Type"] = form.contentType
         request.headers["Apollo-Require-Preflight"] = "true"
-        for (name, value) in options.headers { request.headers[name] = value }
-        if let timeout = options.timeout { request.timeout = timeout }
 
         let response: PrismHTTPResponse
         do {
-            response = try await adapter.upload(request, body: .multipart(form), progress: progress)
-        } catch let error as PrismHTTPError {
-            throw graphQLError(from: error, query: operation)
+            response = try await networkClient.upload(
+                request, body: .multipart(form), options: options, progress: progress)
+        } catch {
+            throw translated(error, query: operation)
         }
-        let reply = Reply(body: response.body, statusCode: response.statusCode)
+        let reply = Reply(body: response.body, statusCode: response.statusCode, headers: response.headers)
         guard
             (200..<300).contains(response.statusCode)
                 || GraphQLResponseDecoding.isGraphQLResponse(

@@ -125,8 +125,8 @@ public struct PrismGraphQLClient: Sendable {
         )
     }
 
-    /// Creates a client that sends through `networkClient`, and caches in its cache when it is
-    /// a `PrismNetworkAdapter` that has one.
+    /// Creates a client that sends through `networkClient`, and caches in its cache (a
+    /// `PrismNetworkAdapter`'s ``PrismNetworkClient/cache``), if it has one.
     ///
     /// ```swift
     /// let http = PrismNetworkAdapter(interceptors: [PrismInterceptor.headers(["X-App": "demo"])])
@@ -147,7 +147,7 @@ public struct PrismGraphQLClient: Sendable {
             endpointURL: endpointURL,
             additionalHeaders: additionalHeaders,
             networkClient: networkClient,
-            cache: (networkClient as? PrismNetworkAdapter)?.cache,
+            cache: networkClient.cache,
             automaticPersistedQueries: automaticPersistedQueries,
             queryMethod: queryMethod,
             subscriptions: subscriptions

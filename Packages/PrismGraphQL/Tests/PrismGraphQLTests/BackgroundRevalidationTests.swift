@@ -15,9 +15,7 @@ struct BackgroundRevalidationTests {
         let gate = Gate()
         let sent = LockedBox(0)
 
-        func request<Request: PrismNetworkRequest>(
-            on request: Request, options: PrismRequestOptions
-        ) async throws -> Request.Response {
+        func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
             let number = sent.mutate { count in
                 count += 1
                 return count
@@ -26,7 +24,7 @@ struct BackgroundRevalidationTests {
                 await gate.wait()
                 try Task.checkCancellation()
             }
-            return try await base.request(on: request, options: options)
+            return try await base.send(prepared)
         }
     }
 

@@ -53,11 +53,9 @@ struct NetworkClientTests {
             let base = PrismNetworkAdapter(cache: nil)
             let count = LockedBox(0)
 
-            func request<Request: PrismNetworkRequest>(
-                on request: Request, options: PrismRequestOptions
-            ) async throws -> Request.Response {
+            func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
                 count.mutate { $0 += 1 }
-                return try await base.request(on: request, options: options)
+                return try await base.send(prepared)
             }
         }
         try await withServer { (server: PrismTestServer) async throws in

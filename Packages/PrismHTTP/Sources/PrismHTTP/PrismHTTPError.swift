@@ -116,7 +116,11 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    static func unacceptable(_ response: PrismHTTPResponse, method: PrismNetworkMethod? = nil) -> PrismHTTPError {
+    /// The error for `response`, whose status the request does not accept: it keeps the status, the
+    /// headers and the body.
+    @_spi(PrismInternals)
+    public static func unacceptable(_ response: PrismHTTPResponse, method: PrismNetworkMethod? = nil) -> PrismHTTPError
+    {
         PrismHTTPError(
             code: .unacceptableStatus,
             message: "The server answered \(response.statusCode).",

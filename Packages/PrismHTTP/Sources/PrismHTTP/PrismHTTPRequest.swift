@@ -43,13 +43,22 @@ public struct PrismHTTPResponse: Sendable, Hashable {
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: URL
+    /// The request this answers, as the client's pipeline last sent it: after the interceptors,
+    /// with the credentials it carried (the refreshed ones after a 401); for a cache hit, the
+    /// request the entry was looked up for. `nil` for a response a transport returned on its own
+    /// or that was made by hand.
+    public var request: PrismHTTPRequest?
 
     /// Creates a response.
-    public init(statusCode: Int, headers: PrismHTTPHeaders = [:], body: Data = Data(), url: URL) {
+    public init(
+        statusCode: Int, headers: PrismHTTPHeaders = [:], body: Data = Data(), url: URL,
+        request: PrismHTTPRequest? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
+        self.request = request
     }
 
     /// Whether the status is 2xx.

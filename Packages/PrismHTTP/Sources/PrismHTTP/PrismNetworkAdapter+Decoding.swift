@@ -15,11 +15,11 @@ extension PrismNetworkAdapter {
         let response: PrismHTTPResponse
         let slot: CacheSlot?
         switch delivery {
-        case .cached(let entry, let url, let decoded, let cached):
+        case .cached(let entry, let sent, let decoded, let cached):
             if let value = decoded as? Request.Response, request.accepts(statusCode: entry.statusCode) {
                 return value
             }
-            response = HTTPCaching.response(from: entry, url: url)
+            response = HTTPCaching.response(from: entry, request: sent)
             slot = cached
         case .network(let fetched, let stored):
             response = fetched
@@ -28,16 +28,18 @@ extension PrismNetworkAdapter {
         guard let slot, let identity = DecodedReuse.identity(of: Request.self),
             request.accepts(statusCode: response.statusCode)
         else {
-            return try validateAndDecode(response, for: request)
+            return try Self.validateAndDecode(response, for: request)
         }
         let value: Request.Response
         let reusable: Bool
         if Request.decodedResponseReuse == .always {
-            value = try validateAndDecode(response, for: request)
+            value = try Self.validateAndDecode(response, for: request)
             reusable = true
         } else {
             let probe = DefaultDecodeProbe.Probe(requestType: ObjectIdentifier(Request.self))
-            value = try DefaultDecodeProbe.$current.withValue(probe) { try validateAndDecode(response, for: request) }
+            value = try DefaultDecodeProbe.$current.withValue(probe) {
+                try Self.validateAndDecode(response, for: request)
+            }
             reusable = probe.ranDefault
         }
         if reusable {
@@ -48,8 +50,8 @@ extension PrismNetworkAdapter {
         return value
     }
 
-    /// Validates the status and decodes the body.
-    func validateAndDecode<Request: PrismNetworkRequest>(
+    /// Validates the status and decodes the body (stage 8 of the pipeline).
+    static func validateAndDecode<Request: PrismNetworkRequest>(
         _ response: PrismHTTPResponse,
         for request: Request
     ) throws -> Request.Response {

@@ -1,5 +1,5 @@
 import Foundation
-import PrismCache
+@_spi(PrismInternals) import PrismCache
 
 extension PrismNetworkAdapter {
     /// Sends `request` and yields its response from the cache first (when there is one), then
@@ -12,9 +12,12 @@ extension PrismNetworkAdapter {
     /// ```
     ///
     /// With another policy the stream yields what ``request(on:options:)`` would return, once.
-    /// When the cached and fresh bodies are identical (a `304`), the second value still arrives,
-    /// marked ``PrismNetworkUpdate/Source/network``. A stale entry whose response said
-    /// `no-cache` or `must-revalidate` is not yielded: only the network's answer is.
+    /// With `.cacheThenNetwork` the request is prepared and looked up once: the cached value is
+    /// yielded, then the same request goes to the network (conditionally, when the entry has
+    /// validators) and its answer is stored and yielded. When the server confirms the cached body
+    /// (a `304`), the second value still arrives, marked ``PrismNetworkUpdate/Source/network``.
+    /// A stale entry whose response said `no-cache` or `must-revalidate` is not yielded: only the
+    /// network's answer is.
     public func responses<Request: PrismNetworkRequest>(
         on request: Request,
         cachePolicy: PrismCachePolicy = .cacheThenNetwork,
@@ -25,35 +28,31 @@ extension PrismNetworkAdapter {
                 do {
                     var options = options
                     options.cachePolicy = cachePolicy
-                    let (http, cacheInterval) = try prepare(request.endpoint, options: options)
+                    let (built, cacheInterval) = try build(request.endpoint, options: options)
+                    let prepared = try await prepare(built: built, options: options, cacheInterval: cacheInterval)
                     let identity = DecodedReuse.identity(of: Request.self)
-                    if cachePolicy == .cacheThenNetwork, let cache {
-                        let adapted = try await adapt(http)
-                        if HTTPCaching.isCacheable(adapted) {
-                            let authorized = try await authorize(adapted)
-                            let key = HTTPCaching.key(for: authorized.request)
-                            let (lookup, decoded) = await lookup(key, in: cache, decodedBy: identity)
-                            if let entry = lookup.entry, HTTPCaching.varyMatches(entry, authorized.request) {
-                                let isStale = if case .stale = lookup { true } else { false }
-                                if request.accepts(statusCode: entry.statusCode),
-                                    !isStale || !HTTPCaching.requiresRevalidation(entry)
-                                {
-                                    let cached = Delivery.cached(
-                                        entry, url: http.url, decoded: decoded, slot: CacheSlot(cache: cache, key: key))
-                                    let value = try await value(of: cached, for: request)
-                                    continuation.yield(.init(value: value, source: .cache, isStale: isStale))
-                                }
+                    let delivery: Delivery
+                    if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {
+                        let found = await lookUp(prepared, in: cache, decodedBy: identity)
+                        let context = CacheContext(slot: found.slot, prepared: prepared)
+                        if let entry = found.lookup.entry {
+                            let isStale = if case .stale = found.lookup { true } else { false }
+                            if request.accepts(statusCode: entry.statusCode),
+                                !isStale || !HTTPCaching.requiresRevalidation(entry)
+                            {
+                                let cached = Delivery.cached(
+                                    entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+                                let value = try await value(of: cached, for: request)
+                                continuation.yield(.init(value: value, source: .cache, isStale: isStale))
                             }
+                            delivery = try await revalidate(entry: entry, decoded: found.decoded, context: context)
+                        } else {
+                            let exchange = try await fetch(prepared, revalidating: nil)
+                            delivery = .network(exchange.response, slot: await store(exchange, context: context))
                         }
+                    } else {
+                        delivery = try await deliver(prepared, decodedBy: identity)
                     }
-                    let delivery = try await deliver(
-                        http,
-                        cachePolicy: cachePolicy == .cacheThenNetwork ? .networkOnly : cachePolicy,
-                        cacheInterval: cacheInterval,
-                        retryPolicy: options.retryPolicy,
-                        store: cachePolicy != .networkOnly,
-                        decodedBy: identity
-                    )
                     continuation.yield(
                         .init(value: try await value(of: delivery, for: request), source: .network, isStale: false))
                     continuation.finish()

@@ -1,26 +1,156 @@
+import Logging
 import PrismCache
 
-/// Sends typed requests and returns their decoded responses.
+/// Sends requests through Prism's request pipeline: the seam between an app (or PrismGraphQL) and
+/// the client that sends.
 ///
 /// ```swift
 /// let client: any PrismNetworkClient = PrismNetworkAdapter()
 /// let user = try await client.request(on: GetUserRequest(login: "octocat"))
 /// ```
 ///
-/// ``PrismNetworkAdapter`` is the implementation that ships; a test double of your own can
-/// conform to stand in for it in your app's tests.
+/// A request crosses the pipeline in two steps: ``prepare(_:options:)`` (the interceptors, the
+/// authenticator's credentials, the checks) and ``send(_:)`` (the cache, the retry loop over the
+/// transport, the cache again). Typed requests, raw requests, uploads, GraphQL operations and
+/// the WebSocket upgrade of GraphQL subscriptions all go through these two steps.
+///
+/// ``PrismNetworkAdapter`` is the implementation that ships. A test double of your own needs only
+/// ``send(_:)``: typed requests, uploads and every PrismGraphQL operation (its cache keyed on the
+/// request as prepared, uploads, subscriptions' authentication) then go through it.
+///
+/// ```swift
+/// struct CannedClient: PrismNetworkClient {
+///     func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
+///         PrismHTTPResponse(statusCode: 200, body: Data(#"{"login":"octocat"}"#.utf8), url: prepared.request.url)
+///     }
+/// }
+/// ```
 public protocol PrismNetworkClient: Sendable {
     /// Sends `request` with `options` and returns its decoded response.
     ///
-    /// - Throws: ``PrismHTTPError`` (a non-2xx status, a decoding failure, a transport
-    ///   failure...), or `CancellationError` when the task is cancelled.
+    /// The default builds the endpoint's request, prepares and sends it, then checks the status
+    /// (``PrismNetworkRequest/accepts(statusCode:)``) and decodes the body.
+    ///
+    /// - Throws: ``PrismHTTPError`` (a status the request does not accept, a decoding failure,
+    ///   a transport failure...), or `CancellationError` when the task is cancelled.
     func request<Request: PrismNetworkRequest>(
         on request: Request,
         options: PrismRequestOptions
     ) async throws -> Request.Response
+
+    /// The first stages of the pipeline: `options`' headers and timeout, then the interceptors,
+    /// the authenticator's credentials and the checks (URL, header names and values, timeout).
+    ///
+    /// The default applies the options and checks the request; it has no interceptors and no
+    /// credentials.
+    func prepare(_ request: PrismHTTPRequest, options: PrismRequestOptions) async throws -> PrismPreparedRequest
+
+    /// The rest of the pipeline: the cache lookup, the retry loop over the transport (redirects
+    /// included), the cache store. Returns the response whatever its status.
+    func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse
+
+    /// Sends `prepared` with `body` streamed, reporting the bytes sent so far to `progress`;
+    /// never cached or retried.
+    ///
+    /// The default collects the body and calls ``send(_:)`` with it.
+    func upload(
+        _ prepared: PrismPreparedRequest,
+        body: PrismUploadBody,
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
+    ) async throws -> PrismHTTPResponse
+
+    /// Renews the credentials identified by `credential` after they were refused outside an
+    /// HTTP exchange (a WebSocket closed with 4401 or 4403); returns false when there is nothing
+    /// to renew (no authenticator). The default returns false.
+    func refreshCredentials(replacing credential: String?) async throws -> Bool
+
+    /// Where the client logs, with secrets redacted; PrismGraphQL's subscriptions log there
+    /// too. The default is nil.
+    var logger: Logger? { get }
+
+    /// The client's response cache, which PrismGraphQL's client shares by default; the default is
+    /// nil (nothing cached).
+    var cache: PrismResponseCache? { get }
 }
 
 extension PrismNetworkClient {
+    /// Builds the endpoint's request, prepares and sends it, checks the status and decodes the body.
+    public func request<Request: PrismNetworkRequest>(
+        on request: Request,
+        options: PrismRequestOptions
+    ) async throws -> Request.Response {
+        let built = try request.endpoint.makeHTTPRequest()
+        let response = try await send(try await prepare(built, options: options))
+        return try PrismNetworkAdapter.validateAndDecode(response, for: request)
+    }
+
+    /// `request` with `options`' headers and timeout, checked: no interceptors, no credentials.
+    public func prepare(_ request: PrismHTTPRequest, options: PrismRequestOptions) async throws
+        -> PrismPreparedRequest
+    {
+        let built = request.applying(options)
+        try RequestValidation.validate(built)
+        return PrismPreparedRequest(original: built, request: built, options: options)
+    }
+
+    /// Collects `body` and sends it with `prepared` through ``send(_:)``, uncached and once,
+    /// reporting all of it to `progress` when sent.
+    public func upload(
+        _ prepared: PrismPreparedRequest,
+        body: PrismUploadBody,
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
+    ) async throws -> PrismHTTPResponse {
+        try body.validate()
+        var request = prepared.request
+        request.body = try await body.collect()
+        var options = prepared.options
+        options.cachePolicy = .networkOnly
+        options.retryPolicy = nil
+        let response = try await send(
+            PrismPreparedRequest(
+                original: prepared.original, request: request, credential: prepared.credential, options: options))
+        progress(body.length)
+        return response
+    }
+
+    /// Nothing to renew: false.
+    public func refreshCredentials(replacing credential: String?) async throws -> Bool { false }
+
+    /// No logger.
+    public var logger: Logger? { nil }
+
+    /// No cache.
+    public var cache: PrismResponseCache? { nil }
+
+    /// Prepares and sends `request` with `options`; the response whatever its status.
+    public func send(_ request: PrismHTTPRequest, options: PrismRequestOptions = PrismRequestOptions())
+        async throws -> PrismHTTPResponse
+    {
+        try await send(try await prepare(request, options: options))
+    }
+
+    /// Uploads `body` with `request` through the whole pipeline (interceptors, authenticator,
+    /// logging), reporting the bytes sent so far to `progress`.
+    ///
+    /// ```swift
+    /// let response = try await client.upload(request, body: .multipart(form)) { sent in
+    ///     print("\(sent) bytes sent")
+    /// }
+    /// ```
+    ///
+    /// The body is checked first (``PrismUploadBody/validate()``): a file part that cannot be
+    /// read fails before anything is sent. After a 401 the authenticator refreshes and the body
+    /// is sent again, once. Uploads are never cached or retried.
+    public func upload(
+        _ request: PrismHTTPRequest,
+        body: PrismUploadBody,
+        options: PrismRequestOptions = PrismRequestOptions(),
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void = { _ in }
+    ) async throws -> PrismHTTPResponse {
+        try body.validate()
+        return try await upload(try await prepare(request, options: options), body: body, progress: progress)
+    }
+
     /// Sends `request` and returns its decoded response.
     public func request<Request: PrismNetworkRequest>(on request: Request) async throws -> Request.Response {
         try await self.request(on: request, options: PrismRequestOptions())

@@ -1,13 +1,39 @@
 import Foundation
 import PrismCache
+@_spi(PrismInternals) import PrismHTTP
 
 /// How query responses are kept in a `PrismResponseCache`.
 enum GraphQLCaching {
-    /// `GraphQL POST <url> <SHA-256 of the body> <identity>`: the body's keys are sorted, so the
-    /// same document, operation and variables always make the same key; `identity` covers the
-    /// headers and credentials (see `cacheIdentity`).
-    static func key(url: URL, body: Data, identity: String) -> String {
-        "GraphQL POST \(url.absoluteString) \(SHA256Hex.digest(of: body)) \(identity)"
+    /// Headers left out of a cached answer's identity: they name one request, not what it asks
+    /// (a tracing interceptor that adds a fresh request id would otherwise make every query a
+    /// miss). `Content-Length` follows from the body, which the key already covers.
+    static let perRequestHeaders: Set<String> = [
+        "content-length", "x-request-id", "x-correlation-id", "traceparent", "tracestate", "baggage",
+        "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-amzn-trace-id",
+    ]
+
+    /// `GraphQL <url> <SHA-256 of the document> <SHA-256 of the headers>`: the document's keys
+    /// are sorted, so the same document, operation and variables always make the same key; the
+    /// headers are those of `request` as the network client prepared it (after its interceptors
+    /// and authenticator), every one of them but ``perRequestHeaders``: an answer is served only
+    /// to a request with the same credentials, tenant, language and every other header. Secret
+    /// values only ever enter the key through the digest.
+    static func key(url: URL, document: Data, request: PrismHTTPRequest) -> PrismCacheKey {
+        var fields: [(name: String, value: String)] = []
+        for field in request.headers {
+            let name = field.name.lowercased()
+            if !perRequestHeaders.contains(name) { fields.append((name, field.value)) }
+        }
+        fields.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
+        var bytes = Data()
+        for field in fields {
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(0)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(0)
+        }
+        return PrismCacheKey(
+            "GraphQL \(url.absoluteString) \(SHA256Hex.digest(of: document)) \(SHA256Hex.digest(of: bytes))")
     }
 
     /// The query's cache interval as a time to live (zero when it has none).
@@ -24,15 +50,24 @@ enum GraphQLCaching {
         return .nanoseconds(Int64((min(seconds, 365 * 24 * 3_600) * 1e9).rounded()))
     }
 
-    /// The entry to store for `response`, or nil when it must not be stored (it has errors or
-    /// no data). Without a cache interval (`ttl` zero) it is stored already stale: only the
-    /// policies that accept stale responses (`.cacheFirst`, `.staleWhileRevalidate`) return it.
+    /// The entry to store for `response`, or nil when it must not be stored: it has errors or
+    /// no data, or its response varies on everything (`Vary: *`), or was sent with no request
+    /// known. It keeps the response's `Vary` and what the request sent for those headers (RFC
+    /// 9111 §4.1), so that a later request that sends them differently is not answered with it.
+    /// Without a cache interval (`ttl` zero) it is stored already stale: only the policies that
+    /// accept stale responses (`.cacheFirst`, `.staleWhileRevalidate`) return it.
     static func entry<T>(
         for response: PrismGraphQLResponse<T>,
         reply: PrismGraphQLClient.Reply,
         ttl: Duration
     ) -> PrismCacheEntry? {
-        guard response.data != nil, !response.hasErrors else { return nil }
-        return PrismCacheEntry(data: reply.body, statusCode: reply.statusCode ?? 200, ttl: ttl)
+        guard response.data != nil, !response.hasErrors, let sent = reply.sent,
+            let varyNames = PrismHTTPVary.names(in: reply.headers)
+        else { return nil }
+        var headers: [String: String] = [:]
+        if !varyNames.isEmpty { headers["Vary"] = reply.headers.values(for: "Vary").joined(separator: ", ") }
+        return PrismCacheEntry(
+            data: reply.body, statusCode: reply.statusCode ?? 200, headers: headers, ttl: ttl,
+            varyingRequestHeaders: PrismHTTPVary.values(of: varyNames, in: sent))
     }
 }

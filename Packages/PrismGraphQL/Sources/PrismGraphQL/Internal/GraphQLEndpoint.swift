@@ -72,31 +72,3 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
     var method: PrismNetworkMethod { payload == nil ? .get : .post }
     var body: (any Encodable)? { payload }
 }
-
-/// One POST to the endpoint, whose response is the raw body; it notes the status code it is
-/// asked to accept, so that an error about a 2xx body that is not GraphQL can say which.
-struct GraphQLHTTPRequest: PrismNetworkRequest {
-    typealias Response = Data
-
-    let endpoint: GraphQLEndpoint
-    let status: StatusRecorder
-
-    func accepts(statusCode: Int) -> Bool {
-        status.record(statusCode)
-        return (200..<300).contains(statusCode)
-    }
-}
-
-/// The status code a response arrived with, written by ``GraphQLHTTPRequest/accepts(statusCode:)``.
-final class StatusRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int?
-
-    func record(_ statusCode: Int) {
-        lock.withLock { value = statusCode }
-    }
-
-    var statusCode: Int? {
-        lock.withLock { value }
-    }
-}

@@ -29,12 +29,15 @@ struct SubscriptionSession {
                     ])
                 connection.failAll(error)
             case .unauthorized(let refusal, let credential):
-                if !refreshed, let authenticator = settings.adapter?.authenticator, connection.hasSubscribers {
+                if !refreshed, connection.hasSubscribers {
                     refreshed = true
                     settings.logger?.debug(
                         "GraphQL subscriptions: credentials refused (close code \(refusal.closeCode ?? 0)), refreshing")
                     do {
-                        try await authenticator.refresh(replacing: credential)
+                        // A client without an authenticator has nothing to renew: the refusal stands.
+                        if try await !settings.networkClient.refreshCredentials(replacing: credential) {
+                            connection.failAll(refusal)
+                        }
                     } catch {
                         var rejected = PrismGraphQLError(
                             code: .subscriptionRejected,

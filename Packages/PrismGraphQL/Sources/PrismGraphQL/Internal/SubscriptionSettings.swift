@@ -26,10 +26,8 @@ struct SubscriptionSettings: Sendable {
         self.configuration = configuration
     }
 
-    var adapter: PrismNetworkAdapter? { networkClient as? PrismNetworkAdapter }
-
-    /// The adapter's logger: subscriptions log as its requests do, secrets redacted.
-    var logger: Logger? { adapter?.logger }
+    /// The network client's logger: subscriptions log as its requests do, secrets redacted.
+    var logger: Logger? { networkClient.logger }
 
     /// The WebSocket URL with its credentials redacted, for log lines and messages.
     var redactedURL: String {

@@ -6,6 +6,8 @@ import PrismHTTP
 extension SubscriptionSocket {
     /// The upgrade request's headers and the `connection_init` message of one connection.
     struct Prepared {
+        /// The WebSocket URL, as the interceptors left it.
+        var url: URL
         /// The headers of the upgrade request, the subprotocol included.
         var headers: HTTPFields
         /// The same as PrismHTTP headers, for the log line (redacted there).
@@ -23,45 +25,31 @@ extension SubscriptionSocket {
         "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions",
     ]
 
-    /// The upgrade request as the client's adapter would send it (additional headers, then every
-    /// interceptor, then the authenticator), and the `connection_init` payload: the configured
-    /// parameters, and the credential headers (`Authorization`, and any header the authenticator
-    /// set) under their names.
+    /// The upgrade request as the network client prepares any request (the additional headers,
+    /// then its interceptors, its authenticator and its checks: `prepare(_:options:)`), and the
+    /// `connection_init` payload: the configured parameters, and the credential headers the
+    /// prepared request carries (`Authorization`, and every header PrismHTTP treats as secret but
+    /// cookies) under their names.
     func prepare(_ url: URL) async throws -> Prepared {
-        var request = PrismHTTPRequest(
+        let upgrade = PrismHTTPRequest(
             url: WebSocketURL.upgradeRequestURL(for: url), method: .get,
             headers: PrismHTTPHeaders(connection.settings.additionalHeaders))
-        var credentialHeaders: [(name: String, value: String)] = []
-        var credential: String?
-        if let adapter = connection.settings.adapter {
-            for interceptor in adapter.interceptors { request = try await interceptor.adapt(request) }
-            if let authenticator = adapter.authenticator {
-                let before = request.headers
-                let authorized = try await authenticator.authorize(request)
-                credential = authorized.credential
-                for field in authorized.request.headers where before[field.name] != field.value {
-                    credentialHeaders.append((field.name, field.value))
-                }
-                request = authorized.request
-            }
-        }
-        if let authorization = request.headers["Authorization"],
-            !credentialHeaders.contains(where: { $0.name.lowercased() == "authorization" })
-        {
-            credentialHeaders.append(("Authorization", authorization))
-        }
+        let prepared = try await connection.settings.networkClient.prepare(upgrade, options: PrismRequestOptions())
+        let request = prepared.request
 
         var payload = connection.settings.configuration.connectionParameters
-        for header in credentialHeaders {
-            if let existing = payload.keys.first(where: { $0.lowercased() == header.name.lowercased() }) {
+        for field in request.headers where Self.isCredential(field.name) {
+            if let existing = payload.keys.first(where: { $0.lowercased() == field.name.lowercased() }) {
                 payload[existing] = nil
             }
-            payload[header.name] = .string(header.value)
+            payload[field.name] = .string(field.value)
         }
 
         var headers = HTTPFields()
         var sent = PrismHTTPHeaders()
         for field in request.headers where !Self.excludedHeaders.contains(field.name.lowercased()) {
+            // The network client checked every name and value; a name HTTPTypes still refuses
+            // is an error, never a silently dropped header.
             guard let name = HTTPField.Name(field.name), Self.isValidValue(field.value) else {
                 throw PrismGraphQLError(
                     code: .requestFailed,
@@ -74,12 +62,20 @@ extension SubscriptionSocket {
         }
         headers[.secWebSocketProtocol] = GraphQLTransportWS.subprotocol
         return Prepared(
+            url: WebSocketURL.derived(from: request.url) ?? url,
             headers: headers,
             requestHeaders: sent,
             initMessage: GraphQLTransportWS.connectionInit(payload: payload),
             payloadKeys: Array(payload.keys),
-            credential: credential
+            credential: prepared.credential
         )
+    }
+
+    /// Whether the header `name` carries a credential that `connection_init` repeats: servers
+    /// read credentials there, since browsers cannot set headers on a WebSocket.
+    private static func isCredential(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered != "cookie" && PrismHTTPRedaction.isSensitive(name)
     }
 
     /// Whether `value` has no CR, LF, NUL or other control character but tab.

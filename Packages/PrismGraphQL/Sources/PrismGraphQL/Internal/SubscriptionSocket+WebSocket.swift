@@ -45,7 +45,7 @@ extension SubscriptionSocket {
         let (outgoing, continuation) = AsyncStream<SubscriptionConnection.Outgoing>.makeStream()
         let progress = SocketProgress()
         let client = WebSocketClient(
-            url: url.absoluteString,
+            url: prepared.url.absoluteString,
             configuration: WebSocketClientConfiguration(
                 maxFrameSize: configuration.maximumMessageSize,
                 additionalHeaders: prepared.headers,

@@ -118,9 +118,7 @@ enum HTTPCaching {
     /// Whether `entry` may be served to `request`: the request sends the same values for every
     /// header the stored response varies on (RFC 9111 §4.1).
     static func varyMatches(_ entry: PrismCacheEntry, _ request: PrismHTTPRequest) -> Bool {
-        guard let vary = varyHeader(of: entry) else { return true }
-        guard let names = varyNames(PrismHTTPHeaders(["Vary": vary])) else { return false }
-        return values(of: names, in: request) == entry.varyingRequestHeaders
+        PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: varyHeader(of: entry), request)
     }
 
     /// The entry's `Vary` header: looked up as written, then among the names of four letters
@@ -189,9 +187,10 @@ enum HTTPCaching {
         entry.etag != nil || entry.lastModified != nil
     }
 
-    static func response(from entry: PrismCacheEntry, url: URL) -> PrismHTTPResponse {
+    static func response(from entry: PrismCacheEntry, request: PrismHTTPRequest) -> PrismHTTPResponse {
         PrismHTTPResponse(
-            statusCode: entry.statusCode, headers: PrismHTTPHeaders(entry.headers), body: entry.data, url: url)
+            statusCode: entry.statusCode, headers: PrismHTTPHeaders(entry.headers), body: entry.data, url: request.url,
+            request: request)
     }
 
     /// The headers of a 304 that update the stored entry.

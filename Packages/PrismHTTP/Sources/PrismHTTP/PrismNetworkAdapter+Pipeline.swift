@@ -1,0 +1,236 @@
+import Foundation
+import Logging
+@_spi(PrismInternals) import PrismCache
+
+/// The request pipeline: every request, whichever way it comes in, crosses these stages in this
+/// order, each named once.
+///
+/// | stage | function | what it does |
+/// |---|---|---|
+/// | 1. build | ``build(_:options:)`` | the endpoint's request, with the options' headers and timeout |
+/// | 2. intercept | ``prepare(built:options:cacheInterval:revalidating:)`` | every interceptor, in order |
+/// | 3. authorize | same | the authenticator's credentials |
+/// | 4. validate | same | URL, header names and values, timeout: once per attempt, the last step before the transport |
+/// | 5. look up | ``deliver(_:decodedBy:)`` | the cache, keyed on the prepared request (credentials included) |
+/// | 6. fetch | ``fetch(_:revalidating:)`` | the retry loop: each ``attempt(_:revalidating:send:)`` transmits (the transport follows redirects), refreshes refused credentials once |
+/// | 7. store | ``deliver(_:decodedBy:)`` (``store(_:context:)``) | the response, under the key of the request as finally sent |
+/// | 8. decode | ``value(of:for:)`` | the status checked, the body decoded (or the decoded value kept beside a cache hit) |
+///
+/// Ways in: ``request(on:options:)`` (1-8), ``send(_:)`` and ``send(_:options:)`` (2-7),
+/// ``upload(_:body:progress:)`` (2-4 and 6, one attempt, never cached),
+/// ``responses(on:cachePolicy:options:)`` (1-5, then 6-8), and PrismGraphQL through
+/// ``prepare(_:options:)`` and ``send(_:)``. Each attempt is prepared (stages 2-4) exactly once:
+/// the first uses the preparation the lookup was keyed on, each later one (a retry, the resend
+/// after a refresh) is prepared again from ``PrismPreparedRequest/original``.
+extension PrismNetworkAdapter {
+    // MARK: Ways in
+
+    /// Sends `request` with `options`, validates the status and decodes the body.
+    public func request<Request: PrismNetworkRequest>(
+        on request: Request,
+        options: PrismRequestOptions
+    ) async throws -> Request.Response {
+        let (built, cacheInterval) = try build(request.endpoint, options: options)
+        let prepared = try await prepare(built: built, options: options, cacheInterval: cacheInterval)
+        let delivery = try await deliver(prepared, decodedBy: DecodedReuse.identity(of: Request.self))
+        return try await value(of: delivery, for: request)
+    }
+
+    /// Sends `prepared` through the cache and the network; the response whatever its status.
+    public func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
+        try await deliver(prepared, decodedBy: nil).response
+    }
+
+    /// Uploads `body` with `prepared`, reporting the bytes sent so far to `progress`: one attempt
+    /// (after a 401 the authenticator refreshes and the body is sent again, once), never cached.
+    public func upload(
+        _ prepared: PrismPreparedRequest,
+        body: PrismUploadBody,
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
+    ) async throws -> PrismHTTPResponse {
+        try body.validate()
+        return try await attempt(prepared, revalidating: nil) { [transport] request in
+            try await transport.upload(request, body: body, progress: progress)
+        }.response
+    }
+
+    /// Renews the credentials identified by `credential` with the authenticator; false when the
+    /// client has none.
+    public func refreshCredentials(replacing credential: String?) async throws -> Bool {
+        guard let authenticator else { return false }
+        try await authenticator.refresh(replacing: credential)
+        return true
+    }
+
+    // MARK: 1. Build
+
+    /// The endpoint as a request with `options` applied, and its cache interval, checked.
+    func build(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws
+        -> (PrismHTTPRequest, Duration?)
+    {
+        let request = try endpoint.makeHTTPRequest().applying(options)
+        let cacheInterval = try endpoint.cacheInterval.map { seconds throws(PrismHTTPError) in
+            try RequestValidation.cacheInterval(seconds: seconds, url: request.url)
+        }
+        return (request, cacheInterval)
+    }
+
+    // MARK: 2-4. Intercept, authorize, validate
+
+    /// `request` with `options` applied, adapted by every interceptor, with credentials, checked.
+    public func prepare(_ request: PrismHTTPRequest, options: PrismRequestOptions) async throws
+        -> PrismPreparedRequest
+    {
+        try await prepare(built: request.applying(options), options: options)
+    }
+
+    /// Stages 2 to 4 for one attempt: the interceptors, the authenticator, and the checks, last,
+    /// so that whatever an interceptor, the authenticator or a cached validator (`revalidating`'s
+    /// `ETag`) put in the request is checked before any transport sees it.
+    func prepare(
+        built: PrismHTTPRequest,
+        options: PrismRequestOptions,
+        cacheInterval: Duration? = nil,
+        revalidating entry: PrismCacheEntry? = nil
+    ) async throws -> PrismPreparedRequest {
+        var request = built
+        for interceptor in interceptors { request = try await interceptor.adapt(request) }
+        var credential: String?
+        do {
+            if let authenticator { (request, credential) = try await authenticator.authorize(request) }
+            if let entry { request = HTTPCaching.conditional(request, revalidating: entry) }
+            try RequestValidation.validate(request)
+        } catch let error as PrismHTTPError {
+            logFailure(error, of: request)
+            throw error
+        }
+        var prepared = PrismPreparedRequest(original: built, request: request, credential: credential, options: options)
+        prepared.cacheInterval = cacheInterval
+        return prepared
+    }
+
+    // MARK: 5-7. Look up, fetch, store
+
+    /// The cache, then the network: a cache hit comes back as the entry (with the value
+    /// `decodedBy` kept beside it, if there is one), a fetched response is stored as HTTP and
+    /// the policy allow. The key is made (and hashed) once, and the cache's clock read once.
+    func deliver(_ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?) async throws -> Delivery {
+        let policy = prepared.options.cachePolicy
+        guard let cache, policy != .networkOnly, HTTPCaching.isCacheable(prepared.request) else {
+            return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
+        }
+        let found = await lookUp(prepared, in: cache, decodedBy: decoding)
+        let context = CacheContext(slot: found.slot, prepared: prepared)
+        switch PrismCachePlan(
+            lookup: found.lookup, policy: policy, mayServeStale: { !HTTPCaching.requiresRevalidation($0) })
+        {
+        case .serve(let entry):
+            if case .fresh = found.lookup {
+                logger?.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
+            }
+            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+        case .serveAndRevalidate(let entry):
+            await revalidateInBackground(entry: entry, context: context)
+            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+        case .revalidate(let entry):
+            return try await revalidate(entry: entry, decoded: found.decoded, context: context)
+        case .fetch:
+            let exchange = try await fetch(prepared, revalidating: nil)
+            return .network(exchange.response, slot: await store(exchange, context: context))
+        }
+    }
+
+    /// What the cache holds for `prepared` (a `Vary` mismatch is a miss), with the value
+    /// `decoding` kept beside it, and where a response to it is stored.
+    func lookUp(_ prepared: PrismPreparedRequest, in cache: PrismResponseCache, decodedBy decoding: ObjectIdentifier?)
+        async -> (lookup: PrismCacheLookup, decoded: (any Sendable)?, slot: CacheSlot)
+    {
+        let key = prepared.cacheKey
+        let slot = CacheSlot(cache: cache, key: key)
+        guard PrismCachePlan.readsCache(prepared.options.cachePolicy) else { return (.miss, nil, slot) }
+        var (lookup, decoded): (PrismCacheLookup, (any Sendable)?) =
+            if let decoding { await cache.lookup(key, decodedBy: decoding) } else { (await cache.lookup(key), nil) }
+        if let entry = lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
+            (lookup, decoded) = (.miss, nil)
+        }
+        return (lookup, decoded, slot)
+    }
+
+    // MARK: 6. Fetch: the retry loop
+
+    /// The network, retried as the options' retry policy says: a transient status (408, 429,
+    /// 5xx) counts as a failed attempt; when the attempts are spent the last response is an error
+    /// that lists them. The first attempt sends `prepared` as it is (conditionally, when
+    /// `revalidating` an entry with validators); each later one is prepared again.
+    func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
+        let transport = self.transport
+        let send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse = { try await transport.send($0) }
+        let conditional = entry.flatMap { HTTPCaching.canRevalidate($0) ? $0 : nil }
+        var first: PrismPreparedRequest? = prepared
+        if let conditional {
+            var request = HTTPCaching.conditional(prepared.request, revalidating: conditional)
+            try RequestValidation.validateHeaders(request.headers, url: request.url)
+            request.timeout = prepared.request.timeout
+            first = PrismPreparedRequest(
+                original: prepared.original, request: request, credential: prepared.credential,
+                options: prepared.options)
+        }
+        guard let retryPolicy = prepared.options.retryPolicy else {
+            return try await attempt(first ?? prepared, revalidating: conditional, send: send)
+        }
+        return try await Retrying.run(policy: retryPolicy, sleep: sleep) {
+            let current: PrismPreparedRequest
+            if let next = first {
+                current = next
+                first = nil
+            } else {
+                current = try await self.prepare(
+                    built: prepared.original, options: prepared.options, revalidating: conditional)
+            }
+            let exchange = try await attempt(current, revalidating: conditional, send: send)
+            let failure = PrismHTTPError.unacceptable(exchange.response, method: current.request.method)
+            if !exchange.response.isSuccess, PrismRetryFailure(error: failure).isTransient { throw failure }
+            return exchange
+        }
+    }
+
+    /// One attempt: `prepared` through `send` (the transport), and when the authenticator says
+    /// the credentials were refused, a refresh, a new preparation and one more send.
+    func attempt(
+        _ prepared: PrismPreparedRequest,
+        revalidating entry: PrismCacheEntry?,
+        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    ) async throws -> Exchange {
+        let response = try await transmit(prepared.request, send: send)
+        guard let authenticator, authenticator.isAuthenticationFailure(response) else {
+            return Exchange(response: response, sent: prepared.request)
+        }
+        do {
+            try await authenticator.refresh(replacing: prepared.credential)
+        } catch let error as PrismHTTPError {
+            logFailure(error, of: prepared.request)
+            throw error
+        }
+        let again = try await prepare(built: prepared.original, options: prepared.options, revalidating: entry)
+        return Exchange(response: try await transmit(again.request, send: send), sent: again.request)
+    }
+
+    /// Sends one prepared request through `send` (the transport, which follows redirects),
+    /// logged when the client has a logger.
+    func transmit(
+        _ request: PrismHTTPRequest,
+        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    ) async throws -> PrismHTTPResponse {
+        do {
+            var response =
+                if let logger { try await transmitLogged(request, logger: logger, send: send) } else {
+                    try await send(request)
+                }
+            response.request = request
+            return response
+        } catch var error as PrismHTTPError {
+            if error.method == nil { error.method = request.method }
+            throw error
+        }
+    }
+}

@@ -56,6 +56,7 @@ import NIOCore
 ///   hex; else 400 `provided sha does not match query`) and the query is registered. With
 ///   `?persistedQueries=0` a request carrying the extension is answered `PersistedQueryNotSupported`
 ///   (`PERSISTED_QUERY_NOT_SUPPORTED`).
+/// - `?vary=<names>` adds `Vary: <names>` to every answer.
 /// - `/graphql/flaky/:name?failures=<n>&status=<code>&retryAfter=<s>` fails its first n attempts
 ///   with `status` (default 503) and a GraphQL error body, counted in
 ///   ``PrismTestServer/flakyAttempts(_:)`` with `/flaky/:name`'s, then serves GraphQL.
@@ -203,6 +204,8 @@ struct GraphQLRoutes: RouteGroup {
         var isGraphQLResponse: Bool
         /// The status of a response whose `data` is null, with the newer media type.
         var nullDataStatus: HTTPResponse.Status
+        /// The `Vary` the response carries (`?vary=<names>`), if any.
+        var vary: String?
 
         init(_ request: Request) {
             let accept = (request.headers[.accept] ?? "").lowercased()
@@ -210,6 +213,7 @@ struct GraphQLRoutes: RouteGroup {
             nullDataStatus =
                 request.query["nullDataStatus"].flatMap { Int($0) }.flatMap { (200...599).contains($0) ? $0 : nil }
                 .map { HTTPResponse.Status(code: $0) } ?? .ok
+            vary = request.query["vary"].flatMap { $0.isEmpty ? nil : $0 }
         }
 
         private func response(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
@@ -217,6 +221,7 @@ struct GraphQLRoutes: RouteGroup {
             if isGraphQLResponse {
                 response.headers[.contentType] = Self.graphQLResponseType + "; charset=utf-8"
             }
+            if let vary { response.headers[.vary] = vary }
             return response
         }
 

@@ -215,12 +215,8 @@ func makeClient() -> PrismNetworkAdapter {
         maximumResponseBytes: 16 * 1_024 * 1_024,
         redirects: .sameOrigin(maximum: 3)
     )
-    #if canImport(AsyncHTTPClient)
-    let transport: any PrismHTTPTransport = PrismAsyncHTTPClientTransport(configuration: configuration)
-    #else
-    let transport: any PrismHTTPTransport = PrismURLSessionTransport(configuration: configuration)
-    #endif
-    return PrismNetworkAdapter(transport: transport)
+    // AsyncHTTPClient on Linux, URLSession on Apple platforms (or without Prism's trait).
+    return PrismNetworkAdapter(transport: PrismNetworkAdapter.defaultTransport(configuration: configuration))
 }
 
 func slowReport(client: PrismNetworkAdapter) async throws -> GitHubUser {

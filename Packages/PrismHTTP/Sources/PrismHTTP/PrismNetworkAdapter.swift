@@ -71,10 +71,27 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     /// Apple platforms, and everywhere when Prism is built without its `AsyncHTTPClient`
     /// package trait.
     public static var defaultTransport: any PrismHTTPTransport {
-        #if canImport(AsyncHTTPClient)
-        PrismAsyncHTTPClientTransport()
+        defaultTransport(configuration: .default)
+    }
+
+    /// The transport `PrismNetworkAdapter()` uses, configured with `configuration`: what an app
+    /// writes instead of choosing a transport by `canImport`, which can say yes for a module that
+    /// something else in the build graph compiled while Prism itself was built without it.
+    ///
+    /// ```swift
+    /// let client = PrismNetworkAdapter(
+    ///     transport: PrismNetworkAdapter.defaultTransport(configuration: .init(requestTimeout: .seconds(15))))
+    /// ```
+    ///
+    /// The choice follows Prism's `AsyncHTTPClient` package trait (and the platform), not
+    /// whether the module can be imported.
+    public static func defaultTransport(configuration: PrismTransportConfiguration) -> any PrismHTTPTransport {
+        // A trait's condition, not `canImport`: AsyncHTTPClient may be importable because
+        // another package in the graph built it while this one was built without the trait.
+        #if AsyncHTTPClient && os(Linux)
+        PrismAsyncHTTPClientTransport(configuration: configuration)
         #else
-        PrismURLSessionTransport()
+        PrismURLSessionTransport(configuration: configuration)
         #endif
     }
 

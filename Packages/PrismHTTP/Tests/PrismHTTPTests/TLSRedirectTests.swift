@@ -1,4 +1,4 @@
-#if canImport(AsyncHTTPClient)
+#if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient
 import Foundation
 import NIOSSL

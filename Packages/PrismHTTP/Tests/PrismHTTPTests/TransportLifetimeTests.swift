@@ -1,4 +1,4 @@
-#if canImport(AsyncHTTPClient)
+#if AsyncHTTPClient && os(Linux)
 import Foundation
 import PrismHTTP
 import PrismTestServer

@@ -12,7 +12,7 @@ struct UploadDeadlineTests {
     static func make(_ kind: TransportKind, clock: TestClock<Duration>) -> any PrismHTTPTransport {
         switch kind {
         case .asyncHTTPClient:
-            #if canImport(AsyncHTTPClient)
+            #if AsyncHTTPClient && os(Linux)
             return PrismAsyncHTTPClientTransport(configuration: .default, deadlineClock: DeadlineClock(clock))
             #else
             return make(.urlSession, clock: clock)

@@ -5,7 +5,7 @@ import Foundation
 import PrismNetwork
 import PrismTestServer
 
-#if canImport(AsyncHTTPClient)
+#if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient
 #endif
 
@@ -75,7 +75,7 @@ func networkBenchmarks() async throws -> [Result] {
     let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.port))
     let client = PrismNetworkAdapter(cache: nil)
 
-    #if canImport(AsyncHTTPClient)
+    #if AsyncHTTPClient && os(Linux)
     if selected("client") {
         let raw: @Sendable () async throws -> Void = {
             let response = try await HTTPClient.shared.execute(

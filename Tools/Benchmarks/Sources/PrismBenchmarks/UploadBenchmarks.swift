@@ -8,7 +8,7 @@ import PrismTestServer
 import FoundationNetworking
 #endif
 
-#if canImport(AsyncHTTPClient)
+#if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient
 import NIOCore
 #endif
@@ -68,7 +68,7 @@ func multipartMemoryBenchmark() async throws -> [String] {
 /// AsyncHTTPClient, alternately, and compares their throughput (bar: at least 80%).
 func uploadThroughputBenchmarks() async throws -> [Result] {
     var results: [Result] = []
-    #if canImport(AsyncHTTPClient)
+    #if AsyncHTTPClient && os(Linux)
     guard selected("upload") else { return results }
     let server = try await PrismTestServer.start()
     let size = 100 << 20

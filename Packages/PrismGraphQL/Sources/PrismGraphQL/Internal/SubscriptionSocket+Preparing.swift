@@ -1,4 +1,4 @@
-#if canImport(WSClient)
+#if WebSocketSubscriptions
 import Foundation
 import HTTPTypes
 import PrismHTTP

@@ -1,4 +1,4 @@
-#if !canImport(WSClient)
+#if !WebSocketSubscriptions
 import Foundation
 
 /// Without the WebSocketSubscriptions trait (see Package.swift) there is no WebSocket client:

@@ -12,7 +12,7 @@ public enum PrismTransportKind: String, CaseIterable, Sendable {
     public func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
         switch self {
         case .asyncHTTPClient:
-            #if canImport(AsyncHTTPClient)
+            #if AsyncHTTPClient && os(Linux)
             return PrismAsyncHTTPClientTransport(configuration: configuration)
             #else
             return PrismURLSessionTransport(configuration: configuration)

@@ -1,4 +1,4 @@
-#if canImport(AsyncHTTPClient)
+#if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1

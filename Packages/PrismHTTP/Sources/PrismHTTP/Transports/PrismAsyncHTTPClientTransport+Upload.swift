@@ -17,6 +17,7 @@ extension PrismAsyncHTTPClientTransport {
         body: PrismUploadBody,
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse {
+        if followsRedirects { throw refusingRedirectingClient(request.url) }
         try RequestValidation.validate(request)
         try body.validate()
         let timeout = try effectiveTimeout(of: request)

@@ -50,6 +50,9 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     public let configuration: PrismTransportConfiguration
     /// What an upload's moving deadline is measured on (a test's clock, or the continuous one).
     let deadlineClock: DeadlineClock
+    /// Whether the client follows redirects itself (an app's own client, misconfigured): then
+    /// nothing is sent.
+    let followsRedirects: Bool
 
     /// Creates a transport that sends through `HTTPClient.shared` (default configuration) or
     /// through a client of its own configured with `configuration`.
@@ -61,6 +64,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     init(configuration: PrismTransportConfiguration, deadlineClock: DeadlineClock) {
         self.configuration = configuration
         self.deadlineClock = deadlineClock
+        self.followsRedirects = false
         if Self.usesSharedClient(configuration) {
             client = Self.sharedClient
             ownsClient = false
@@ -106,13 +110,45 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// Creates a transport that sends through `client`, which the caller keeps and shuts down.
     ///
     /// - Important: Create `client` with `redirectConfiguration = .disallow`: Prism follows
-    ///   redirects itself, with its rules for credentials. A response that shows AsyncHTTPClient
-    ///   followed a redirect fails with `transportFailed`.
+    ///   redirects itself, with its rules for credentials. AsyncHTTPClient's own redirects strip
+    ///   `Authorization` and `Cookie` on a hop to another origin, but not `X-API-Key` or any other
+    ///   secret header, and they resend a 307 or 308 body there. Through a client that follows
+    ///   redirects, every request fails with `transportFailed` before a byte is sent.
     public init(client: HTTPClient, configuration: PrismTransportConfiguration = .default) {
         self.client = client
         self.ownsClient = false
         self.configuration = configuration
         self.deadlineClock = .continuous
+        self.followsRedirects = Self.followsRedirects(client)
+    }
+
+    /// Whether `client` follows redirects itself.
+    ///
+    /// AsyncHTTPClient does not say so publicly: the client's configuration is internal, and its
+    /// redirect configuration holds an internal `mode`, `disallow` or `follow(...)`, all read
+    /// here by reflection. If a later version stores them otherwise, this answers false and the
+    /// check after each upload (the response's history) still fails a followed redirect, after
+    /// the fact.
+    static func followsRedirects(_ client: HTTPClient) -> Bool {
+        func child(_ label: String, of value: Any) -> Any? {
+            Mirror(reflecting: value).children.first { $0.label == label }?.value
+        }
+        guard let configuration = child("configuration", of: client),
+            let redirects = child("redirectConfiguration", of: configuration),
+            let mode = child("mode", of: redirects)
+        else { return false }
+        return String(describing: mode).hasPrefix("follow")
+    }
+
+    /// The error every request through a client that follows redirects fails with.
+    func refusingRedirectingClient(_ url: URL) -> PrismHTTPError {
+        PrismHTTPError(
+            code: .transportFailed,
+            message: "This transport's HTTPClient follows redirects itself, past Prism's rules (it would carry "
+                + "secret headers and request bodies to other origins): create it with "
+                + "redirectConfiguration = .disallow. Nothing was sent.",
+            url: url
+        )
     }
 
     deinit {
@@ -157,6 +193,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// Each exchange goes through AsyncHTTPClient's delegate API, whose deadline covers the whole
     /// response (the head and every byte of the body), with the same deadline for every hop.
     public func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+        if followsRedirects { throw refusingRedirectingClient(request.url) }
         try RequestValidation.validate(request)
         let timeout = try effectiveTimeout(of: request)
         let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)

@@ -61,8 +61,20 @@ extension PrismNetworkAdapter {
         // Only the entry of the credentials the 304 was sent with is refreshed.
         let key = HTTPCaching.key(for: exchange.sent)
         let cache = context.slot.cache
-        let refreshed = await cache.refresh(key: key, headers: HTTPCaching.refreshedHeaders(from: response), ttl: ttl)
+        let headers = HTTPCaching.refreshedHeaders(from: response)
+        var refreshed = await cache.refresh(key: key, headers: headers, ttl: ttl)
         logger?.debug("revalidated: not modified", metadata: ["url": "\(PrismHTTPRedaction.redact(url))"])
+        if refreshed == nil, key != context.slot.key {
+            // Sent with other credentials (refreshed on the way): the server confirmed the
+            // stored body for them, and the entry is kept under their key, never the old one's.
+            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent)
+            for (name, value) in headers { confirmed.headers[name] = value }
+            if var copy = HTTPCaching.entry(for: confirmed, request: exchange.sent, cacheInterval: nil) {
+                copy.ttl = ttl
+                await cache.set(copy, for: key)
+                refreshed = copy
+            }
+        }
         guard let refreshed else {
             return .network(HTTPCaching.response(from: entry, request: exchange.sent), slot: nil)
         }

@@ -84,4 +84,62 @@ struct CredentialCachingTests {
             }
         }
     }
+
+    @Test(
+        "a 304 to a revalidation sent with refreshed credentials refreshes their entry only, never the old one's",
+        arguments: TransportKind.allCases)
+    func notModifiedRefreshesOnlyItsCredentials(transport: TransportKind) async throws {
+        struct Versioned: PrismEntity {
+            var name: String
+            var version: Int
+        }
+        try await withServer { (server: PrismTestServer) async throws in
+            let refreshes = LockedBox(0)
+            let cache = PrismResponseCache(maxSize: 10)
+            let tokens = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+                refreshes.mutate { $0 += 1 }
+                // The server's refresh route: the next token number, here without a round trip.
+                _ = try await PrismNetworkAdapter(cache: nil).send(
+                    PrismHTTPRequest(
+                        url: server.url("/auth/refresh"), method: .post, headers: ["Content-Type": "application/json"],
+                        body: Data(#"{"refreshToken":"refresh-0"}"#.utf8)))
+                return "token-1"
+            }
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: cache, authenticator: tokens)
+            let document = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/auth/etag/doc"))
+            func key(_ token: String) async throws -> PrismCacheKey {
+                try await PrismNetworkAdapter(cache: nil).prepare(
+                    PrismHTTPRequest(url: server.url("/auth/etag/doc"), headers: ["Authorization": "Bearer \(token)"]),
+                    options: PrismRequestOptions()
+                ).cacheKey
+            }
+            #expect(try await client.request(on: document).version == 1)
+            let old = try await key("token-0")
+            #expect(await cache.lookup(old).entry != nil)
+
+            // The old token expires: the revalidation is refused, refreshed, and sent again with
+            // the new token, which the server answers 304 (fresh for a minute).
+            server.expireToken()
+            #expect(try await client.request(on: document).version == 1)
+            #expect(refreshes.wrappedValue == 1)
+            #expect(server.requests.last?.headers["authorization"] == "Bearer token-1")
+            #expect(server.requests.last?.headers["if-none-match"] != nil)
+
+            // The 304 answered token-1: token-0's entry stays as it was (stale), token-1's is fresh.
+            let stale = await cache.lookup(old)
+            guard case .stale = stale else {
+                Issue.record("token-0's entry was refreshed by a 304 sent with token-1: \(stale)")
+                return
+            }
+            let fresh = await cache.lookup(try await key("token-1"))
+            guard case .fresh = fresh else {
+                Issue.record("token-1's answer was not kept: \(fresh)")
+                return
+            }
+            // And so the next request with token-1 is served from the cache.
+            let sent = server.requests.count
+            #expect(try await client.request(on: document).version == 1)
+            #expect(server.requests.count == sent)
+        }
+    }
 }

@@ -107,11 +107,12 @@ struct CredentialCachingTests {
             }
             let client = PrismNetworkAdapter(transport: transport.make(), cache: cache, authenticator: tokens)
             let document = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/auth/etag/doc"))
+            let keys = PrismNetworkAdapter(cache: nil)
             func key(_ token: String) async throws -> PrismCacheKey {
-                try await PrismNetworkAdapter(cache: nil).prepare(
-                    PrismHTTPRequest(url: server.url("/auth/etag/doc"), headers: ["Authorization": "Bearer \(token)"]),
-                    options: PrismRequestOptions()
-                ).cacheKey
+                let request = PrismHTTPRequest(
+                    url: server.url("/auth/etag/doc"), headers: ["Authorization": "Bearer \(token)"])
+                let prepared = try await keys.prepare(request, options: PrismRequestOptions())
+                return prepared.cacheKey
             }
             #expect(try await client.request(on: document).version == 1)
             let old = try await key("token-0")

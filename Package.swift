@@ -29,7 +29,8 @@ let package = Package(
     ],
     // Both traits are on by default. A package that needs neither (an app that uses only the
     // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
-    // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras, or swift-websocket (README.md says how).
+    // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras (README.md says how); without the second,
+    // PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules.
     traits: [
         .trait(
             name: "AsyncHTTPClient",
@@ -169,16 +170,19 @@ let package = Package(
                 "PrismCache", "PrismHTTP",
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: the WebSocket client (with the WebSocketSubscriptions trait, on by
-                // default), and the logger it and the adapter take.
-                .product(
-                    name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocketSubscriptions"])),
+                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
+                // WebSocketSubscriptions trait, on by default), and the logger it and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
-                .product(
-                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["WebSocketSubscriptions"])
-                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOConcurrencyHelpers", package: "swift-nio",
+                    condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),
@@ -200,6 +204,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"])
     ],
     // As in the root manifest: on by default; without it a subscription ends at once with the
-    // error subscriptionsUnavailable, and swift-websocket is not fetched.
+    // error subscriptionsUnavailable, and SwiftNIO's WebSocket, HTTP and SSL modules are not linked.
     traits: [
         .trait(
             name: "WebSocketSubscriptions",
@@ -24,8 +24,7 @@ let package = Package(
         .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
@@ -36,16 +35,19 @@ let package = Package(
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: the WebSocket client (with the WebSocketSubscriptions trait, on by
-                // default), and the logger it and the adapter take.
-                .product(
-                    name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocketSubscriptions"])),
+                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
+                // WebSocketSubscriptions trait, on by default), and the logger it and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
-                .product(
-                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["WebSocketSubscriptions"])
-                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOConcurrencyHelpers", package: "swift-nio",
+                    condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
             ]
         ),
         .testTarget(

@@ -8,6 +8,38 @@ final class SocketProgress: @unchecked Sendable {
     private var closedByClientValue = false
     private var failureValue: PrismGraphQLError?
     private var lostReasonValue: String?
+    private var upgradedValue = false
+    private var upgradeTimedOutValue = false
+    private var pongQueued = false
+
+    /// Records that the upgrade succeeded: the socket is open.
+    func upgraded() {
+        lock.withLock { upgradedValue = true }
+    }
+
+    var isUpgraded: Bool { lock.withLock { upgradedValue } }
+
+    /// Records that the acknowledgement timer ran out before the upgrade was answered.
+    func upgradeTimedOut() {
+        lock.withLock { upgradeTimedOutValue = true }
+    }
+
+    var didUpgradeTimeOut: Bool { lock.withLock { upgradeTimedOutValue } }
+
+    /// Notes a pong about to be queued for the writer; false when one is queued and not yet
+    /// written (the server's ping is answered by that one).
+    func queuePong() -> Bool {
+        lock.withLock {
+            if pongQueued { return false }
+            pongQueued = true
+            return true
+        }
+    }
+
+    /// Notes that the queued pong is being written.
+    func pongWritten() {
+        lock.withLock { pongQueued = false }
+    }
 
     /// Records the acknowledgement; false when it already came (a second one is ignored).
     func acknowledge() -> Bool {

@@ -1,6 +1,5 @@
 #if WebSocketSubscriptions
 import Foundation
-import HTTPTypes
 import PrismHTTP
 
 extension SubscriptionSocket {
@@ -8,8 +7,8 @@ extension SubscriptionSocket {
     struct Prepared {
         /// The WebSocket URL, as the interceptors left it.
         var url: URL
-        /// The headers of the upgrade request, the subprotocol included.
-        var headers: HTTPFields
+        /// The headers of the upgrade request (the subprotocol is asked for when it is sent).
+        var headers: [(name: String, value: String)]
         /// The same as PrismHTTP headers, for the log line (redacted there).
         var requestHeaders: PrismHTTPHeaders
         var initMessage: String
@@ -45,22 +44,14 @@ extension SubscriptionSocket {
             payload[field.name] = .string(field.value)
         }
 
-        var headers = HTTPFields()
+        // The network client checked every name and value (the pipeline's validation), and the
+        // connection checks them again on the wire: nothing here re-implements either.
+        var headers: [(name: String, value: String)] = []
         var sent = PrismHTTPHeaders()
         for field in request.headers where !Self.excludedHeaders.contains(field.name.lowercased()) {
-            // The network client checked every name and value; a name HTTPTypes still refuses
-            // is an error, never a silently dropped header.
-            guard let name = HTTPField.Name(field.name), Self.isValidValue(field.value) else {
-                throw PrismGraphQLError(
-                    code: .requestFailed,
-                    message:
-                        "The header \(field.name.filter { !$0.isNewline }) cannot be sent on the upgrade request: its name or value is not valid HTTP.",
-                    url: connection.settings.endpointURL)
-            }
-            headers.append(HTTPField(name: name, value: field.value))
+            headers.append((field.name, field.value))
             sent.add(name: field.name, value: field.value)
         }
-        headers[.secWebSocketProtocol] = GraphQLTransportWS.subprotocol
         return Prepared(
             url: WebSocketURL.derived(from: request.url) ?? url,
             headers: headers,
@@ -78,9 +69,5 @@ extension SubscriptionSocket {
         return lowered != "cookie" && PrismHTTPRedaction.isSensitive(name)
     }
 
-    /// Whether `value` has no CR, LF, NUL or other control character but tab.
-    private static func isValidValue(_ value: String) -> Bool {
-        !value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
-    }
 }
 #endif

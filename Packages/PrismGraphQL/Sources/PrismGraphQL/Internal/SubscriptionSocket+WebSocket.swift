@@ -1,12 +1,13 @@
 #if WebSocketSubscriptions
 import Foundation
-import HTTPTypes
 import Logging
+import NIOCore
+import NIOSSL
 import NIOWebSocket
 @_spi(PrismInternals) import PrismHTTP
-import WSClient
 
-/// The socket over swift-websocket's `WSClient` (the WebSocketSubscriptions trait, on by default).
+/// The socket over Prism's own SwiftNIO WebSocket connection (the WebSocketSubscriptions trait,
+/// on by default).
 extension SubscriptionSocket {
     private var settings: SubscriptionSettings { connection.settings }
     private var configuration: PrismGraphQLSubscriptionConfiguration { settings.configuration }
@@ -26,6 +27,12 @@ extension SubscriptionSocket {
             return .idle
         } catch let error as PrismGraphQLError {
             return .failed(error)
+        } catch let error as PrismHTTPError {
+            return .failed(
+                PrismGraphQLError(
+                    code: .requestFailed,
+                    message: "The subscriptions' upgrade request could not be prepared: \(error.message)",
+                    url: settings.endpointURL, underlying: error))
         } catch {
             return .failed(
                 PrismGraphQLError(
@@ -42,38 +49,69 @@ extension SubscriptionSocket {
                 "initPayload": "\(prepared.payloadKeys.sorted())",
             ])
 
-        let (outgoing, continuation) = AsyncStream<SubscriptionConnection.Outgoing>.makeStream()
+        // One timer from the first byte to the acknowledgement: the connect, the TLS handshake
+        // and the upgrade are bounded by it as much as connection_init is. Before the upgrade is
+        // answered it abandons the socket (a lost one, reconnected as the policy says); after, the
+        // server had its chance to acknowledge (connectionAckTimeout ends every subscription).
         let progress = SocketProgress()
-        let client = WebSocketClient(
-            url: prepared.url.absoluteString,
-            configuration: WebSocketClientConfiguration(
-                maxFrameSize: configuration.maximumMessageSize,
-                additionalHeaders: prepared.headers,
-                closeTimeout: .seconds(2),
-                autoPing: .disabled,
-                validateUTF8: true
-            ),
-            // WSClient's trace lines quote frames, connection_init (credentials) included: it
-            // never gets the app's logger.
-            logger: Self.silentLogger
-        ) { inbound, outbound, _ in
-            try await exchange(
-                inbound: inbound, outbound: outbound, outgoing: outgoing, continuation: continuation,
-                initMessage: prepared.initMessage, progress: progress)
+        let attempt = WebSocketConnection.Attempt()
+        let (outgoing, continuation) = AsyncStream<SubscriptionConnection.Outgoing>.makeStream()
+        let configuration = self.configuration
+        let endpointURL = settings.endpointURL
+        let acknowledgementTimer = Task {
+            do { try await configuration.sleep(configuration.connectionAckTimeout) } catch { return }
+            if !progress.isUpgraded {
+                progress.upgradeTimedOut()
+                attempt.abort()
+                return
+            }
+            let timeout = PrismGraphQLError(
+                code: .connectionAckTimeout,
+                message: "The server did not acknowledge connection_init within \(configuration.connectionAckTimeout).",
+                url: endpointURL)
+            if progress.failIfNotAcknowledged(timeout) {
+                continuation.yield(
+                    .close(
+                        code: GraphQLTransportWS.ClientClose.acknowledgementTimeout,
+                        reason: "Connection acknowledgement timeout"))
+            }
         }
+        defer { acknowledgementTimer.cancel() }
+
+        let channel: WebSocketConnection.Socket
+        do {
+            (channel, _) = try await WebSocketConnection.open(
+                prepared.url,
+                headers: prepared.headers,
+                subprotocol: GraphQLTransportWS.subprotocol,
+                tlsConfiguration: TLSConfiguration.makeClientConfiguration(),
+                maximumMessageSize: configuration.maximumMessageSize,
+                attempt: attempt)
+        } catch {
+            continuation.finish()
+            return openFailed(error, progress: progress, credential: prepared.credential)
+        }
+        progress.upgraded()
 
         let closeCode: Int?
         do {
-            closeCode = try await client.run().map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }
+            closeCode = try await exchange(
+                channel, outgoing: outgoing, continuation: continuation, initMessage: prepared.initMessage,
+                progress: progress, acknowledgementTimer: acknowledgementTimer)
         } catch {
             continuation.finish()
             if let failure = progress.failure { return .failed(failure) }
             if progress.closedByClient || Task.isCancelled || error is CancellationError { return .idle }
-            if let error = error as? WebSocketClientError,
-                [.serverSentMessageTooLarge, .serverSentDataInconsistentWithMessage, .serverProtocolError].contains(
-                    error)
-            {
-                return .failed(violation("The server broke the WebSocket protocol: \(error)", closeCode: nil))
+            if error is NIOWebSocketError || error is NIOWebSocketFrameAggregator.Error {
+                let limit = configuration.maximumMessageSize
+                let message =
+                    switch error {
+                    case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+                        NIOWebSocketError.invalidFrameLength:
+                        "The server sent a message larger than the limit of \(limit) bytes."
+                    default: "The server broke the WebSocket protocol: \(error)"
+                    }
+                return .failed(violation(message, closeCode: nil))
             }
             return .lost(
                 lostError("The subscriptions' WebSocket failed: \(PrismHTTPError.describe(error))", error),
@@ -117,89 +155,142 @@ extension SubscriptionSocket {
         }
     }
 
+    /// What a socket that could not be opened means: a refused upgrade is the server's answer
+    /// (401 and 403 refuse the credentials; 408, 429 and 5xx are worth another try; any other
+    /// status ends every subscription), a subprotocol the server did not choose is a protocol
+    /// violation, and everything else (no answer in time, no connection) is a lost socket.
+    private func openFailed(_ error: any Error, progress: SocketProgress, credential: String?) -> Outcome {
+        if Task.isCancelled { return .idle }
+        switch error {
+        case WebSocketConnection.OpenFailure.refused(let status):
+            var refusal = PrismGraphQLError(
+                code: .subscriptionRejected,
+                message: "The server refused the subscriptions' WebSocket upgrade with HTTP \(status).",
+                url: settings.endpointURL)
+            refusal.statusCode = status
+            switch status {
+            case 401, 403:
+                return .unauthorized(refusal, credential: credential)
+            case 408, 429, 500...599:
+                let failure = PrismHTTPError(
+                    code: .unacceptableStatus, message: refusal.message, url: settings.webSocketURL, method: .get,
+                    statusCode: status)
+                return .lost(failure, acknowledged: false)
+            default:
+                return .failed(refusal)
+            }
+        case WebSocketConnection.OpenFailure.subprotocolNotChosen(let chosen):
+            return .failed(
+                violation(
+                    "The server upgraded without choosing the \(GraphQLTransportWS.subprotocol) subprotocol "
+                        + "(it chose \(chosen.map { "\"\($0)\"" } ?? "none")).",
+                    closeCode: nil))
+        case WebSocketConnection.OpenFailure.aborted where progress.didUpgradeTimeOut:
+            return .lost(
+                PrismHTTPError(
+                    code: .timedOut,
+                    message:
+                        "The server did not answer the subscriptions' WebSocket upgrade within \(configuration.connectionAckTimeout).",
+                    url: settings.webSocketURL, method: .get),
+                acknowledged: false)
+        case WebSocketConnection.OpenFailure.aborted:
+            return .idle
+        default:
+            return .lost(
+                lostError("The subscriptions' WebSocket could not be opened: \(PrismHTTPError.describe(error))", error),
+                acknowledged: false)
+        }
+    }
+
     // MARK: The exchange
 
     /// Sends `connection_init`, then reads every message until the socket closes, while a
-    /// writer sends what the subscriptions queue, a timer waits for the acknowledgement, and
-    /// (once acknowledged) another sends keep-alive pings.
+    /// writer sends what the subscriptions queue and (once acknowledged) another sends keep-alive
+    /// pings. Returns the server's close code, if it sent one.
     private func exchange(
-        inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter,
+        _ channel: WebSocketConnection.Socket,
         outgoing: AsyncStream<SubscriptionConnection.Outgoing>,
         continuation: AsyncStream<SubscriptionConnection.Outgoing>.Continuation,
         initMessage: String,
-        progress: SocketProgress
-    ) async throws {
-        try await outbound.write(.text(initMessage))
+        progress: SocketProgress,
+        acknowledgementTimer: Task<Void, Never>
+    ) async throws -> Int? {
         let configuration = self.configuration
-        let settings = self.settings
-        // Not a child task: it ends with the acknowledgement, so that nothing sleeps on the
-        // clock for it afterwards.
-        let acknowledgementTimer = Task {
-            do { try await configuration.sleep(configuration.connectionAckTimeout) } catch { return }
-            let timeout = PrismGraphQLError(
-                code: .connectionAckTimeout,
-                message: "The server did not acknowledge connection_init within \(configuration.connectionAckTimeout).",
-                url: settings.endpointURL)
-            if progress.failIfNotAcknowledged(timeout) {
-                try? await outbound.close(
-                    WebSocketErrorCode(codeNumber: GraphQLTransportWS.ClientClose.acknowledgementTimeout),
-                    reason: "Connection acknowledgement timeout")
-            }
-        }
-        defer { acknowledgementTimer.cancel() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await item in outgoing {
-                    switch item {
-                    case .text(let text):
-                        try await outbound.write(.text(text))
-                    case .close(let code, let reason):
-                        try await outbound.close(WebSocketErrorCode(codeNumber: code), reason: reason)
-                        return
-                    case .finish:
-                        progress.closeByClient()
-                        try await outbound.close(.normalClosure, reason: nil)
-                        return
-                    }
-                }
-            }
-            var messages = inbound.messages(maxSize: configuration.maximumMessageSize).makeAsyncIterator()
-            do {
-                reading: while let message = try await messages.next() {
-                    let text: String
-                    switch message {
-                    case .text(let string):
-                        text = string
-                    case .binary:
-                        await fail(
-                            "The server sent a binary message; graphql-transport-ws messages are text.", progress,
-                            outbound)
-                        break reading
-                    }
-                    switch handle(text, continuation: continuation, progress: progress) {
-                    case .continue:
-                        break
-                    case .acknowledged:
-                        // The timer ends and the keep-alive starts before any subscription is
-                        // sent, so that nothing sleeps on the clock for the acknowledgement once
-                        // a subscription runs.
-                        acknowledgementTimer.cancel()
-                        if let interval = configuration.keepAliveInterval {
-                            group.addTask { try await keepAlive(every: interval, continuation, progress, outbound) }
+        let nio = channel.channel
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(.clientText(initMessage))
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await item in outgoing {
+                        switch item {
+                        case .text(let text):
+                            if text == GraphQLTransportWS.pong { progress.pongWritten() }
+                            try await outbound.write(.clientText(text))
+                        case .close(let code, let reason):
+                            try await Self.close(nio, outbound, code: code, reason: reason)
+                            return
+                        case .finish:
+                            progress.closeByClient()
+                            try await Self.close(nio, outbound, code: 1000, reason: "")
+                            return
                         }
-                        _ = connection.acknowledged(socket: number, continuation)
-                    case .violation(let message):
-                        await fail(message, progress, outbound)
-                        break reading
                     }
                 }
-            } catch {
+                var closeCode: Int?
+                do {
+                    reading: for try await frame in inbound {
+                        switch frame.opcode {
+                        case .text:
+                            let text = String(buffer: frame.unmaskedData)
+                            switch handle(text, continuation: continuation, progress: progress) {
+                            case .continue:
+                                break
+                            case .acknowledged:
+                                // The timer ends and the keep-alive starts before any subscription
+                                // is sent, so that nothing sleeps on the clock for the
+                                // acknowledgement once a subscription runs.
+                                acknowledgementTimer.cancel()
+                                if let interval = configuration.keepAliveInterval {
+                                    group.addTask { try await keepAlive(every: interval, continuation, progress) }
+                                }
+                                _ = connection.acknowledged(socket: number, continuation)
+                            case .violation(let message):
+                                await fail(message, progress, nio, outbound)
+                                break reading
+                            }
+                        case .binary:
+                            await fail(
+                                "The server sent a binary message; graphql-transport-ws messages are text.", progress,
+                                nio, outbound)
+                            break reading
+                        case .ping:
+                            // A WebSocket-level ping: its pong carries the same bytes.
+                            try await outbound.write(
+                                WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                        case .connectionClose:
+                            closeCode = frame.closeCode
+                            break reading
+                        default:
+                            break
+                        }
+                    }
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
                 group.cancelAll()
-                throw error
+                return closeCode
             }
-            group.cancelAll()
         }
+    }
+
+    /// Sends a close frame, and closes the channel if the server has not closed it within two
+    /// seconds (a server that never answers a close cannot hold the socket).
+    private static func close(
+        _ channel: any Channel, _ outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, code: Int, reason: String
+    ) async throws {
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        try await outbound.write(.clientClose(code: code, reason: reason))
     }
 
     /// What reading one message led to.
@@ -226,7 +317,9 @@ extension SubscriptionSocket {
             settings.logger?.debug("GraphQL subscriptions: connection acknowledged by \(settings.redactedURL)")
             return .acknowledged
         case "ping":
-            continuation.yield(.text(GraphQLTransportWS.pong))
+            // At most one pong waits to be written: a server that floods pings while not reading
+            // cannot fill the client's memory with pongs.
+            if progress.queuePong() { continuation.yield(.text(GraphQLTransportWS.pong)) }
             return .continue
         case "pong":
             progress.pongReceived()
@@ -281,14 +374,13 @@ extension SubscriptionSocket {
     private func keepAlive(
         every interval: Duration,
         _ continuation: AsyncStream<SubscriptionConnection.Outgoing>.Continuation,
-        _ progress: SocketProgress,
-        _ outbound: WebSocketOutboundWriter
+        _ progress: SocketProgress
     ) async throws {
         while true {
             try await configuration.sleep(interval)
             guard progress.sendPing() else {
                 settings.logger?.warning("GraphQL subscriptions: no pong within \(interval), closing the socket")
-                try? await outbound.close(.goingAway, reason: "No pong")
+                continuation.yield(.close(code: 1001, reason: "No pong"))
                 return
             }
             continuation.yield(.text(GraphQLTransportWS.ping))
@@ -297,13 +389,16 @@ extension SubscriptionSocket {
 
     /// Ends the exchange for a protocol violation: every subscription will fail with it, and the
     /// socket is closed with 4004 (graphql-ws's Bad response).
-    private func fail(_ message: String, _ progress: SocketProgress, _ outbound: WebSocketOutboundWriter) async {
+    private func fail(
+        _ message: String, _ progress: SocketProgress, _ channel: any Channel,
+        _ outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    ) async {
         settings.logger?.warning(
             "GraphQL subscriptions: protocol violation by the server, closing",
             metadata: ["url": "\(settings.redactedURL)"])
         progress.fail(violation(message, closeCode: nil))
-        try? await outbound.close(
-            WebSocketErrorCode(codeNumber: GraphQLTransportWS.ClientClose.badResponse), reason: "Bad response")
+        try? await Self.close(
+            channel, outbound, code: GraphQLTransportWS.ClientClose.badResponse, reason: "Bad response")
     }
 
     private func violation(_ message: String, closeCode: Int?) -> PrismGraphQLError {
@@ -318,8 +413,5 @@ extension SubscriptionSocket {
     }
 
     private static let decoder = JSONDecoder()
-
-    private static let silentLogger = Logger(
-        label: "PrismGraphQL.WebSocket", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 #endif

@@ -1,0 +1,90 @@
+import Foundation
+import PrismGraphQL
+import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// Servers that hold, refuse or flood the subscriptions' socket: each is bounded by a setting
+/// the app controls, and none can wedge the client.
+@Suite("GraphQL subscriptions against hostile servers: a hanging upgrade, a refused one, floods")
+struct SubscriptionHostileServerTests {
+    /// A client of `url` whose acknowledgement timeout (two seconds) runs on `clock`, and that
+    /// reconnects at once, `attempts` times in a row at most.
+    func client(_ url: URL, clock: TestClock<Duration>, attempts: Int = 2) -> PrismGraphQLClient {
+        PrismGraphQLClient(
+            endpointURL: url, networkClient: PrismNetworkAdapter(cache: nil), cache: nil,
+            subscriptions: PrismGraphQLSubscriptionConfiguration(
+                connectionAckTimeout: .seconds(2), keepAliveInterval: nil,
+                reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: attempts, jitter: .zero),
+                clock: clock))
+    }
+
+    @Test(
+        "a server that accepts the connection and never answers the upgrade is given up after the acknowledgement timeout, and retried"
+    )
+    @MainActor
+    func hangingUpgrade() async throws {
+        try await PrismSilentListener.withRunning { listener in
+            let clock = TestClock()
+            let graphql = client(URL(string: "http://127.0.0.1:\(listener.port)/graphql")!, clock: clock)
+            let outcome = Task {
+                do {
+                    for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+                    return PrismGraphQLError?.none
+                } catch let error as PrismGraphQLError {
+                    return error
+                }
+            }
+            try await eventually { listener.acceptedConnections == 1 && listener.bytesReceived > 0 }
+            // The timeout abandons the first socket and the policy opens a second one...
+            try await advance(clock, by: .seconds(2), until: { listener.acceptedConnections == 2 })
+            try await eventually { listener.openConnections == 1 }
+            // ...whose timeout ends the subscription: the policy allowed two attempts.
+            try await advance(clock, by: .seconds(2), until: { listener.openConnections == 0 })
+            let error = try #require(await outcome.value)
+            #expect(error.code == .requestFailed)
+            #expect((error.underlying as? PrismHTTPError)?.code == .timedOut)
+            #expect(error.message.contains("upgrade"))
+            #expect(listener.acceptedConnections == 2)
+        }
+    }
+
+    @Test("cancelling the last subscriber while the upgrade hangs frees the socket; the next subscribe opens a new one")
+    @MainActor
+    func cancelDuringHangingUpgrade() async throws {
+        try await PrismSilentListener.withRunning { listener in
+            let clock = TestClock()
+            let graphql = client(URL(string: "http://127.0.0.1:\(listener.port)/graphql")!, clock: clock)
+            let first = Task {
+                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            }
+            try await eventually { listener.acceptedConnections == 1 && listener.bytesReceived > 0 }
+            first.cancel()
+            // No clock advances: the cancellation alone closes the connection.
+            try await eventually { listener.openConnections == 0 }
+            _ = await first.result
+
+            let second = Task {
+                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            }
+            try await eventually { listener.acceptedConnections == 2 && listener.openConnections == 1 }
+            second.cancel()
+            try await eventually { listener.openConnections == 0 }
+            _ = await second.result
+        }
+    }
+
+    @Test("an upgrade the server refuses (HTTP 400) ends the subscription with subscriptionRejected and the status")
+    func refusedUpgrade() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let graphql = client(server.url("/not-graphql"), clock: TestClock(), attempts: 5)
+            let error = await #expect(throws: PrismGraphQLError.self) {
+                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            }
+            #expect(error?.code == .subscriptionRejected)
+            #expect(error?.statusCode == 400)
+            #expect(server.graphQLSubscriptionStatistics.connections == 0)
+        }
+    }
+}

@@ -26,7 +26,9 @@ extension PrismGraphQLClient {
     ///   ``PrismGraphQLError`` with code `graphQLErrors` when the server ends it with an `error`
     ///   message (its errors in ``PrismGraphQLError/errors``), `decodingFailed` or
     ///   `invalidResponse` when an event does not decode (the client then completes the
-    ///   subscription), and for failures of the socket: `subscriptionProtocolViolation`,
+    ///   subscription), `consumerTooSlow` when more than
+    ///   ``PrismGraphQLSubscriptionConfiguration/maximumBufferedEvents`` arrived unread (the
+    ///   events held come first; the client completes the subscription), and for failures of the socket: `subscriptionProtocolViolation`,
     ///   `connectionAckTimeout`, `subscriptionRejected` (close codes 4401/4403 after one refresh of
     ///   the authenticator's credentials, 1008, 4500), `invalidEndpoint`, `encodingFailed`, and
     ///   `requestFailed` when the socket was lost and the reconnect policy gave up.
@@ -45,7 +47,9 @@ extension PrismGraphQLClient {
         _ subscription: PrismGraphQLSubscription,
         as type: T.Type
     ) -> AsyncThrowingStream<PrismGraphQLResponse<T>, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<PrismGraphQLResponse<T>, any Error>.makeStream()
+        let limit = subscriptionConfiguration.maximumBufferedEvents
+        let (stream, continuation) = AsyncThrowingStream<PrismGraphQLResponse<T>, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(limit))
         let connection = subscriptionConnection
         let id = connection.makeID()
         let message: String
@@ -73,11 +77,16 @@ extension PrismGraphQLClient {
         let subscriber = SubscriptionConnection.Subscriber(
             operationName: subscription.operationName,
             message: message,
-            next: { data -> PrismGraphQLError? in
+            next: { [endpointURL] data -> PrismGraphQLError? in
                 do throws(PrismGraphQLError) {
-                    continuation.yield(
-                        try GraphQLResponseDecoding.decodePayload(T.self, ofMessage: data, context: context))
-                    return nil
+                    let event = try GraphQLResponseDecoding.decodePayload(T.self, ofMessage: data, context: context)
+                    guard case .dropped = continuation.yield(event) else { return nil }
+                    return PrismGraphQLError(
+                        code: .consumerTooSlow,
+                        message:
+                            "More than \(limit) events arrived while the subscription's consumer did not read them; "
+                            + "the subscription was completed.",
+                        url: endpointURL, operationName: subscription.operationName)
                 } catch {
                     return error
                 }

@@ -64,6 +64,11 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// Internal server error (``PrismGraphQLError/closeCode``). Every subscription on that
         /// socket ends with it.
         public static let subscriptionRejected = Code("subscriptionRejected")
+        /// A subscription's consumer fell too far behind: more events arrived than
+        /// ``PrismGraphQLSubscriptionConfiguration/maximumBufferedEvents`` while it did not read.
+        /// The events held are delivered first; the client completes the subscription on the
+        /// server. Other subscriptions on the socket go on.
+        public static let consumerTooSlow = Code("consumerTooSlow")
         /// This build of PrismGraphQL has no WebSocket client: Prism was added without its
         /// `WebSocketSubscriptions` package trait (on by default; off with `traits: []`). Every
         /// subscription ends with it at once; queries and mutations are not affected.

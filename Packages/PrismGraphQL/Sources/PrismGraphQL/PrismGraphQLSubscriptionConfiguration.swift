@@ -14,7 +14,7 @@ import PrismHTTP
 /// Every wait (the acknowledgement timeout, the keep-alive interval, the reconnect delays, the
 /// linger) is measured on the clock the configuration was made with: the continuous clock, or
 /// one a test controls, given to
-/// ``init(url:connectionParameters:connectionAckTimeout:keepAliveInterval:reconnectPolicy:linger:maximumMessageSize:clock:)``.
+/// ``init(url:connectionParameters:connectionAckTimeout:keepAliveInterval:reconnectPolicy:linger:maximumMessageSize:maximumBufferedEvents:stableConnectionInterval:clock:)``.
 public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// The WebSocket URL; nil (the default) derives it from the client's endpoint: `http` becomes
     /// `ws`, `https` becomes `wss`, host, port, path and query kept.
@@ -33,8 +33,9 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// When and how often to reconnect after the socket is lost (a transport failure, a close
     /// that does not rule out trying again, a missed `pong`): each attempt is a failure whose
     /// error is a `PrismHTTPError` with code `connectionFailed` and method GET, so
-    /// `PrismExponentialBackoff` retries it. The count of attempts starts again after every
-    /// acknowledged connection. nil never reconnects: every subscription then fails.
+    /// `PrismExponentialBackoff` retries it. The count of attempts starts again after a
+    /// connection that stayed up for ``stableConnectionInterval``. nil never reconnects: every
+    /// subscription then fails.
     public var reconnectPolicy: (any PrismRetryPolicy)?
     /// How long the socket stays open after its last subscription ends, so that a subscription
     /// started soon after reuses it. Zero (the default) closes it at once.
@@ -45,6 +46,17 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// which closes the connection, and counts as a lost socket (reconnected as the policy says).
     /// Nothing larger is ever held in memory.
     public var maximumMessageSize: Int
+
+    /// How many events one subscription holds for a consumer that has not read them yet (1,000 by
+    /// default): one more ends that subscription with `consumerTooSlow` (the events held are still
+    /// delivered first) and completes it on the server, so that a server that sends faster than
+    /// the app reads cannot fill memory.
+    public var maximumBufferedEvents: Int
+    /// How long an acknowledged socket must stay up to count as a good connection (ten seconds by
+    /// default): only then does the reconnect policy's count of attempts start again, and may the
+    /// credentials be refreshed again after a close that refuses them. A server that acknowledges
+    /// and drops the socket at once, forever, runs out the policy, and gets one refresh.
+    public var stableConnectionInterval: Duration
 
     /// Sleeps for a duration on the configured clock.
     let sleep: @Sendable (Duration) async throws -> Void
@@ -57,7 +69,9 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
         keepAliveInterval: Duration? = .seconds(15),
         reconnectPolicy: (any PrismRetryPolicy)? = Self.defaultReconnectPolicy,
         linger: Duration = .zero,
-        maximumMessageSize: Int = 1 << 20
+        maximumMessageSize: Int = 1 << 20,
+        maximumBufferedEvents: Int = 1_000,
+        stableConnectionInterval: Duration = .seconds(10)
     ) {
         self.init(
             url: url,
@@ -67,13 +81,16 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
             reconnectPolicy: reconnectPolicy,
             linger: linger,
             maximumMessageSize: maximumMessageSize,
+            maximumBufferedEvents: maximumBufferedEvents,
+            stableConnectionInterval: stableConnectionInterval,
             clock: ContinuousClock()
         )
     }
 
     /// Creates a configuration whose waits use `clock` (a test can pass a clock it controls).
     ///
-    /// - Precondition: The durations are not negative and `maximumMessageSize` is positive.
+    /// - Precondition: The durations are not negative, and `maximumMessageSize` and
+    ///   `maximumBufferedEvents` are positive.
     public init<C: Clock>(
         url: URL? = nil,
         connectionParameters: [String: PrismGraphQLValue] = [:],
@@ -82,11 +99,15 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
         reconnectPolicy: (any PrismRetryPolicy)? = Self.defaultReconnectPolicy,
         linger: Duration = .zero,
         maximumMessageSize: Int = 1 << 20,
+        maximumBufferedEvents: Int = 1_000,
+        stableConnectionInterval: Duration = .seconds(10),
         clock: C
     ) where C.Duration == Duration {
         precondition(connectionAckTimeout >= .zero && linger >= .zero, "Subscription timeouts cannot be negative.")
         precondition((keepAliveInterval ?? .seconds(1)) > .zero, "keepAliveInterval must be above zero (or nil).")
         precondition(maximumMessageSize > 0, "maximumMessageSize must be positive.")
+        precondition(maximumBufferedEvents > 0, "maximumBufferedEvents must be positive.")
+        precondition(stableConnectionInterval >= .zero, "stableConnectionInterval cannot be negative.")
         self.url = url
         self.connectionParameters = connectionParameters
         self.connectionAckTimeout = connectionAckTimeout
@@ -94,6 +115,8 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
         self.reconnectPolicy = reconnectPolicy
         self.linger = linger
         self.maximumMessageSize = maximumMessageSize
+        self.maximumBufferedEvents = maximumBufferedEvents
+        self.stableConnectionInterval = stableConnectionInterval
         self.sleep = { try await clock.sleep(for: $0) }
     }
 

@@ -87,4 +87,65 @@ struct SubscriptionHostileServerTests {
             #expect(server.graphQLSubscriptionStatistics.connections == 0)
         }
     }
+
+    @Test(
+        "a server that acknowledges and drops every socket at once runs out the reconnect policy",
+        .timeLimit(.minutes(1)))
+    func dropsEverySocket() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // The test clock never reaches the stable interval: no socket counts as a good one.
+            let graphql = client(server.url("/graphql?dropAfterAck=1001"), clock: TestClock(), attempts: 3)
+            let error = await #expect(throws: PrismGraphQLError.self) {
+                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            }
+            #expect(error?.code == .requestFailed)
+            #expect(server.graphQLSubscriptionStatistics.connections == 3)
+        }
+    }
+
+    @Test(
+        "credentials are refreshed once however refusals and drops alternate, until a socket stays up",
+        .timeLimit(.minutes(1)))
+    func oneRefreshPerStableConnection() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let refreshes = LockedBox(0)
+            let tokens = PrismBearerTokenAuthenticator(accessToken: "token-a") { _ in
+                refreshes.mutate { $0 += 1 }
+                return "token-b"
+            }
+            let graphql = PrismGraphQLClient(
+                endpointURL: server.url("/graphql?dropAfterAck=4401,1001"),
+                networkClient: PrismNetworkAdapter(cache: nil, authenticator: tokens), cache: nil,
+                subscriptions: PrismGraphQLSubscriptionConfiguration(
+                    keepAliveInterval: nil,
+                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 10, jitter: .zero),
+                    clock: TestClock()))
+            let error = await #expect(throws: PrismGraphQLError.self) {
+                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
+            }
+            #expect(error?.code == .subscriptionRejected)
+            #expect(error?.closeCode == 4401)
+            #expect(refreshes.wrappedValue == 1)
+            #expect(server.graphQLSubscriptionStatistics.connections == 3)
+        }
+    }
+
+    @Test("a consumer that does not read while the server floods events gets those held, then consumerTooSlow")
+    func floodOfEvents() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let graphql = PrismGraphQLClient(
+                endpointURL: server.url("/graphql"), networkClient: PrismNetworkAdapter(cache: nil), cache: nil,
+                subscriptions: PrismGraphQLSubscriptionConfiguration(
+                    keepAliveInterval: nil, reconnectPolicy: nil, maximumBufferedEvents: 20))
+            let events = graphql.subscribe(counterSubscription(to: 5_000), as: CounterData.self)
+            // Nothing reads: the client completes the subscription once its buffer is full.
+            try await eventually(server) { $0.completedIDs.contains("1") }
+            var received: [Int] = []
+            let error = await #expect(throws: PrismGraphQLError.self) {
+                for try await event in events { received.append(try #require(event.data).counter) }
+            }
+            #expect(error?.code == .consumerTooSlow)
+            #expect(received == Array(1...20))
+        }
+    }
 }

@@ -11,6 +11,15 @@ final class SocketProgress: @unchecked Sendable {
     private var upgradedValue = false
     private var upgradeTimedOutValue = false
     private var pongQueued = false
+    private var stableValue = false
+
+    /// Records that the acknowledged socket stayed up for the stable interval.
+    func markStable() {
+        lock.withLock { stableValue = acknowledged }
+    }
+
+    /// Whether the socket was acknowledged and stayed up for the stable interval.
+    var isStable: Bool { lock.withLock { stableValue } }
 
     /// Records that the upgrade succeeded: the socket is open.
     func upgraded() {

@@ -11,7 +11,9 @@ struct SubscriptionSession {
     private var settings: SubscriptionSettings { connection.settings }
 
     func run() async {
-        // Consecutive failed connections: reset by every acknowledged one.
+        // Consecutive failed connections, and whether the credentials were refreshed: both start
+        // again only after a connection that stayed up (stableConnectionInterval), so that a
+        // server that acknowledges and drops at once runs out the policy and gets one refresh.
         var attempt = 0
         var refreshed = false
         while true {
@@ -52,8 +54,8 @@ struct SubscriptionSession {
                         metadata: ["url": "\(settings.redactedURL)", "closeCode": "\(refusal.closeCode ?? 0)"])
                     connection.failAll(refusal)
                 }
-            case .lost(let failure, let acknowledged):
-                if acknowledged {
+            case .lost(let failure, let stable):
+                if stable {
                     attempt = 0
                     refreshed = false
                 }

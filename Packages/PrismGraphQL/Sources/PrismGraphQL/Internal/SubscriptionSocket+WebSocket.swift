@@ -115,24 +115,24 @@ extension SubscriptionSocket {
             }
             return .lost(
                 lostError("The subscriptions' WebSocket failed: \(PrismHTTPError.describe(error))", error),
-                acknowledged: progress.isAcknowledged)
+                stable: progress.isStable)
         }
         continuation.finish()
         if let failure = progress.failure { return .failed(failure) }
         if progress.closedByClient || Task.isCancelled { return .idle }
         if let reason = progress.lostReason {
-            return .lost(lostError(reason, nil), acknowledged: progress.isAcknowledged)
+            return .lost(lostError(reason, nil), stable: progress.isStable)
         }
         guard let closeCode else {
             return .lost(
                 lostError("The server closed the subscriptions' WebSocket without a close frame.", nil),
-                acknowledged: progress.isAcknowledged)
+                stable: progress.isStable)
         }
         switch GraphQLTransportWS.meaning(ofClose: closeCode) {
         case .reconnect:
             return .lost(
                 lostError("The server closed the subscriptions' WebSocket (code \(closeCode)).", nil),
-                acknowledged: progress.isAcknowledged)
+                stable: progress.isStable)
         case .protocolViolation:
             return .failed(
                 violation(
@@ -175,7 +175,7 @@ extension SubscriptionSocket {
                 let failure = PrismHTTPError(
                     code: .unacceptableStatus, message: refusal.message, url: settings.webSocketURL, method: .get,
                     statusCode: status)
-                return .lost(failure, acknowledged: false)
+                return .lost(failure, stable: false)
             default:
                 return .failed(refusal)
             }
@@ -192,13 +192,13 @@ extension SubscriptionSocket {
                     message:
                         "The server did not answer the subscriptions' WebSocket upgrade within \(configuration.connectionAckTimeout).",
                     url: settings.webSocketURL, method: .get),
-                acknowledged: false)
+                stable: false)
         case WebSocketConnection.OpenFailure.aborted:
             return .idle
         default:
             return .lost(
                 lostError("The subscriptions' WebSocket could not be opened: \(PrismHTTPError.describe(error))", error),
-                acknowledged: false)
+                stable: false)
         }
     }
 
@@ -252,6 +252,10 @@ extension SubscriptionSocket {
                                 acknowledgementTimer.cancel()
                                 if let interval = configuration.keepAliveInterval {
                                     group.addTask { try await keepAlive(every: interval, continuation, progress) }
+                                }
+                                group.addTask {
+                                    try await configuration.sleep(configuration.stableConnectionInterval)
+                                    progress.markStable()
                                 }
                                 _ = connection.acknowledged(socket: number, continuation)
                             case .violation(let message):

@@ -18,7 +18,9 @@ struct SubscriptionSocket {
         /// The server refused the credentials (4401, 4403): refresh them once, else `failed`.
         case unauthorized(PrismGraphQLError, credential: String?)
         /// It was lost (a transport failure, a close that allows trying again, a missed pong):
-        /// reconnect as the policy says. The error is what the policy sees.
-        case lost(PrismHTTPError, acknowledged: Bool)
+        /// reconnect as the policy says. The error is what the policy sees; `stable` when the
+        /// socket had been acknowledged and stayed up for the configuration's
+        /// `stableConnectionInterval` (only then do the attempts count from one again).
+        case lost(PrismHTTPError, stable: Bool)
     }
 }

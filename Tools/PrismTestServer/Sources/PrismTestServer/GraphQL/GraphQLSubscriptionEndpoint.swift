@@ -26,6 +26,8 @@ import NIOWebSocket
 /// - `requireToken=1`: the `connection_init` payload must carry `Authorization: Bearer <current
 ///   token>` (``PrismTestServer/currentToken``), else the socket is closed with 4403 Forbidden.
 /// - `close=<code>`: after `connection_init`, close with that code instead of acknowledging.
+/// - `dropAfterAck=<code>[,<code>...]`: acknowledge, then close at once: the n-th connection with
+///   the n-th code of the list, cycling (a server that drops every socket it accepts).
 /// - `serverPing=1`: send a `ping` right after `connection_ack`.
 /// - `silent=1`: never answer a `ping` (a link that died without closing).
 /// - `violation=`: `noAck` (never acknowledge), `nextBeforeAck` (a `next` instead of the
@@ -44,6 +46,7 @@ struct GraphQLSubscriptionEndpoint: Sendable {
     struct Flags: Sendable {
         var requireToken: Bool
         var closeCode: Int?
+        var dropAfterAck: [Int]
         var serverPing: Bool
         var silent: Bool
         var violation: String?
@@ -51,6 +54,8 @@ struct GraphQLSubscriptionEndpoint: Sendable {
         init(_ query: [String: String]) {
             requireToken = query["requireToken"] == "1"
             closeCode = query["close"].flatMap { Int($0) }.flatMap { (1000...4999).contains($0) ? $0 : nil }
+            dropAfterAck = (query["dropAfterAck"] ?? "").split(separator: ",").compactMap { Int($0) }
+                .filter { (1000...4999).contains($0) }
             serverPing = query["serverPing"] == "1"
             silent = query["silent"] == "1"
             violation = query["violation"]
@@ -78,7 +83,7 @@ struct GraphQLSubscriptionEndpoint: Sendable {
         state.withValues { [headers] in $0.graphQLSubscriptions.upgradeHeaders.append(headers) }
         return .upgrade([.secWebSocketProtocol: Self.subprotocol]) { inbound, outbound, _ in
             let socket = state.openGraphQLSocket(channel)
-            let session = GraphQLSubscriptionSession(state: state, flags: flags, outbound: outbound)
+            let session = GraphQLSubscriptionSession(state: state, flags: flags, outbound: outbound, number: socket)
             defer {
                 session.cancelAll()
                 state.closeGraphQLSocket(socket)
@@ -93,12 +98,15 @@ final class GraphQLSubscriptionSession: Sendable {
     let state: ServerState
     let flags: GraphQLSubscriptionEndpoint.Flags
     let outbound: WebSocketOutboundWriter
+    /// The connection's number: 1 for the server's first.
+    let number: Int
     private let running = NIOLockedValueBox<[String: Task<Void, Never>]>([:])
 
-    init(state: ServerState, flags: GraphQLSubscriptionEndpoint.Flags, outbound: WebSocketOutboundWriter) {
+    init(state: ServerState, flags: GraphQLSubscriptionEndpoint.Flags, outbound: WebSocketOutboundWriter, number: Int) {
         self.state = state
         self.flags = flags
         self.outbound = outbound
+        self.number = number
     }
 
     func cancelAll() {
@@ -148,6 +156,10 @@ final class GraphQLSubscriptionSession: Sendable {
                 }
                 acknowledged = true
                 try await send(#"{"type":"connection_ack"}"#)
+                if !flags.dropAfterAck.isEmpty {
+                    let code = flags.dropAfterAck[(number - 1) % flags.dropAfterAck.count]
+                    return try await close(code, "Dropped after the acknowledgement")
+                }
                 if flags.serverPing { try await send(#"{"type":"ping"}"#) }
                 try await violateAfterAcknowledgement()
             case "ping":

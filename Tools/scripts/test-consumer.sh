@@ -9,7 +9,7 @@
 #     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
 #   - a second consumer adds Prism with `traits: []` and uses PrismStore: its .build/checkouts is
 #     listed, and the check fails when it holds a package that only the test server, the sample
-#     app or the benchmarks use, or AsyncHTTPClient or swift-websocket; its second target builds
+#     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL or swift-websocket; its second target builds
 #     PrismNetwork without the traits and checks the URLSession default and that a subscription
 #     ends with subscriptionsUnavailable.
 set -euo pipefail
@@ -140,7 +140,7 @@ echo "== what a PrismStore-only user fetches, with Prism's traits off"
 # A second consumer that adds Prism with `traits: []` and uses PrismStore. SwiftPM fetches the
 # packages that Prism's library products need, never those that only Prism's own tools use (the
 # test server, the sample app, the benchmarks: targets without a product of the root), and with
-# the traits off neither AsyncHTTPClient nor swift-websocket. Its second target checks that the
+# the traits off none of AsyncHTTPClient, SwiftNIO SSL and swift-websocket. Its second target checks that the
 # networking half builds and works without them.
 store_only="$work/store-only"
 mkdir -p "$store_only/Sources/App" "$store_only/Sources/NetworkWithoutTraits"
@@ -185,7 +185,7 @@ echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' 
 (cd "$store_only" && swift package show-dependencies --format json) >"$work/dependencies.json"
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
-for package in async-http-client swift-websocket; do
+for package in async-http-client swift-nio-ssl swift-websocket; do
     if grep -qx "$package" "$work/checkouts.txt"; then
         echo "a consumer with Prism's traits off fetched $package" >&2
         exit 1

@@ -8,7 +8,10 @@ import PrismTestServer
 typealias TransportKind = PrismTransportKind
 
 /// Starts a test server, runs `body`, and shuts the server down whatever happens.
-func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
+func withServer<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (PrismTestServer) async throws -> T
+) async throws -> T {
     try await PrismTestServer.withRunning(body)
 }
 

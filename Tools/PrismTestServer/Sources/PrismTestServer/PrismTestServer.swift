@@ -68,9 +68,11 @@ public final class PrismTestServer: Sendable {
     /// - Parameters:
     ///   - tls: Whether the server speaks HTTPS (see ``start(host:port:tls:logger:)``).
     ///   - body: What to do with the running server.
-    public static func withRunning<T>(tls: Bool = false, _ body: (PrismTestServer) async throws -> T) async throws
-        -> T
-    {
+    public static func withRunning<T>(
+        tls: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PrismTestServer) async throws -> T
+    ) async throws -> T {
         let server = try await start(tls: tls)
         let result: T
         do {

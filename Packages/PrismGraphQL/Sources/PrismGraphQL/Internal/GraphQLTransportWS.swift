@@ -19,6 +19,32 @@ enum GraphQLTransportWS {
         var payload: [PrismGraphQLResponseError]
     }
 
+    /// A text message from the server, as the connection's state machine reads it.
+    static func parse(_ text: String) -> SubscriptionStateMachine.Inbound {
+        let data = Data(text.utf8)
+        guard let incoming = try? decoder.decode(Incoming.self, from: data) else { return .invalid(parseFailure) }
+        switch incoming.type {
+        case "connection_ack": return .acknowledged
+        case "ping": return .ping
+        case "pong": return .pong
+        case "next", "error", "complete":
+            guard let id = incoming.id else { return .invalid("The server sent \(incoming.type) without an id.") }
+            switch incoming.type {
+            case "next": return .next(id: id, message: data)
+            case "error": return .error(id: id, errors: (try? decoder.decode(ErrorMessage.self, from: data))?.payload)
+            default: return .complete(id: id)
+            }
+        default:
+            return .invalid("The server sent a message of unknown type \(incoming.type).")
+        }
+    }
+
+    /// Why a message that is not a JSON object with a `type` is refused.
+    static let parseFailure =
+        "The server sent a message that is not a graphql-transport-ws message (a JSON object with a type)."
+
+    private static let decoder = JSONDecoder()
+
     /// `{"type": "connection_init", "payload": {...}}`.
     static func connectionInit(payload: [String: PrismGraphQLValue]) -> String {
         struct Message: Encodable {

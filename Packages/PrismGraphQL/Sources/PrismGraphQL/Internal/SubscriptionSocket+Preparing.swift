@@ -32,11 +32,11 @@ extension SubscriptionSocket {
     func prepare(_ url: URL) async throws -> Prepared {
         let upgrade = PrismHTTPRequest(
             url: WebSocketURL.upgradeRequestURL(for: url), method: .get,
-            headers: PrismHTTPHeaders(connection.settings.additionalHeaders))
-        let prepared = try await connection.settings.networkClient.prepare(upgrade, options: PrismRequestOptions())
+            headers: PrismHTTPHeaders(settings.additionalHeaders))
+        let prepared = try await settings.networkClient.prepare(upgrade, options: PrismRequestOptions())
         let request = prepared.request
 
-        var payload = connection.settings.configuration.connectionParameters
+        var payload = settings.configuration.connectionParameters
         for field in request.headers where Self.isCredential(field.name) {
             if let existing = payload.keys.first(where: { $0.lowercased() == field.name.lowercased() }) {
                 payload[existing] = nil

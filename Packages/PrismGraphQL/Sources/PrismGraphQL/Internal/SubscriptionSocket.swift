@@ -1,26 +1,116 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
+import PrismHTTP
 
-/// One WebSocket connection of a client's subscriptions, by the `graphql-transport-ws`
-/// protocol: the upgrade (interceptors' headers, subprotocol), `connection_init` with the
-/// credential, the acknowledgement timeout, keep-alive pings, and the routing of every message
-/// to its subscription. It reports how it ended; the session decides what comes next.
-struct SubscriptionSocket {
-    let connection: SubscriptionConnection
+/// One WebSocket of a client's subscriptions, as the driver holds it: what it writes goes
+/// through ``send(_:)`` and ``close(code:reason:)``, in order, and everything it sees (opened,
+/// each message, how it ended) is posted to the driver as an event. It decides nothing: the
+/// state machine does.
+final class SubscriptionSocket: Sendable {
+    /// What the socket's writer sends.
+    enum Outgoing: Sendable {
+        case text(String)
+        /// A close frame with this code and reason; the connection ends after it.
+        case close(code: Int, reason: String)
+    }
+
     let number: Int
+    let settings: SubscriptionSettings
+    let post: AsyncStream<SubscriptionDriver.Input>.Continuation
+    let outgoing: AsyncStream<Outgoing>
+    private let writer: AsyncStream<Outgoing>.Continuation
+    private let state = LockedState()
 
-    /// How a socket ended.
-    enum Outcome {
-        /// The client closed it: nothing is subscribed any more (or the session was cancelled).
-        case idle
-        /// It failed in a way that trying again would not mend: every subscription ends.
-        case failed(PrismGraphQLError)
-        /// The server refused the credentials (4401, 4403): refresh them once, else `failed`.
-        case unauthorized(PrismGraphQLError, credential: String?)
-        /// It was lost (a transport failure, a close that allows trying again, a missed pong):
-        /// reconnect as the policy says. The error is what the policy sees; `stable` when the
-        /// socket had been acknowledged and stayed up for the configuration's
-        /// `stableConnectionInterval` (only then do the attempts count from one again).
-        case lost(PrismHTTPError, stable: Bool)
+    private init(number: Int, settings: SubscriptionSettings, post: AsyncStream<SubscriptionDriver.Input>.Continuation)
+    {
+        self.number = number
+        self.settings = settings
+        self.post = post
+        (outgoing, writer) = AsyncStream<Outgoing>.makeStream()
+    }
+
+    /// Opens socket `number` in a task of its own: prepare, connect, upgrade, `connection_init`,
+    /// then read until it ends.
+    static func open(
+        number: Int, settings: SubscriptionSettings, post: AsyncStream<SubscriptionDriver.Input>.Continuation
+    ) -> SubscriptionSocket {
+        let socket = SubscriptionSocket(number: number, settings: settings, post: post)
+        let task = Task { await socket.run() }
+        socket.state.withLock { $0.task = task }
+        return socket
+    }
+
+    /// Queues `text`. At most one pong waits to be written: a server that floods pings while not
+    /// reading cannot fill memory with answers.
+    func send(_ text: String) {
+        if text == GraphQLTransportWS.pong {
+            let queued = state.withLock { state -> Bool in
+                defer { state.pongQueued = true }
+                return state.pongQueued
+            }
+            if queued { return }
+        }
+        writer.yield(.text(text))
+    }
+
+    /// Called by the writer as it writes a pong.
+    func pongWritten() {
+        state.withLock { $0.pongQueued = false }
+    }
+
+    /// Sends a close frame; the connection ends after it.
+    func close(code: Int, reason: String) {
+        writer.yield(.close(code: code, reason: reason))
+        writer.finish()
+    }
+
+    /// Gives up opening the socket.
+    func abandon() {
+        state.withLock { $0.abandoned = true }
+        abort()
+    }
+
+    /// The driver is gone (so is the client): close whatever stage the socket is in.
+    func shutDown() {
+        close(code: 1000, reason: "")
+        abandon()
+    }
+
+    var isAbandoned: Bool { state.withLock { $0.abandoned } }
+
+    /// Reports `event` to the driver.
+    func report(_ event: SubscriptionStateMachine.Event) {
+        post.yield(.event(event))
+    }
+
+    /// The socket's mutable parts, behind a lock.
+    final class LockedState: @unchecked Sendable {
+        struct Values {
+            var task: Task<Void, Never>?
+            var pongQueued = false
+            var abandoned = false
+            /// Closes the connection being opened (the transport's own abort).
+            var abort: (@Sendable () -> Void)?
+        }
+
+        private let lock = NSLock()
+        private var values = Values()
+
+        func withLock<T>(_ body: (inout Values) -> T) -> T {
+            lock.withLock { body(&values) }
+        }
+    }
+
+    /// Closes the connection being opened, or the open one.
+    private func abort() {
+        state.withLock { $0.abort }?()
+    }
+
+    /// Sets what ``abandon()`` calls; called at once when the socket was already abandoned.
+    func onAbort(_ abort: @escaping @Sendable () -> Void) {
+        let abandoned = state.withLock { state -> Bool in
+            state.abort = abort
+            return state.abandoned
+        }
+        if abandoned { abort() }
     }
 }

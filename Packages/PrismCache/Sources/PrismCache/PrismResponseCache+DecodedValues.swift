@@ -36,11 +36,17 @@ extension PrismResponseCache {
     public func lookup(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier) -> (
         lookup: PrismCacheLookup, decoded: (any Sendable)?
     ) {
+        lookupNow(key, decodedBy: decoding)
+    }
+
+    /// ``lookup(_:decodedBy:)`` without a hop onto the actor: for Prism's own clients. Exposed to
+    /// Prism's own modules only (`@_spi(PrismInternals)`).
+    @_spi(PrismInternals)
+    public nonisolated func lookupNow(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier) -> (
+        lookup: PrismCacheLookup, decoded: (any Sendable)?
+    ) {
         let now = now()
-        return storage.withValue(for: key) { stored in
-            let decoded = stored.decoded.flatMap { $0.decoding == decoding ? $0.value : nil }
-            return (now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry), decoded)
-        } ?? (.miss, nil)
+        return core.withLock { $0.lookup(key, decodedBy: decoding, now: now) }
     }
 
     /// Keeps `value`, decoded by `decoding` from `body`, beside the entry for `key`, so that
@@ -66,15 +72,6 @@ extension PrismResponseCache {
     public func keepDecoded(
         _ value: any Sendable, decodedBy decoding: ObjectIdentifier, from body: Data, cost: Int, for key: PrismCacheKey
     ) {
-        guard var stored = storage.peek(key), stored.entry.data == body else { return }
-        let cost = max(cost, 0)
-        let oldCost = stored.cost
-        let withoutDecoded = oldCost - (stored.decoded?.cost ?? 0)
-        if let maxBytes, withoutDecoded + cost > maxBytes { return }
-        stored.decoded = DecodedValue(value: value, decoding: decoding, cost: cost)
-        stored.cost = withoutDecoded + cost
-        storage.set(stored, for: key)  // and most recently used: it was just read
-        bytes += stored.cost - oldCost
-        evictPastLimits()
+        core.withLock { $0.keepDecoded(value, decodedBy: decoding, from: body, cost: cost, for: key) }
     }
 }

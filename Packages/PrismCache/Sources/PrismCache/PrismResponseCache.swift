@@ -54,10 +54,12 @@ public actor PrismResponseCache {
     /// `maxBytes: nil` explicitly, which leaves memory unbounded but by `maxSize`.
     public nonisolated let maxBytes: Int?
 
-    var storage = LRUStorage<PrismCacheKey, Stored>()
-    var bytes = 0
+    /// The entries and their bytes, behind a lock: the actor's methods and the synchronous reads
+    /// of Prism's own clients (``lookupNow(_:decodedBy:)``, which spare a cache hit two hops onto
+    /// the actor's executor and back) see one state.
+    nonisolated let core: LockedCore
     /// The cache's clock, in nanoseconds since an arbitrary start.
-    let now: @Sendable () -> Int64
+    nonisolated let now: @Sendable () -> Int64
 
     /// Creates an empty cache that holds at most `maxSize` entries and `maxBytes` bytes
     /// (``defaultMaxBytes`` unless given), measuring time to live on the continuous clock.
@@ -82,14 +84,15 @@ public actor PrismResponseCache {
         self.maxSize = maxSize
         self.maxBytes = maxBytes
         self.now = now
+        self.core = LockedCore(CacheCore(maxSize: maxSize, maxBytes: maxBytes))
     }
 
     /// The number of entries, fresh or stale.
-    public var count: Int { storage.count }
+    public var count: Int { core.withLock { $0.storage.count } }
 
     /// The bytes held: the ``PrismCacheEntry/cost`` of every entry, its key, and the estimated
     /// size of a decoded value kept beside it.
-    public var totalBytes: Int { bytes }
+    public var totalBytes: Int { core.withLock { $0.bytes } }
 
     /// Stores `entry` for `key` (replacing what was there, and any value decoded from it) and
     /// evicts the least recently used entries past the limits.
@@ -101,17 +104,8 @@ public actor PrismResponseCache {
 
     /// Stores `entry` for `key`, like the `String`-keyed `set(_:for:)`, with a key hashed beforehand.
     public func set(_ entry: PrismCacheEntry, for key: PrismCacheKey) {
-        let cost = entry.cost + key.string.utf8.count
-        if let maxBytes, cost > maxBytes {
-            invalidate(key: key)
-            return
-        }
-        let stored = Stored(entry: entry, freshUntil: Self.freshUntil(now(), ttl: entry.ttl), cost: cost)
-        if let old = storage.set(stored, for: key) {
-            bytes -= old.cost
-        }
-        bytes += cost
-        evictPastLimits()
+        let now = now()
+        core.withLock { $0.set(entry, for: key, now: now) }
     }
 
     /// The entry for `key` if it is still fresh, else nil (expired or missing).
@@ -122,8 +116,8 @@ public actor PrismResponseCache {
     /// The entry for `key` if it is still fresh, like the `String`-keyed `get(for:)`, with a key hashed
     /// beforehand.
     public func get(for key: PrismCacheKey) -> PrismCacheEntry? {
-        let now = now()
-        return storage.withValue(for: key) { stored in now < stored.freshUntil ? stored.entry : nil } ?? nil
+        if case .fresh(let entry) = lookupNow(key) { return entry }
+        return nil
     }
 
     /// What the cache holds for `key`: fresh, stale (past its time to live, kept for
@@ -134,10 +128,15 @@ public actor PrismResponseCache {
 
     /// What the cache holds for `key`, like the `String`-keyed `lookup(_:)`, with a key hashed beforehand.
     public func lookup(_ key: PrismCacheKey) -> PrismCacheLookup {
+        lookupNow(key)
+    }
+
+    /// ``lookup(_:)`` without a hop onto the actor: for Prism's own clients, whose cache hits it
+    /// makes several times faster. Exposed to Prism's own modules only (`@_spi(PrismInternals)`).
+    @_spi(PrismInternals)
+    public nonisolated func lookupNow(_ key: PrismCacheKey) -> PrismCacheLookup {
         let now = now()
-        return storage.withValue(for: key) { stored in
-            now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry)
-        } ?? .miss
+        return core.withLock { $0.lookup(key, now: now) }
     }
 
     /// Marks the entry for `key` fresh again, as after a `304 Not Modified`: its time to live
@@ -156,31 +155,8 @@ public actor PrismResponseCache {
     public func refresh(key: PrismCacheKey, headers: [String: String] = [:], ttl: Duration? = nil)
         -> PrismCacheEntry?
     {
-        guard var stored = storage.peek(key) else { return nil }
-        for (name, value) in headers {
-            if let existing = stored.entry.headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
-                stored.entry.headers[existing] = nil
-            }
-            stored.entry.headers[name] = value
-        }
-        if let ttl { stored.entry.ttl = ttl }
-        stored.freshUntil = Self.freshUntil(now(), ttl: stored.entry.ttl)
-        let decodedCost = stored.decoded?.cost ?? 0
-        stored.cost = stored.entry.cost + key.string.utf8.count + decodedCost
-        if let maxBytes, stored.cost > maxBytes {
-            // The headers grew past the budget: without its decoded value, or not at all.
-            stored.decoded = nil
-            stored.cost -= decodedCost
-            if stored.cost > maxBytes {
-                invalidate(key: key)
-                return nil
-            }
-        }
-        // Stored again, as most recently used, so that the byte budget sees the new headers.
-        if let old = storage.set(stored, for: key) { bytes -= old.cost }
-        bytes += stored.cost
-        evictPastLimits()
-        return storage.peek(key)?.entry
+        let now = now()
+        return core.withLock { $0.refresh(key: key, headers: headers, ttl: ttl, now: now) }
     }
 
     /// Removes the entry for `key`, and any value decoded from it.
@@ -190,14 +166,13 @@ public actor PrismResponseCache {
 
     /// Removes the entry for `key`, like the `String`-keyed `invalidate(key:)`, with a key hashed beforehand.
     public func invalidate(key: PrismCacheKey) {
-        if let removed = storage.remove(key) { bytes -= removed.cost }
+        core.withLock { $0.invalidate(key: key) }
     }
 
     /// Removes every entry, and every value decoded from one: what an app does when its user
     /// signs out, so that no response of theirs stays in memory.
     public func removeAll() {
-        storage.removeAll()
-        bytes = 0
+        core.withLock { $0.removeAll() }
     }
 
     /// Removes every entry (the same as ``removeAll()``).
@@ -206,21 +181,12 @@ public actor PrismResponseCache {
     }
 
     /// The keys from most to least recently used.
-    public var keysByRecency: [String] { storage.keysByRecency.map(\.string) }
+    public var keysByRecency: [String] { core.withLock { $0.storage.keysByRecency.map(\.string) } }
 
     /// When an entry stored at `now` with `ttl` stops being fresh (saturating, so that a huge time to
     /// live never wraps around into the past).
     static func freshUntil(_ now: Int64, ttl: Duration) -> Int64 {
         let (sum, overflow) = now.addingReportingOverflow(ttl.clampedNanoseconds)
         return overflow ? (ttl > .zero ? .max : .min) : sum
-    }
-
-    /// Evicts the least recently used entries while the cache holds more than `maxSize` entries
-    /// or `maxBytes` bytes.
-    func evictPastLimits() {
-        while storage.count > maxSize || (maxBytes.map { bytes > $0 } ?? false) {
-            guard let evicted = storage.removeLeastRecentlyUsed() else { break }
-            bytes -= evicted.value.cost
-        }
     }
 }

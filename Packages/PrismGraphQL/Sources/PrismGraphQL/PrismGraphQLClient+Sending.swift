@@ -54,7 +54,7 @@ extension PrismGraphQLClient {
         }
         let document = try body(of: query, sendingQuery: true, hash: nil)
         let key = GraphQLCaching.key(url: endpointURL, document: document, request: first.prepared.request)
-        let lookup = await cache.lookup(key)
+        let lookup = cache.lookupNow(key)
         let cached = lookup.entry.flatMap { entry -> PrismGraphQLResponse<T>? in
             guard PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: entry.header("Vary"), first.prepared.request)
             else { return nil }

@@ -33,9 +33,32 @@ public enum PrismHTTPRedaction {
 
     /// Whether a header or query item called `name` carries a secret.
     public static func isSensitive(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        if ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(lowered) { return true }
-        return ["token", "secret", "password", "passwd", "key", "session", "signature", "credential", "auth"]
-            .contains { lowered.contains($0) }
+        // Byte by byte, ASCII case folded: this runs for every header of every request the cache
+        // keys, and Foundation's `contains` is far slower. "authorization", "proxy-authorization"
+        // hold "auth"; "cookie" and "set-cookie" are the only names matched whole.
+        var lowered: [UInt8] = []
+        lowered.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            lowered.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        if lowered.elementsEqual("cookie".utf8) || lowered.elementsEqual("set-cookie".utf8) { return true }
+        return sensitiveParts.contains { part in contains(lowered, part) }
+    }
+
+    /// What a name holding any of these, in any case, is a secret.
+    private static let sensitiveParts: [[UInt8]] = [
+        "token", "secret", "password", "passwd", "key", "session", "signature", "credential", "auth",
+    ].map { Array($0.utf8) }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        var start = 0
+        while start + needle.count <= haystack.count {
+            var index = 0
+            while index < needle.count && haystack[start + index] == needle[index] { index += 1 }
+            if index == needle.count { return true }
+            start += 1
+        }
+        return false
     }
 }

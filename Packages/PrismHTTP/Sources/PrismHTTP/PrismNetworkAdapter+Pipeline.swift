@@ -68,7 +68,8 @@ extension PrismNetworkAdapter {
     func build(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws
         -> (PrismHTTPRequest, Duration?)
     {
-        let request = try endpoint.makeHTTPRequest().applying(options)
+        // Its headers are checked with the rest, last, by prepare.
+        let request = try endpoint.makeHTTPRequest(checkingHeaders: false).applying(options)
         let cacheInterval = try endpoint.cacheInterval.map { seconds throws(PrismHTTPError) in
             try RequestValidation.cacheInterval(seconds: seconds, url: request.url)
         }
@@ -119,7 +120,7 @@ extension PrismNetworkAdapter {
         guard let cache, policy != .networkOnly, HTTPCaching.isCacheable(prepared.request) else {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
-        let found = await lookUp(prepared, in: cache, decodedBy: decoding)
+        let found = lookUp(prepared, in: cache, decodedBy: decoding)
         let context = CacheContext(slot: found.slot, prepared: prepared)
         switch PrismCachePlan(
             lookup: found.lookup, policy: policy, mayServeStale: { !HTTPCaching.requiresRevalidation($0) })
@@ -143,13 +144,14 @@ extension PrismNetworkAdapter {
     /// What the cache holds for `prepared` (a `Vary` mismatch is a miss), with the value
     /// `decoding` kept beside it, and where a response to it is stored.
     func lookUp(_ prepared: PrismPreparedRequest, in cache: PrismResponseCache, decodedBy decoding: ObjectIdentifier?)
-        async -> (lookup: PrismCacheLookup, decoded: (any Sendable)?, slot: CacheSlot)
+        -> (lookup: PrismCacheLookup, decoded: (any Sendable)?, slot: CacheSlot)
     {
         let key = prepared.cacheKey
         let slot = CacheSlot(cache: cache, key: key)
         guard PrismCachePlan.readsCache(prepared.options.cachePolicy) else { return (.miss, nil, slot) }
+        // Read under the cache's lock, without a hop onto its actor: a hit stays on this thread.
         var (lookup, decoded): (PrismCacheLookup, (any Sendable)?) =
-            if let decoding { await cache.lookup(key, decodedBy: decoding) } else { (await cache.lookup(key), nil) }
+            if let decoding { cache.lookupNow(key, decodedBy: decoding) } else { (cache.lookupNow(key), nil) }
         if let entry = lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
             (lookup, decoded) = (.miss, nil)
         }
@@ -163,8 +165,7 @@ extension PrismNetworkAdapter {
     /// that lists them. The first attempt sends `prepared` as it is (conditionally, when
     /// `revalidating` an entry with validators); each later one is prepared again.
     func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
-        let transport = self.transport
-        let send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse = { try await transport.send($0) }
+        let send = sendChecked
         let conditional = entry.flatMap { HTTPCaching.canRevalidate($0) ? $0 : nil }
         var first: PrismPreparedRequest? = prepared
         if let conditional {

@@ -33,7 +33,7 @@ extension PrismNetworkAdapter {
                     let identity = DecodedReuse.identity(of: Request.self)
                     let delivery: Delivery
                     if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {
-                        let found = await lookUp(prepared, in: cache, decodedBy: identity)
+                        let found = lookUp(prepared, in: cache, decodedBy: identity)
                         let context = CacheContext(slot: found.slot, prepared: prepared)
                         if let entry = found.lookup.entry {
                             let isStale = if case .stale = found.lookup { true } else { false }

@@ -62,6 +62,9 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     public let logger: Logger?
     /// Waits between retry attempts (the continuous clock unless a test gave another).
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The transport's send for a request the pipeline has checked (stage 4): a transport that
+    /// ships then skips its own check of the same request.
+    let sendChecked: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
     /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
     /// cancelled when the client goes away. A test awaits them.
     @_spi(PrismInternals)
@@ -135,6 +138,19 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.authenticator = authenticator
         self.logger = logger
         self.sleep = { try await retryClock.sleep(for: $0) }
+        self.sendChecked = Self.checkedSender(for: transport)
+    }
+
+    /// How the pipeline sends through `transport`.
+    private static func checkedSender(for transport: any PrismHTTPTransport)
+        -> @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    {
+        #if AsyncHTTPClient && os(Linux)
+        if let transport = transport as? PrismAsyncHTTPClientTransport {
+            return { try await transport.send(checked: $0) }
+        }
+        #endif
+        return { try await transport.send($0) }
     }
 
     /// A client with `other`'s parts and background revalidations of its own: one of `other`'s
@@ -146,5 +162,6 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.authenticator = other.authenticator
         self.logger = other.logger
         self.sleep = other.sleep
+        self.sendChecked = other.sendChecked
     }
 }

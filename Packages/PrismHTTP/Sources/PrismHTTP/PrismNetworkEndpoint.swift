@@ -124,13 +124,19 @@ extension PrismNetworkEndpoint {
     ///   `timeoutInterval` that is NaN, infinite, zero, negative or over a year, `invalidHeader`
     ///   for a header with a control character, `encodingFailed` for a body that does not encode.
     public func makeHTTPRequest() throws(PrismHTTPError) -> PrismHTTPRequest {
+        try makeHTTPRequest(checkingHeaders: true)
+    }
+
+    /// The request; its headers checked when `checkingHeaders` (the client's pipeline checks
+    /// them once, later, with whatever the interceptors and the authenticator add).
+    func makeHTTPRequest(checkingHeaders: Bool) throws(PrismHTTPError) -> PrismHTTPRequest {
         let encoder = bodyEncoder
         let url = try makeURL()
         let timeout = try timeoutInterval.map { seconds throws(PrismHTTPError) in
             try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
         }
         let headers = PrismHTTPHeaders(headers)
-        try RequestValidation.validateHeaders(headers, url: url)
+        if checkingHeaders { try RequestValidation.validateHeaders(headers, url: url) }
         var request = PrismHTTPRequest(url: url, method: method, headers: headers, timeout: timeout)
         if let body {
             let (data, contentType) = try encodeBody(body, encoder: encoder, url: request.url)

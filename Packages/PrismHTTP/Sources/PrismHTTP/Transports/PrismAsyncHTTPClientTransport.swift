@@ -193,8 +193,13 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// Each exchange goes through AsyncHTTPClient's delegate API, whose deadline covers the whole
     /// response (the head and every byte of the body), with the same deadline for every hop.
     public func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        if followsRedirects { throw refusingRedirectingClient(request.url) }
         try RequestValidation.validate(request)
+        return try await send(checked: request)
+    }
+
+    /// ``send(_:)`` for a request the client's pipeline has checked already.
+    func send(checked request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+        if followsRedirects { throw refusingRedirectingClient(request.url) }
         let timeout = try effectiveTimeout(of: request)
         let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
         return try await Redirects.follow(request, hasBody: request.body != nil, policy: configuration.redirects) {

@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a ``PrismResponseCache`` holds, and every rule of holding it: the LRU order, the time to
+/// live, the byte budget, the decoded values. A plain value; ``LockedCore`` guards it.
+struct CacheCore {
+    typealias Stored = PrismResponseCache.Stored
+
+    var storage = LRUStorage<PrismCacheKey, Stored>()
+    var bytes = 0
+    let maxSize: Int
+    let maxBytes: Int?
+
+    init(maxSize: Int, maxBytes: Int?) {
+        self.maxSize = maxSize
+        self.maxBytes = maxBytes
+    }
+
+    mutating func set(_ entry: PrismCacheEntry, for key: PrismCacheKey, now: Int64) {
+        let cost = entry.cost + key.string.utf8.count
+        if let maxBytes, cost > maxBytes {
+            invalidate(key: key)
+            return
+        }
+        let stored = Stored(
+            entry: entry, freshUntil: PrismResponseCache.freshUntil(now, ttl: entry.ttl), cost: cost)
+        if let old = storage.set(stored, for: key) {
+            bytes -= old.cost
+        }
+        bytes += cost
+        evictPastLimits()
+    }
+
+    /// Fresh, stale or missing; marks the entry most recently used.
+    mutating func lookup(_ key: PrismCacheKey, now: Int64) -> PrismCacheLookup {
+        storage.withValue(for: key) { stored in
+            now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry)
+        } ?? .miss
+    }
+
+    /// ``lookup(_:now:)``, with the value `decoding` decoded from the body when one is kept.
+    mutating func lookup(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier, now: Int64) -> (
+        lookup: PrismCacheLookup, decoded: (any Sendable)?
+    ) {
+        storage.withValue(for: key) { stored in
+            let decoded = stored.decoded.flatMap { $0.decoding == decoding ? $0.value : nil }
+            return (now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry), decoded)
+        } ?? (.miss, nil)
+    }
+
+    mutating func refresh(key: PrismCacheKey, headers: [String: String], ttl: Duration?, now: Int64)
+        -> PrismCacheEntry?
+    {
+        guard var stored = storage.peek(key) else { return nil }
+        for (name, value) in headers {
+            if let existing = stored.entry.headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                stored.entry.headers[existing] = nil
+            }
+            stored.entry.headers[name] = value
+        }
+        if let ttl { stored.entry.ttl = ttl }
+        stored.freshUntil = PrismResponseCache.freshUntil(now, ttl: stored.entry.ttl)
+        let decodedCost = stored.decoded?.cost ?? 0
+        stored.cost = stored.entry.cost + key.string.utf8.count + decodedCost
+        if let maxBytes, stored.cost > maxBytes {
+            // The headers grew past the budget: without its decoded value, or not at all.
+            stored.decoded = nil
+            stored.cost -= decodedCost
+            if stored.cost > maxBytes {
+                invalidate(key: key)
+                return nil
+            }
+        }
+        // Stored again, as most recently used, so that the byte budget sees the new headers.
+        if let old = storage.set(stored, for: key) { bytes -= old.cost }
+        bytes += stored.cost
+        evictPastLimits()
+        return storage.peek(key)?.entry
+    }
+
+    mutating func invalidate(key: PrismCacheKey) {
+        if let removed = storage.remove(key) { bytes -= removed.cost }
+    }
+
+    mutating func removeAll() {
+        storage.removeAll()
+        bytes = 0
+    }
+
+    mutating func keepDecoded(
+        _ value: any Sendable, decodedBy decoding: ObjectIdentifier, from body: Data, cost: Int, for key: PrismCacheKey
+    ) {
+        guard var stored = storage.peek(key), stored.entry.data == body else { return }
+        let cost = max(cost, 0)
+        let oldCost = stored.cost
+        let withoutDecoded = oldCost - (stored.decoded?.cost ?? 0)
+        if let maxBytes, withoutDecoded + cost > maxBytes { return }
+        stored.decoded = DecodedValue(value: value, decoding: decoding, cost: cost)
+        stored.cost = withoutDecoded + cost
+        storage.set(stored, for: key)  // and most recently used: it was just read
+        bytes += stored.cost - oldCost
+        evictPastLimits()
+    }
+
+    /// Evicts the least recently used entries while the cache holds more than `maxSize` entries
+    /// or `maxBytes` bytes.
+    mutating func evictPastLimits() {
+        while storage.count > maxSize || (maxBytes.map { bytes > $0 } ?? false) {
+            guard let evicted = storage.removeLeastRecentlyUsed() else { break }
+            bytes -= evicted.value.cost
+        }
+    }
+}
+
+/// A ``CacheCore`` behind a lock, held by the cache's actor and read without it by Prism's
+/// clients. Every access takes the lock for the length of one operation, nothing longer.
+final class LockedCore: @unchecked Sendable {
+    private let lock = PlatformLock()
+    private var core: CacheCore
+
+    init(_ core: CacheCore) {
+        self.core = core
+    }
+
+    func withLock<Result>(_ body: (inout CacheCore) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&core)
+    }
+}

@@ -31,7 +31,8 @@ extension PrismNetworkAdapter {
         options: PrismRequestOptions
     ) async throws -> Request.Response {
         let (built, cacheInterval) = try build(request.endpoint, options: options)
-        let prepared = try await prepare(built: built, options: options, cacheInterval: cacheInterval)
+        let prepared = try await prepare(
+            built: built, options: options, cacheInterval: cacheInterval, fromEndpoint: true)
         let delivery = try await deliver(prepared, decodedBy: DecodedReuse.identity(of: Request.self))
         return try await value(of: delivery, for: request)
     }
@@ -92,7 +93,8 @@ extension PrismNetworkAdapter {
         built: PrismHTTPRequest,
         options: PrismRequestOptions,
         cacheInterval: Duration? = nil,
-        revalidating entry: PrismCacheEntry? = nil
+        revalidating entry: PrismCacheEntry? = nil,
+        fromEndpoint: Bool = false
     ) async throws -> PrismPreparedRequest {
         var request = built
         for interceptor in interceptors { request = try await interceptor.adapt(request) }
@@ -100,13 +102,16 @@ extension PrismNetworkAdapter {
         do {
             if let authenticator { (request, credential) = try await authenticator.authorize(request) }
             if let entry { request = HTTPCaching.conditional(request, revalidating: entry) }
-            try RequestValidation.validate(request)
+            // A URL an endpoint built (stage 1 checks scheme, host, port and path) that no
+            // interceptor changed is not parsed again.
+            try RequestValidation.validate(request, urlChecked: fromEndpoint && request.url == built.url)
         } catch let error as PrismHTTPError {
             logFailure(error, of: request)
             throw error
         }
         var prepared = PrismPreparedRequest(original: built, request: request, credential: credential, options: options)
         prepared.cacheInterval = cacheInterval
+        prepared.isFromEndpoint = fromEndpoint
         return prepared
     }
 
@@ -121,7 +126,7 @@ extension PrismNetworkAdapter {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
         let found = lookUp(prepared, in: cache, decodedBy: decoding)
-        let context = CacheContext(slot: found.slot, prepared: prepared)
+        var context: CacheContext { CacheContext(slot: found.slot, prepared: prepared) }
         switch PrismCachePlan(
             lookup: found.lookup, policy: policy, mayServeStale: { !HTTPCaching.requiresRevalidation($0) })
         {
@@ -186,7 +191,8 @@ extension PrismNetworkAdapter {
                 first = nil
             } else {
                 current = try await self.prepare(
-                    built: prepared.original, options: prepared.options, revalidating: conditional)
+                    built: prepared.original, options: prepared.options, revalidating: conditional,
+                    fromEndpoint: prepared.isFromEndpoint)
             }
             let exchange = try await attempt(current, revalidating: conditional, send: send)
             let failure = PrismHTTPError.unacceptable(exchange.response, method: current.request.method)
@@ -212,7 +218,9 @@ extension PrismNetworkAdapter {
             logFailure(error, of: prepared.request)
             throw error
         }
-        let again = try await prepare(built: prepared.original, options: prepared.options, revalidating: entry)
+        let again = try await prepare(
+            built: prepared.original, options: prepared.options, revalidating: entry,
+            fromEndpoint: prepared.isFromEndpoint)
         return Exchange(response: try await transmit(again.request, send: send), sent: again.request)
     }
 

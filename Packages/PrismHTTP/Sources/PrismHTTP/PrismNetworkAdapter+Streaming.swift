@@ -29,7 +29,8 @@ extension PrismNetworkAdapter {
                     var options = options
                     options.cachePolicy = cachePolicy
                     let (built, cacheInterval) = try build(request.endpoint, options: options)
-                    let prepared = try await prepare(built: built, options: options, cacheInterval: cacheInterval)
+                    let prepared = try await prepare(
+                        built: built, options: options, cacheInterval: cacheInterval, fromEndpoint: true)
                     let identity = DecodedReuse.identity(of: Request.self)
                     let delivery: Delivery
                     if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {

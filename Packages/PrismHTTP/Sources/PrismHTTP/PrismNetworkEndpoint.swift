@@ -130,7 +130,6 @@ extension PrismNetworkEndpoint {
     /// The request; its headers checked when `checkingHeaders` (the client's pipeline checks
     /// them once, later, with whatever the interceptors and the authenticator add).
     func makeHTTPRequest(checkingHeaders: Bool) throws(PrismHTTPError) -> PrismHTTPRequest {
-        let encoder = bodyEncoder
         let url = try makeURL()
         let timeout = try timeoutInterval.map { seconds throws(PrismHTTPError) in
             try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
@@ -139,7 +138,8 @@ extension PrismNetworkEndpoint {
         if checkingHeaders { try RequestValidation.validateHeaders(headers, url: url) }
         var request = PrismHTTPRequest(url: url, method: method, headers: headers, timeout: timeout)
         if let body {
-            let (data, contentType) = try encodeBody(body, encoder: encoder, url: request.url)
+            // The encoder is made only for a body: a GET never pays for one.
+            let (data, contentType) = try encodeBody(body, encoder: bodyEncoder, url: request.url)
             request.body = data
             if let contentType, !request.headers.contains("Content-Type") {
                 request.headers["Content-Type"] = contentType

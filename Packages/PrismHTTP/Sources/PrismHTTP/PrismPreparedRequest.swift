@@ -27,6 +27,8 @@ public struct PrismPreparedRequest: Sendable {
     public let options: PrismRequestOptions
     /// The endpoint's time to live for a 2xx response (its `cacheInterval`), when it has one.
     var cacheInterval: Duration?
+    /// Whether ``original`` was built from an endpoint, whose URL is checked as it is built.
+    var isFromEndpoint = false
 
     /// Creates a prepared request; a client's ``PrismNetworkClient/prepare(_:options:)`` makes
     /// them, a test double may make its own.

@@ -124,9 +124,9 @@ enum HTTPCaching {
     /// The entry's `Vary` header: looked up as written, then among the names of four letters
     /// in any case (a cache hit must not lowercase every header name).
     private static func varyHeader(of entry: PrismCacheEntry) -> String? {
-        if let vary = entry.headers["Vary"] ?? entry.headers["vary"] { return vary }
-        for (name, value) in entry.headers where name.utf8.count == 4 && name.lowercased() == "vary" {
-            return value
+        // One pass: only a name of four bytes can be Vary, in any case.
+        for (name, value) in entry.headers where name.utf8.count == 4 {
+            if name == "Vary" || name == "vary" || name.lowercased() == "vary" { return value }
         }
         return nil
     }

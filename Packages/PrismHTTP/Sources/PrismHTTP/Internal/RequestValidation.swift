@@ -7,9 +7,10 @@ enum RequestValidation {
     /// The longest timeout accepted: a year.
     static let maximumTimeout = Duration.seconds(365 * 24 * 3_600)
 
-    /// Checks the URL, the headers and the timeout of `request`.
-    static func validate(_ request: PrismHTTPRequest) throws(PrismHTTPError) {
-        try validateURL(request.url)
+    /// Checks the URL (unless `urlChecked`: an endpoint built it), the headers and the timeout of
+    /// `request`.
+    static func validate(_ request: PrismHTTPRequest, urlChecked: Bool = false) throws(PrismHTTPError) {
+        if !urlChecked { try validateURL(request.url) }
         try validateHeaders(request.headers, url: request.url)
         if let timeout = request.timeout {
             try validateTimeout(timeout, what: "The request's timeout", url: request.url)

@@ -32,11 +32,21 @@ enum URLBuilding {
         // Every part is checked and encoded above: an ASCII host makes the URL from its text at
         // once (URLComponents costs several times more, on every request and every cache hit).
         if host.utf8.allSatisfy({ $0 < 0x80 }) {
-            var text = scheme.rawValue + "://" + host
-            if let port { text += ":" + String(port) }
+            var text = ""
+            text.reserveCapacity(16 + host.utf8.count + encodedPath.utf8.count + (query?.utf8.count ?? 0))
+            text += scheme.rawValue
+            text += "://"
+            text += host
+            if let port {
+                text += ":"
+                text += String(port)
+            }
             text += encodedPath
-            if let query { text += "?" + query }
-            if let url = URL(string: text) { return url }
+            if let query {
+                text += "?"
+                text += query
+            }
+            if let url = ParsedURLs.shared.url(for: text) { return url }
         }
         var components = URLComponents()
         components.scheme = scheme.rawValue
@@ -73,9 +83,9 @@ enum URLBuilding {
     /// `path` with every character a path cannot hold percent-encoded as UTF-8; `%XX` escapes
     /// (such as those of ``PrismPath/segment(_:)``) are kept as they are, a lone `%` is encoded.
     static func encodePath(_ path: String) -> String {
-        let bytes = Array(path.utf8)
         // Most paths need nothing: they are returned as they are.
-        if bytes.allSatisfy({ isPathByte($0) }) { return path }
+        if path.utf8.allSatisfy({ isPathByte($0) }) { return path }
+        let bytes = Array(path.utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count + 16)
         var index = 0
@@ -111,27 +121,36 @@ enum URLBuilding {
 
     /// Whether an encoded path has a `.` or `..` segment, written plainly or percent-encoded.
     static func hasDotSegment(_ encodedPath: String) -> Bool {
-        for segment in encodedPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+        var path = encodedPath
+        return path.withUTF8 { bytes in
+            // One pass, no allocation: count the dots of each segment while it holds nothing else.
             var dots = 0
-            var index = segment.startIndex
-            var isDots = true
-            while index < segment.endIndex, isDots {
-                if segment[index] == UInt8(ascii: ".") {
+            var onlyDots = true
+            var index = 0
+            while index <= bytes.count {
+                if index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                    if onlyDots && (dots == 1 || dots == 2) { return true }
+                    dots = 0
+                    onlyDots = true
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: ".") {
                     dots += 1
-                    index = segment.index(after: index)
-                } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
-                    segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
-                    segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e")
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "2"),
+                    bytes[index + 2] | 0x20 == UInt8(ascii: "e")
                 {
                     dots += 1
-                    index = segment.index(index, offsetBy: 3)
+                    index += 3
                 } else {
-                    isDots = false
+                    onlyDots = false
+                    index += 1
                 }
             }
-            if isDots && (dots == 1 || dots == 2) { return true }
+            return false
         }
-        return false
     }
 
     /// The query with every name and value percent-encoded but the unreserved characters: `+`
@@ -152,5 +171,25 @@ enum URLBuilding {
         default:
             return false
         }
+    }
+}
+
+/// The URLs the client made lately, by their text: an app sends the same few URLs again and
+/// again (a cache hit above all), and parsing one costs more than the rest of building it. At
+/// most 256 are kept; when full, it starts again.
+final class ParsedURLs: @unchecked Sendable {
+    static let shared = ParsedURLs()
+
+    private let lock = NSLock()
+    private var urls: [String: URL] = [:]
+
+    func url(for text: String) -> URL? {
+        if let url = lock.withLock({ urls[text] }) { return url }
+        guard let url = URL(string: text) else { return nil }
+        lock.withLock {
+            if urls.count >= 256 { urls.removeAll(keepingCapacity: true) }
+            urls[text] = url
+        }
+        return url
     }
 }

@@ -126,7 +126,7 @@ public struct PrismGraphQLClient: Sendable {
     }
 
     /// Creates a client that sends through `networkClient`, and caches in its cache (a
-    /// `PrismNetworkAdapter`'s ``PrismNetworkClient/cache``), if it has one.
+    /// `PrismNetworkAdapter`'s `cache`), if it has one.
     ///
     /// ```swift
     /// let http = PrismNetworkAdapter(interceptors: [PrismInterceptor.headers(["X-App": "demo"])])

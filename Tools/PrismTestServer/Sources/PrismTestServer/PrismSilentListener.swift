@@ -49,7 +49,8 @@ public final class PrismSilentListener: Sendable {
         return PrismSilentListener(channel: channel, counts: counts)
     }
 
-    /// Starts a listener, runs `body` with it, and stops it whatever happens.
+    /// Starts a listener, runs `body` with it (on the caller's actor, `isolation`), and stops it
+    /// whatever happens.
     public static func withRunning<T>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PrismSilentListener) async throws -> T

@@ -67,6 +67,7 @@ public final class PrismTestServer: Sendable {
     ///
     /// - Parameters:
     ///   - tls: Whether the server speaks HTTPS (see ``start(host:port:tls:logger:)``).
+    ///   - isolation: The caller's actor, which `body` runs on (a `@MainActor` test's, say).
     ///   - body: What to do with the running server.
     public static func withRunning<T>(
         tls: Bool = false,

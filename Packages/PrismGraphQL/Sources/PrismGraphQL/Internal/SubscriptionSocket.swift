@@ -20,8 +20,9 @@ final class SubscriptionSocket: Sendable {
     private let writer: AsyncStream<Outgoing>.Continuation
     private let state = LockedState()
 
-    private init(number: Int, settings: SubscriptionSettings, post: AsyncStream<SubscriptionDriver.Input>.Continuation)
-    {
+    /// A socket that opens nothing yet (``open(number:settings:post:)`` opens one; a test drives
+    /// the write queue alone).
+    init(number: Int, settings: SubscriptionSettings, post: AsyncStream<SubscriptionDriver.Input>.Continuation) {
         self.number = number
         self.settings = settings
         self.post = post

@@ -141,28 +141,28 @@ struct SubscriptionStateMachine {
     }
 
     let settings: Settings
-    private(set) var phase = Phase.idle
-    private(set) var subscribers: [String: Subscriber] = [:]
+    var phase = Phase.idle
+    var subscribers: [String: Subscriber] = [:]
     /// The highest id a subscription got: a message for an id up to it whose subscription ended
     /// crossed the client's `complete`, and is dropped.
-    private(set) var lastID = 0
-    private(set) var lastSocket = 0
+    var lastID = 0
+    var lastSocket = 0
     /// Consecutive sockets lost: starts again after a stable one.
-    private(set) var attempt = 0
+    var attempt = 0
     /// Whether the credentials were refreshed since the last stable socket.
-    private(set) var refreshed = false
+    var refreshed = false
     /// The current socket: its credential, and what happened on it.
-    private var credential: String?
-    private var awaitingPong = false
-    private var stable = false
-    private var upgradeTimedOut = false
+    var credential: String?
+    var awaitingPong = false
+    var stable = false
+    var upgradeTimedOut = false
     /// Why the client closes the current socket, when it is not because nothing is subscribed:
     /// a failure that ends every subscription, or a loss to reconnect from.
-    private var closeReason: CloseReason?
+    var closeReason: CloseReason?
     /// The refusal a refresh answers: it stands when the refresh fails or renews nothing.
-    private var pendingRefusal: PrismGraphQLError?
+    var pendingRefusal: PrismGraphQLError?
 
-    private enum CloseReason {
+    enum CloseReason {
         case failure(PrismGraphQLError)
         case lost(PrismHTTPError)
     }
@@ -187,7 +187,7 @@ struct SubscriptionStateMachine {
         }
     }
 
-    private mutating func subscribed(_ id: String, _ subscriber: Subscriber) -> [Action] {
+    mutating func subscribed(_ id: String, _ subscriber: Subscriber) -> [Action] {
         subscribers[id] = subscriber
         if let number = Int(id) { lastID = max(lastID, number) }
         var actions: [Action] = [.cancel(.linger)]
@@ -202,7 +202,7 @@ struct SubscriptionStateMachine {
 
     /// Removes `id` (the client's stream ended, or its event could not be delivered): the server
     /// is told with `complete` when it knows it, and the stream is finished when `finish` says.
-    private mutating func removed(_ id: String, completing: Bool, finish error: PrismGraphQLError?) -> [Action] {
+    mutating func removed(_ id: String, completing: Bool, finish error: PrismGraphQLError?) -> [Action] {
         guard subscribers.removeValue(forKey: id) != nil else { return [] }
         var actions: [Action] = []
         if completing, case .ready(let socket) = phase {
@@ -214,12 +214,12 @@ struct SubscriptionStateMachine {
     }
 
     /// Nothing is subscribed any more: after the linger, the socket is closed.
-    private mutating func becameUnused() -> [Action] {
+    mutating func becameUnused() -> [Action] {
         if settings.linger > .zero, case .ready = phase { return [.schedule(.linger, settings.linger)] }
         return closeUnused()
     }
 
-    private mutating func closeUnused() -> [Action] {
+    mutating func closeUnused() -> [Action] {
         guard subscribers.isEmpty else { return [] }
         switch phase {
         case .ready(let socket), .initializing(let socket):
@@ -241,7 +241,7 @@ struct SubscriptionStateMachine {
     // MARK: Sockets
 
     /// Opens the next socket; the acknowledgement timer runs from its first byte.
-    private mutating func connect() -> [Action] {
+    mutating func connect() -> [Action] {
         lastSocket += 1
         let socket = lastSocket
         phase = .connecting(socket: socket)
@@ -253,14 +253,14 @@ struct SubscriptionStateMachine {
         return [.open(socket: socket), .schedule(.acknowledgement(socket: socket), settings.acknowledgementTimeout)]
     }
 
-    private mutating func opened(_ socket: Int, credential: String?) -> [Action] {
+    mutating func opened(_ socket: Int, credential: String?) -> [Action] {
         guard case .connecting(socket) = phase else { return [] }
         self.credential = credential
         phase = .initializing(socket: socket)
         return []
     }
 
-    private mutating func openFailed(_ socket: Int, _ failure: OpenFailure) -> [Action] {
+    mutating func openFailed(_ socket: Int, _ failure: OpenFailure) -> [Action] {
         guard phase == .connecting(socket: socket) || phase == .closing(socket: socket) else { return [] }
         var actions: [Action] = [.cancel(.acknowledgement(socket: socket))]
         if case .closing = phase {
@@ -309,111 +309,7 @@ struct SubscriptionStateMachine {
         return actions
     }
 
-    private mutating func received(_ inbound: Inbound, on socket: Int) -> [Action] {
-        switch phase {
-        case .initializing(socket), .ready(socket): break
-        default: return []  // a socket on its way out
-        }
-        let acknowledged = phase == .ready(socket: socket)
-        switch inbound {
-        case .next(let id, _), .error(let id, _), .complete(let id):
-            if !acknowledged {
-                return protocolViolation("The server sent a message for id \(id) before connection_ack.", socket)
-            }
-        case .acknowledged, .ping, .pong, .invalid:
-            break
-        }
-        switch inbound {
-        case .acknowledged:
-            guard !acknowledged else { return [] }
-            phase = .ready(socket: socket)
-            var actions: [Action] = [
-                .cancel(.acknowledgement(socket: socket)),
-                .log(Log(message: "GraphQL subscriptions: connection acknowledged")),
-                .schedule(.stable(socket: socket), settings.stableInterval),
-            ]
-            if let interval = settings.keepAliveInterval {
-                actions.append(.schedule(.keepAlive(socket: socket), interval))
-            }
-            guard !subscribers.isEmpty else { return actions + becameUnused() }
-            for (_, subscriber) in subscribers.sorted(by: { Int($0.key) ?? 0 < Int($1.key) ?? 0 }) {
-                actions.append(.send(socket: socket, subscriber.message))
-            }
-            return actions
-        case .ping:
-            return [.send(socket: socket, GraphQLTransportWS.pong)]
-        case .pong:
-            awaitingPong = false
-            return []
-        case .next(let id, let message):
-            switch route(id) {
-            case .active: return [.deliver(id: id, message: message)]
-            case .ended: return []
-            case .unknown:
-                return protocolViolation("The server sent next for id \(id), which the client never used.", socket)
-            }
-        case .error(let id, let errors):
-            switch route(id) {
-            case .active:
-                guard let errors else {
-                    return protocolViolation(
-                        "The server sent an error message whose payload is not a list of GraphQL errors.", socket)
-                }
-                let operation = subscribers.removeValue(forKey: id)?.operationName
-                let messages = errors.map(\.description).joined(separator: "; ")
-                let error = PrismGraphQLError(
-                    code: .graphQLErrors, message: "The server ended the subscription with errors: \(messages)",
-                    url: settings.endpointURL, operationName: operation, errors: errors)
-                return [
-                    .finish(id: id, error),
-                    .log(Log(message: "GraphQL subscription \(id) ended by the server with errors")),
-                ] + (subscribers.isEmpty ? becameUnused() : [])
-            case .ended: return []
-            case .unknown:
-                return protocolViolation("The server sent error for id \(id), which the client never used.", socket)
-            }
-        case .complete(let id):
-            switch route(id) {
-            case .active:
-                subscribers[id] = nil
-                return [
-                    .finish(id: id, nil), .log(Log(message: "GraphQL subscription \(id) completed by the server")),
-                ] + (subscribers.isEmpty ? becameUnused() : [])
-            case .ended: return []
-            case .unknown:
-                return protocolViolation("The server sent complete for id \(id), which the client never used.", socket)
-            }
-        case .invalid(let reason):
-            return protocolViolation(reason, socket)
-        }
-    }
-
-    private enum Route { case active, ended, unknown }
-
-    private func route(_ id: String) -> Route {
-        if subscribers[id] != nil { return .active }
-        if let number = Int(id), String(number) == id, number >= 1, number <= lastID { return .ended }
-        return .unknown
-    }
-
-    /// The server broke the protocol: the socket is closed with 4004 (graphql-ws's Bad
-    /// response) and every subscription will fail.
-    private mutating func protocolViolation(_ message: String, _ socket: Int) -> [Action] {
-        closeForFailure(
-            violation(message, closeCode: nil), socket: socket, code: GraphQLTransportWS.ClientClose.badResponse,
-            reason: "Bad response")
-            + [.log(Log(warning: true, message: "GraphQL subscriptions: protocol violation by the server, closing"))]
-    }
-
-    private mutating func closeForFailure(_ error: PrismGraphQLError, socket: Int, code: Int, reason: String)
-        -> [Action]
-    {
-        phase = .closing(socket: socket)
-        closeReason = .failure(error)
-        return cancelSocketTimers(socket) + [.close(socket: socket, code: code, reason: reason)]
-    }
-
-    private mutating func ended(_ socket: Int, _ end: SocketEnd) -> [Action] {
+    mutating func ended(_ socket: Int, _ end: SocketEnd) -> [Action] {
         switch phase {
         case .initializing(socket), .ready(socket), .closing(socket): break
         default: return []
@@ -464,7 +360,7 @@ struct SubscriptionStateMachine {
         }
     }
 
-    private func cancelSocketTimers(_ socket: Int) -> [Action] {
+    func cancelSocketTimers(_ socket: Int) -> [Action] {
         [
             .cancel(.acknowledgement(socket: socket)), .cancel(.keepAlive(socket: socket)),
             .cancel(.stable(socket: socket)),
@@ -473,7 +369,7 @@ struct SubscriptionStateMachine {
 
     // MARK: Timers
 
-    private mutating func fired(_ timer: Timer) -> [Action] {
+    mutating func fired(_ timer: Timer) -> [Action] {
         switch timer {
         case .acknowledgement(let socket):
             switch phase {
@@ -522,109 +418,6 @@ struct SubscriptionStateMachine {
         }
     }
 
-    // MARK: Outcomes
-
-    /// The socket was lost: reconnect as the policy says (attempts start again only after a
-    /// stable socket), or end every subscription when it gives up.
-    private mutating func lost(_ failure: PrismHTTPError) -> [Action] {
-        if stable {
-            attempt = 0
-            refreshed = false
-        }
-        attempt += 1
-        guard !subscribers.isEmpty else {
-            phase = .idle
-            return []
-        }
-        guard let policy = settings.reconnectPolicy,
-            let delay = policy.delay(afterAttempt: attempt, failure: PrismRetryFailure(error: failure))
-        else {
-            let error = PrismGraphQLError(
-                code: .requestFailed,
-                message:
-                    "The subscriptions' WebSocket was lost and not reconnected (\(attempt) attempt(s)): \(failure.message)",
-                url: settings.endpointURL, underlying: failure)
-            return [
-                .log(
-                    Log(
-                        warning: true, message: "GraphQL subscriptions: the WebSocket was lost and is not reconnected",
-                        metadata: ["attempts": "\(attempt)"]))
-            ] + failAll(error)
-        }
-        let log = Action.log(
-            Log(
-                warning: true, message: "GraphQL subscriptions: the WebSocket was lost, reconnecting",
-                metadata: ["attempt": "\(attempt)", "milliseconds": "\(Int(delay.milliseconds))"]))
-        guard delay > .zero else { return [log] + connect() }
-        phase = .waiting
-        return [log, .schedule(.reconnect, delay)]
-    }
-
-    /// The server refused the credentials: refresh them once (until a socket stays up), else end
-    /// every subscription with the refusal.
-    private mutating func unauthorized(_ refusal: PrismGraphQLError) -> [Action] {
-        guard !refreshed, !subscribers.isEmpty else { return failAll(refusal) }
-        refreshed = true
-        phase = .refreshing
-        pendingRefusal = refusal
-        return [
-            .log(Log(message: "GraphQL subscriptions: credentials refused, refreshing")),
-            .refresh(credential: credential),
-        ]
-    }
-
-    private mutating func refreshFinished(_ result: Result<Bool, any Error>) -> [Action] {
-        guard phase == .refreshing else { return [] }
-        let refusal =
-            pendingRefusal
-            ?? PrismGraphQLError(
-                code: .subscriptionRejected, message: "The credentials were refused.", url: settings.endpointURL)
-        pendingRefusal = nil
-        switch result {
-        case .success(true):
-            phase = .idle
-            return subscribers.isEmpty ? [] : connect()
-        case .success(false):
-            // Nothing to renew: the refusal stands.
-            return failAll(refusal)
-        case .failure(let error):
-            var rejected = PrismGraphQLError(
-                code: .subscriptionRejected, message: "The server refused the credentials and refreshing them failed.",
-                url: settings.endpointURL, underlying: error)
-            rejected.closeCode = refusal.closeCode
-            rejected.statusCode = refusal.statusCode
-            return failAll(rejected)
-        }
-    }
-
-    /// Ends every subscription with `error` (its operation name filled in); the machine is idle.
-    private mutating func failAll(_ error: PrismGraphQLError) -> [Action] {
-        phase = .idle
-        let ended = subscribers.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
-        subscribers.removeAll()
-        var actions: [Action] = [
-            .log(
-                Log(
-                    warning: true, message: "GraphQL subscriptions failed: \(error.code)",
-                    metadata: ["closeCode": error.closeCode.map(String.init) ?? "-"]))
-        ]
-        for (id, subscriber) in ended {
-            var error = error
-            error.operationName = subscriber.operationName
-            actions.append(.finish(id: id, error))
-        }
-        return actions
-    }
-
-    private func violation(_ message: String, closeCode: Int?) -> PrismGraphQLError {
-        var error = PrismGraphQLError(code: .subscriptionProtocolViolation, message: message, url: settings.endpointURL)
-        error.closeCode = closeCode
-        return error
-    }
-
-    private func lostError(_ message: String) -> PrismHTTPError {
-        PrismHTTPError(code: .connectionFailed, message: message, url: settings.webSocketURL, method: .get)
-    }
 }
 
 extension Duration {

@@ -126,14 +126,19 @@ extension PrismNetworkAdapter {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
         let found = lookUp(prepared, in: cache, decodedBy: decoding)
+        // A fresh entry is served under every policy that reads the cache: no plan to make.
+        if case .fresh(let entry) = found.lookup {
+            if let logger {
+                logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
+            }
+            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+        }
         var context: CacheContext { CacheContext(slot: found.slot, prepared: prepared) }
         switch PrismCachePlan(
             lookup: found.lookup, policy: policy, mayServeStale: { !HTTPCaching.requiresRevalidation($0) })
         {
         case .serve(let entry):
-            if case .fresh = found.lookup {
-                logger?.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
-            }
+            // Stale, and the policy serves it so (cacheFirst).
             return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
         case .serveAndRevalidate(let entry):
             await revalidateInBackground(entry: entry, context: context)

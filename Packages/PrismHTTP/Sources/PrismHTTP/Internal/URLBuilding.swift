@@ -14,6 +14,23 @@ enum URLBuilding {
         path: String,
         queryItems: [URLQueryItem]?
     ) throws(PrismHTTPError) -> URL {
+        // The same parts make the same URL, checked the same way: an app sends the same few
+        // again and again (a cache hit above all), and checking and encoding cost more than a
+        // lookup by the parts.
+        let parts = BuiltURLs.Parts(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
+        if let url = BuiltURLs.shared.url(for: parts) { return url }
+        let url = try build(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
+        BuiltURLs.shared.keep(url, for: parts)
+        return url
+    }
+
+    private static func build(
+        scheme: PrismNetworkScheme,
+        host: String,
+        port: Int?,
+        path: String,
+        queryItems: [URLQueryItem]?
+    ) throws(PrismHTTPError) -> URL {
         func invalid(_ reason: String) -> PrismHTTPError {
             PrismHTTPError(
                 code: .invalidURL,
@@ -46,7 +63,7 @@ enum URLBuilding {
                 text += "?"
                 text += query
             }
-            if let url = ParsedURLs.shared.url(for: text) { return url }
+            if let url = URL(string: text) { return url }
         }
         var components = URLComponents()
         components.scheme = scheme.rawValue
@@ -174,22 +191,30 @@ enum URLBuilding {
     }
 }
 
-/// The URLs the client made lately, by their text: an app sends the same few URLs again and
-/// again (a cache hit above all), and parsing one costs more than the rest of building it. At
-/// most 256 are kept; when full, it starts again.
-final class ParsedURLs: @unchecked Sendable {
-    static let shared = ParsedURLs()
+/// The URLs the client built lately, by the parts they were built of (only parts that made a
+/// valid URL are kept). At most 256; when full, it starts again.
+final class BuiltURLs: @unchecked Sendable {
+    struct Parts: Hashable {
+        var scheme: PrismNetworkScheme
+        var host: String
+        var port: Int?
+        var path: String
+        var queryItems: [URLQueryItem]?
+    }
+
+    static let shared = BuiltURLs()
 
     private let lock = NSLock()
-    private var urls: [String: URL] = [:]
+    private var urls: [Parts: URL] = [:]
 
-    func url(for text: String) -> URL? {
-        if let url = lock.withLock({ urls[text] }) { return url }
-        guard let url = URL(string: text) else { return nil }
+    func url(for parts: Parts) -> URL? {
+        lock.withLock { urls[parts] }
+    }
+
+    func keep(_ url: URL, for parts: Parts) {
         lock.withLock {
             if urls.count >= 256 { urls.removeAll(keepingCapacity: true) }
-            urls[text] = url
+            urls[parts] = url
         }
-        return url
     }
 }

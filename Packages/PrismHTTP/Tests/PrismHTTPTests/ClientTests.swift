@@ -25,14 +25,14 @@ struct ClientTests {
 
     @Test("a port where nothing listens fails with connectionFailed, not a timeout", arguments: TransportKind.allCases)
     func refusedConnectionFailsAtOnce(transport: TransportKind) async throws {
-        let server = try await PrismTestServer.start()
-        let url = server.url("/users/octocat")
-        try await server.shutdown()
+        let refused = try PrismRefusedPort()
+        defer { refused.close() }
+        let url = URL(string: "http://127.0.0.1:\(refused.port)/users/octocat")!
         let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
         // The timeout is long: a transport that kept trying to connect would end with timedOut.
         let request = PrismHTTPRequest(url: url, method: .get, timeout: .seconds(20))
         let error = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
-        #expect(error?.code == .connectionFailed)
+        #expect(error?.code == .connectionFailed, "\(String(describing: error))")
         #expect(error?.url == url)
     }
 

@@ -14,9 +14,9 @@ struct ErrorClassificationTests {
 
     @Test("a refused connection is connectionFailed, from a NIO connection error")
     func refused() async throws {
-        let closed = try await PrismTestServer.start()
-        let url = closed.url("/users/a?token=abc")
-        try await closed.shutdown()
+        let refused = try PrismRefusedPort()
+        defer { refused.close() }
+        let url = URL(string: "http://127.0.0.1:\(refused.port)/users/a?token=abc")!
         let error = await #expect(throws: PrismHTTPError.self) { try await transport.send(PrismHTTPRequest(url: url)) }
         #expect(error?.code == .connectionFailed)
         let underlying = try #require(error?.underlying)

@@ -105,9 +105,9 @@ struct LogSecrecyTests {
         arguments: TransportKind.allCases)
     func transportFailures(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let closed = try await PrismTestServer.start()
-            let closedPort = closed.port
-            try await closed.shutdown()
+            let refused = try PrismRefusedPort()
+            defer { refused.close() }
+            let closedPort = refused.port
             for failure in Self.failures(server, closedPort: closedPort) {
                 let lines = LockedBox<[String]>([])
                 let logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }

@@ -58,9 +58,9 @@ struct UploadStagingTests {
             try await withStagingFolder { (folder: URL) async throws in
                 let transport = PrismURLSessionTransport(temporaryDirectory: folder)
                 // Nothing listens.
-                let closed = try await PrismTestServer.start()
-                let closedURL = closed.url("/upload")
-                try await closed.shutdown()
+                let refused = try PrismRefusedPort()
+                defer { refused.close() }
+                let closedURL = URL(string: "http://127.0.0.1:\(refused.port)/upload")!
                 await #expect(throws: PrismHTTPError.self) {
                     try await transport.upload(
                         PrismHTTPRequest(url: closedURL, method: .post), body: .data(Data(count: 1_000))

@@ -10,6 +10,8 @@ public struct PrismTestServerError: Error, Sendable, Equatable, CustomStringConv
         public static let stoppedBeforeStart = Code(name: "stoppedBeforeStart")
         /// The server's listening socket has no port (it is not bound to an IP address).
         public static let noPort = Code(name: "noPort")
+        /// No port could be reserved for ``PrismRefusedPort`` (the message carries `errno`).
+        public static let portUnavailable = Code(name: "portUnavailable")
 
         /// The code's name.
         public var description: String { self.name }

@@ -179,6 +179,8 @@ let package = Package(
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
+                    name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
                     name: "NIOConcurrencyHelpers", package: "swift-nio",
                     condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(

@@ -51,6 +51,13 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         public static let invalidCacheInterval = Code("invalidCacheInterval")
         /// The server redirected more times than the transport's ``PrismRedirectPolicy`` allows.
         public static let tooManyRedirects = Code("tooManyRedirects")
+        /// The server's certificate carries a public key that matches none of the pins of its
+        /// host (``PrismTLSConfiguration/pins``), or a pinned host was asked over plain HTTP. The
+        /// message names the host and the key presented. Nothing was sent; not retried.
+        public static let pinMismatch = Code("pinMismatch")
+        /// A certificate, key, pin or other TLS setting of the transport cannot be used, or the
+        /// transport cannot apply it on this platform. Nothing was sent.
+        public static let invalidTLSConfiguration = Code("invalidTLSConfiguration")
 
         /// The code's name.
         public var description: String { name }

@@ -22,6 +22,15 @@ public protocol PrismHTTPTransport: Sendable {
         body: PrismUploadBody,
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse
+
+    /// The settings the transport applies; PrismGraphQL's subscription socket applies their TLS
+    /// settings too. The default is ``PrismTransportConfiguration/default``.
+    var configuration: PrismTransportConfiguration { get }
+}
+
+extension PrismHTTPTransport {
+    /// The defaults.
+    public var configuration: PrismTransportConfiguration { .default }
 }
 
 extension Duration {

@@ -52,6 +52,9 @@ import Logging
 public final class PrismNetworkAdapter: PrismNetworkClient {
     /// Sends the requests.
     public let transport: any PrismHTTPTransport
+
+    /// The transport's TLS settings, which PrismGraphQL's subscription socket applies too.
+    public var tlsConfiguration: PrismTLSConfiguration? { transport.configuration.tls }
     /// Caches GET responses; `nil` caches nothing.
     public let cache: PrismResponseCache?
     /// Adapt every request, in order, before it is sent.

@@ -71,6 +71,11 @@ public protocol PrismNetworkClient: Sendable {
     /// The client's response cache, which PrismGraphQL's client shares by default; the default is
     /// nil (nothing cached).
     var cache: PrismResponseCache? { get }
+
+    /// The TLS settings of the client's connections, which PrismGraphQL's subscription socket
+    /// applies to its own; the default is nil (the system's trust, no pins, no client
+    /// certificate).
+    var tlsConfiguration: PrismTLSConfiguration? { get }
 }
 
 extension PrismNetworkClient {
@@ -121,6 +126,9 @@ extension PrismNetworkClient {
 
     /// No cache.
     public var cache: PrismResponseCache? { nil }
+
+    /// No TLS settings of its own.
+    public var tlsConfiguration: PrismTLSConfiguration? { nil }
 
     /// Prepares and sends `request` with `options`; the response whatever its status.
     public func send(_ request: PrismHTTPRequest, options: PrismRequestOptions = PrismRequestOptions())

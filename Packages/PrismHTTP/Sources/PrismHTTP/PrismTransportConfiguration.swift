@@ -20,6 +20,9 @@ public struct PrismTransportConfiguration: Sendable, Hashable {
     public var maximumResponseBytes: Int
     /// Which redirects are followed, and how far.
     public var redirects: PrismRedirectPolicy
+    /// Trust roots, pinned keys, the client certificate and the oldest TLS version
+    /// (``PrismTLSConfiguration``); the system's trust and TLS 1.2 by default.
+    public var tls: PrismTLSConfiguration
 
     /// Creates settings; the defaults suit most apps.
     public init(
@@ -27,13 +30,15 @@ public struct PrismTransportConfiguration: Sendable, Hashable {
         requestTimeout: Duration = .seconds(60),
         maximumConnectionsPerHost: Int = 8,
         maximumResponseBytes: Int = 256 * 1_024 * 1_024,
-        redirects: PrismRedirectPolicy = .default
+        redirects: PrismRedirectPolicy = .default,
+        tls: PrismTLSConfiguration = .default
     ) {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.maximumResponseBytes = maximumResponseBytes
         self.redirects = redirects
+        self.tls = tls
     }
 
     /// The defaults.

@@ -4,6 +4,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -66,7 +67,7 @@ public final class PrismTestServer: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - tls: Whether the server speaks HTTPS (see ``start(host:port:tls:logger:)``).
+    ///   - tls: Whether the server speaks HTTPS (see ``start(host:port:tls:highestTLSVersion:logger:)``).
     ///   - isolation: The caller's actor, which `body` runs on (a `@MainActor` test's, say).
     ///   - body: What to do with the running server.
     public static func withRunning<T>(
@@ -92,14 +93,19 @@ public final class PrismTestServer: Sendable {
     ///   - host: The address to listen on; loopback by default. `::1` works too.
     ///   - port: The port, or 0 (the default) for an ephemeral port chosen by the system: read it
     ///     back from ``port``.
-    ///   - tls: Whether the server speaks HTTPS, with a self-signed certificate for `127.0.0.1`
-    ///     and `localhost` that a client must trust (``certificatePEM``); ``baseURL`` is then
-    ///     `https://...`. The routes are the same.
+    ///   - tls: Whether the server speaks HTTPS, with a certificate for `127.0.0.1` and
+    ///     `localhost` signed by a test authority that a client must trust
+    ///     (``PrismTestCertificates/authorityPEM``); ``baseURL`` is then `https://...`. The routes
+    ///     are the same. A client certificate is asked for, not required (see
+    ///     ``PrismTestCertificates``).
+    ///   - highestTLSVersion: The newest TLS version the server speaks (with `tls`): `.tls12` to
+    ///     test a client that requires TLS 1.3.
     ///   - logger: Where the server logs; by default nothing is logged.
     /// - Throws: The network stack's error when the address cannot be bound (a port in use, say),
     ///   or a ``PrismTestServerError``.
     public static func start(
-        host: String = "127.0.0.1", port: Int = 0, tls: Bool = false, logger: Logger? = nil
+        host: String = "127.0.0.1", port: Int = 0, tls: Bool = false, highestTLSVersion: TLSVersion = .tls13,
+        logger: Logger? = nil
     ) async throws -> PrismTestServer {
         precondition((0...65_535).contains(port), "port must be 0 (ephemeral) or 1 to 65535")
         let logger = logger ?? Logger(label: "PrismTestServer", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -115,7 +121,9 @@ public final class PrismTestServer: Sendable {
             shouldUpgrade: { request, channel, _ in subscriptions.shouldUpgrade(request, channel: channel) }
         )
         if tls {
-            server = try HTTPServerBuilder.tls(server, tlsConfiguration: TestCertificate.serverConfiguration())
+            let highest: NIOSSL.TLSVersion = highestTLSVersion == .tls12 ? .tlsv12 : .tlsv13
+            server = try HTTPServerBuilder.tls(
+                server, tlsConfiguration: TestCertificate.serverConfiguration(highestVersion: highest))
         }
         let application = Application(
             router: RouteTable.makeRouter(state: state),
@@ -146,12 +154,21 @@ public final class PrismTestServer: Sendable {
         return url
     }
 
-    /// The PEM certificate of every server started with `tls: true`: trust it in a test's client
-    /// (with AsyncHTTPClient, `TLSConfiguration.additionalTrustRoots`) to reach them over HTTPS.
+    /// The PEM certificate of the authority that signed the certificate of every server started
+    /// with `tls: true`: trust it in a test's client (with AsyncHTTPClient,
+    /// `TLSConfiguration.additionalTrustRoots`) to reach them over HTTPS. The same as
+    /// ``PrismTestCertificates/authorityPEM``.
     ///
-    /// It is self-signed, for `127.0.0.1` and `localhost`, and its private key ships in this
-    /// package: never trust it outside tests.
-    public static var certificatePEM: String { TestCertificate.certificatePEM }
+    /// Its private key is public: never trust it outside tests.
+    public static var certificatePEM: String { TestCertificate.authorityPEM }
+
+    /// The TLS versions a test server can stop at.
+    public enum TLSVersion: Sendable {
+        /// TLS 1.2 and nothing newer.
+        case tls12
+        /// TLS 1.2 and 1.3.
+        case tls13
+    }
 
     /// Stops the server gracefully and waits until its sockets are closed.
     ///

@@ -47,7 +47,7 @@ extension SubscriptionSocket {
                 prepared.url,
                 headers: prepared.headers,
                 subprotocol: GraphQLTransportWS.subprotocol,
-                tlsConfiguration: TLSConfiguration.makeClientConfiguration(),
+                tls: settings.networkClient.tlsConfiguration ?? .default,
                 maximumMessageSize: configuration.maximumMessageSize,
                 attempt: attempt)
         } catch {
@@ -85,6 +85,12 @@ extension SubscriptionSocket {
         case WebSocketConnection.OpenFailure.subprotocolNotChosen(let chosen): .subprotocol(chosen)
         case WebSocketConnection.OpenFailure.aborted: .abandoned
         case is CancellationError: .abandoned
+        case let error as PrismHTTPError where error.code == .pinMismatch || error.code == .invalidTLSConfiguration:
+            // Another attempt would meet the same key, or the same settings.
+            .preparation(
+                PrismGraphQLError(
+                    code: .requestFailed, message: "The subscriptions' WebSocket was refused: \(error.message)",
+                    url: settings.endpointURL, underlying: error))
         default:
             .transport(
                 lostError("The subscriptions' WebSocket could not be opened: \(PrismHTTPError.describe(error))", error))

@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+@_spi(PrismInternals) import PrismHTTP
 
 /// One client WebSocket over SwiftNIO: TCP, TLS for `wss`, the HTTP/1.1 upgrade, then whole
 /// messages (fragments joined, at most `maximumMessageSize` bytes).
@@ -73,7 +74,7 @@ enum WebSocketConnection {
         _ url: URL,
         headers: [(name: String, value: String)],
         subprotocol: String,
-        tlsConfiguration: TLSConfiguration,
+        tls: PrismTLSConfiguration,
         maximumMessageSize: Int,
         attempt: Attempt
     ) async throws -> (Socket, HTTPResponseHead) {
@@ -91,7 +92,18 @@ enum WebSocketConnection {
         for (name, value) in headers { requestHeaders.add(name: name, value: value) }
         requestHeaders.replaceOrAdd(name: "Sec-WebSocket-Protocol", value: subprotocol)
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
-        let sslContext = secure ? try NIOSSLContext(configuration: tlsConfiguration) : nil
+        if !secure && !tls.pins(for: host).isEmpty { throw CertificatePinning.cleartext(host: host, url: url) }
+        let sslContext: NIOSSLContext?
+        do {
+            sslContext = secure ? try NIOSSLContext(configuration: SubscriptionTLS.configuration(tls)) : nil
+        } catch let error as PrismHTTPError {
+            throw error
+        } catch {
+            throw PrismHTTPError(
+                code: .invalidTLSConfiguration,
+                message: "NIOSSL refused the TLS settings (a client key that does not match its certificate?).",
+                url: url, underlying: error)
+        }
         let serverName = isIPAddress(host) ? nil : host
 
         let upgrade: EventLoopFuture<Upgrade>
@@ -101,9 +113,20 @@ enum WebSocketConnection {
                     .connect(host: host, port: port) { channel in
                         attempt.connected(channel)
                         return channel.eventLoop.makeCompletedFuture {
-                            try configure(
-                                channel, head: head, sslContext: sslContext, serverName: serverName,
-                                maximumMessageSize: maximumMessageSize)
+                            // Over TLS, nothing is written until the handshake is done and the
+                            // server's key has passed the host's pins.
+                            var ready = channel.eventLoop.makeSucceededVoidFuture()
+                            if let sslContext {
+                                let verified = channel.eventLoop.makePromise(of: Void.self)
+                                let sync = channel.pipeline.syncOperations
+                                try sync.addHandler(
+                                    try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                                try sync.addHandler(HandshakeGate(host: host, tls: tls, url: url, verified: verified))
+                                ready = verified.futureResult
+                            }
+                            return ready.flatMapThrowing {
+                                try configure(channel, head: head, maximumMessageSize: maximumMessageSize)
+                            }.flatMap { $0 }
                         }
                     }
             } onCancel: {
@@ -143,14 +166,9 @@ enum WebSocketConnection {
     private static func configure(
         _ channel: any Channel,
         head: HTTPRequestHead,
-        sslContext: NIOSSLContext?,
-        serverName: String?,
         maximumMessageSize: Int
     ) throws -> EventLoopFuture<Upgrade> {
         let sync = channel.pipeline.syncOperations
-        if let sslContext {
-            try sync.addHandler(try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
-        }
         let encoder = HTTPRequestEncoder()
         // A header with CR, LF or NUL never reaches the wire, whoever prepared the request.
         let validator = NIOHTTPRequestHeadersValidator()

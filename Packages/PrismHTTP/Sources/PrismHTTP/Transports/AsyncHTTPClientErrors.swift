@@ -12,7 +12,10 @@ import NIOSSL
 enum AsyncHTTPClientErrors {
     static func translate(_ error: any Error, url: URL, limit: Int) -> any Error {
         if error is CancellationError { return error }
-        if let error = error as? PrismHTTPError { return error }
+        if var error = error as? PrismHTTPError {
+            if error.url == nil { error.url = url }
+            return error
+        }
         switch error {
         case let error as CollectingDelegate.TooLarge:
             return ResponseLimit.tooLarge(announced: error.announced, limit: limit, url: url, status: error.status)

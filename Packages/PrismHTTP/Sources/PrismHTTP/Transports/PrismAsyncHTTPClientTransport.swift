@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 @_spi(PrismInternals) import PrismCache
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
@@ -53,6 +54,10 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// Whether the client follows redirects itself (an app's own client, misconfigured): then
     /// nothing is sent.
     let followsRedirects: Bool
+    /// The clients of pinned hosts (``PinnedClients``): nil when nothing is pinned.
+    private let pinnedClients: PinnedClients?
+    /// Why the configuration's TLS settings cannot be applied: every request fails with it.
+    private let tlsFailure: PrismHTTPError?
 
     /// Creates a transport that sends through `HTTPClient.shared` (default configuration) or
     /// through a client of its own configured with `configuration`.
@@ -65,13 +70,32 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         self.configuration = configuration
         self.deadlineClock = deadlineClock
         self.followsRedirects = false
-        if Self.usesSharedClient(configuration) {
+        var tls: TLSConfiguration?
+        do {
+            tls = configuration.tls == .default ? nil : try AsyncHTTPClientTLS.configuration(configuration.tls)
+            tlsFailure = nil
+        } catch {
+            tlsFailure = error
+        }
+        if Self.usesSharedClient(configuration) || tlsFailure != nil {
             client = Self.sharedClient
             ownsClient = false
         } else {
             client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.settings(for: configuration))
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: Self.settings(for: configuration, tls: tls))
             ownsClient = true
+        }
+        if configuration.tls.pins.isEmpty || tlsFailure != nil {
+            pinnedClients = nil
+        } else {
+            pinnedClients = PinnedClients { [tls] host in
+                var settings = Self.settings(for: configuration, tls: tls)
+                let check = AsyncHTTPClientTLS.pinCheck(host: host, tls: configuration.tls)
+                settings.http1_1ConnectionDebugInitializer = check
+                settings.http2ConnectionDebugInitializer = check
+                return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+            }
         }
     }
 
@@ -80,16 +104,20 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings(for: .default))
 
     /// Whether `configuration` asks for nothing the shared client does not do: its connection
-    /// settings are the defaults (the rest is applied per request).
+    /// and TLS settings are the defaults (the rest is applied per request).
     static func usesSharedClient(_ configuration: PrismTransportConfiguration) -> Bool {
         let defaults = PrismTransportConfiguration.default
         return configuration.connectTimeout == defaults.connectTimeout
             && configuration.maximumConnectionsPerHost == defaults.maximumConnectionsPerHost
+            && configuration.tls == defaults.tls
     }
 
-    /// AsyncHTTPClient's settings for `configuration`.
-    private static func settings(for configuration: PrismTransportConfiguration) -> HTTPClient.Configuration {
+    /// AsyncHTTPClient's settings for `configuration`, with NIOSSL's `tls` (nil: the defaults).
+    private static func settings(
+        for configuration: PrismTransportConfiguration, tls: TLSConfiguration? = nil
+    ) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration()
+        settings.tlsConfiguration = tls
         settings.timeout = .init(
             connect: .nanoseconds(
                 max(1, min(configuration.connectTimeout, RequestValidation.maximumTimeout).clampedNanoseconds)),
@@ -120,6 +148,36 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         self.configuration = configuration
         self.deadlineClock = .continuous
         self.followsRedirects = Self.followsRedirects(client)
+        self.pinnedClients = nil
+        self.tlsFailure =
+            configuration.tls == .default
+            ? nil
+            : PrismHTTPError(
+                code: .invalidTLSConfiguration,
+                message: "PrismTransportConfiguration.tls cannot be applied to an HTTPClient the app created: set "
+                    + "its tlsConfiguration instead, or let the transport create its client. Nothing was sent.")
+    }
+
+    /// The client that sends to `url`: the pinned host's own, or the transport's.
+    ///
+    /// - Throws: Why the TLS settings cannot be applied; a pinned host asked over plain HTTP.
+    func client(for url: URL) throws(PrismHTTPError) -> HTTPClient {
+        if var failure = tlsFailure {
+            failure.url = url
+            throw failure
+        }
+        guard let pinnedClients, let host = url.host, !configuration.tls.pins(for: host).isEmpty else {
+            return client
+        }
+        guard url.scheme?.lowercased() == "https" else { throw CertificatePinning.cleartext(host: host, url: url) }
+        guard !shutDown.isSet else {
+            throw PrismHTTPError(
+                code: .connectionFailed,
+                message: "The connection failed: the transport was shut down (shutdown() or the end of "
+                    + "withTransport); send with a new transport.",
+                url: url)
+        }
+        return pinnedClients.client(for: CertificatePinning.normalized(host))
     }
 
     /// Whether `client` follows redirects itself.
@@ -157,6 +215,9 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         if ownsClient && shutDown.set() {
             client.shutdown(queue: .global()) { _ in }
         }
+        for pinned in pinnedClients?.takeAll() ?? [] {
+            pinned.shutdown(queue: .global()) { _ in }
+        }
     }
 
     /// Shuts down the `HTTPClient` the transport created; does nothing for the shared client or
@@ -164,6 +225,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// ``PrismHTTPError/Code-swift.struct/connectionFailed``.
     public func shutdown() async throws {
         if ownsClient && shutDown.set() { try await client.shutdown() }
+        for pinned in pinnedClients?.takeAll() ?? [] { try await pinned.shutdown() }
     }
 
     /// Runs `body` with a transport configured by `configuration`, then shuts it down, whether
@@ -223,7 +285,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 body: body.map { .bytes($0) }
             )
             let delegate = CollectingDelegate(limit: limit)
-            let task = client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+            let task = try client(for: request.url).execute(request: outgoing, delegate: delegate, deadline: deadline)
             let collected = try await withTaskCancellationHandler {
                 try await task.get()
             } onCancel: {
@@ -265,7 +327,8 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     {
         let limit = configuration.maximumResponseBytes
         do {
-            let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.clampedNanoseconds))
+            let response = try await client(for: request.url).execute(
+                outgoing, timeout: .nanoseconds(timeout.clampedNanoseconds))
             guard response.history.count <= 1 else {
                 throw PrismHTTPError(
                     code: .transportFailed,
@@ -296,13 +359,16 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 /// A flag set once, from any thread.
 private final class ShutdownFlag: @unchecked Sendable {
     private let lock = NSLock()
-    private var isSet = false
+    private var flag = false
+
+    /// Whether the flag is set.
+    var isSet: Bool { lock.withLock { flag } }
 
     /// Sets the flag; true when this call set it (it was not set before).
     func set() -> Bool {
         lock.withLock {
-            defer { isSet = true }
-            return !isSet
+            defer { flag = true }
+            return !flag
         }
     }
 }

@@ -58,6 +58,7 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         settings.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
+        URLSessionTLS.apply(configuration.tls, to: settings)
         let router = SessionDelegateRouter()
         self.router = router
         self.session = URLSession(configuration: settings, delegate: router, delegateQueue: nil)
@@ -144,7 +145,9 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         makeTask: (URLSession) -> URLSessionTask
     ) async throws -> PrismHTTPResponse {
         try Task.checkCancellation()
-        let delegate = TaskDelegate(limit: configuration.maximumResponseBytes, progress: progress)
+        try URLSessionTLS.admit(url, configuration.tls)
+        let delegate = TaskDelegate(
+            limit: configuration.maximumResponseBytes, progress: progress, tls: configuration.tls)
         let task = makeTask(sendingSession)
         if let router {
             router.register(delegate, for: task)
@@ -162,6 +165,7 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
                 task.cancel()
             }
         } catch {
+            if let failure = delegate.trustFailure { throw failure }
             if let tooLarge = delegate.tooLarge {
                 throw ResponseLimit.tooLarge(
                     announced: tooLarge.announced, limit: configuration.maximumResponseBytes, url: url,

@@ -21,14 +21,25 @@ final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var data = Data()
     private var response: URLResponse?
     private var oversize: TooLarge?
+    private var refusedTrust: PrismHTTPError?
+    /// The TLS settings the authentication challenge applies (on Apple platforms).
+    let tls: PrismTLSConfiguration
 
-    init(limit: Int, progress: (@Sendable (Int64) -> Void)?) {
+    init(limit: Int, progress: (@Sendable (Int64) -> Void)?, tls: PrismTLSConfiguration = .default) {
         self.limit = limit
         self.progress = progress
+        self.tls = tls
     }
 
     /// Set when the body passed the limit (the task was then cancelled).
     var tooLarge: TooLarge? { lock.withLock { oversize } }
+
+    /// Set when the TLS challenge refused the server (a pin mismatch, say): the task was then
+    /// cancelled, and this is the error to report.
+    var trustFailure: PrismHTTPError? {
+        get { lock.withLock { refusedTrust } }
+        set { lock.withLock { refusedTrust = newValue } }
+    }
 
     func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
         lock.withLock { self.continuation = continuation }
@@ -174,7 +185,7 @@ final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, @unchecked 
         lock.withLock { delegates[task.taskIdentifier] = delegate }
     }
 
-    private func delegate(for task: URLSessionTask) -> TaskDelegate? {
+    func delegate(for task: URLSessionTask) -> TaskDelegate? {
         lock.withLock { delegates[task.taskIdentifier] }
     }
 

@@ -87,7 +87,7 @@ extension URLSessionTLS {
             return evaluate(trust, host: space.host, tls: tls, url: url)
         case NSURLAuthenticationMethodClientCertificate:
             guard let identity = tls.clientIdentity else { return .success((.performDefaultHandling, nil)) }
-            return credential(for: identity, url: url).map { (.useCredential, $0) }
+            return credential(for: identity, url: url).map { credential -> Answer in (.useCredential, credential) }
         default:
             return .success((.performDefaultHandling, nil))
         }
@@ -102,11 +102,11 @@ extension URLSessionTLS {
             break
         case .systemAnd(let roots), .only(let roots):
             let anchors = roots.compactMap { SecCertificateCreateWithData(nil, $0.derBytes as CFData) }
-            SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+            _ = SecTrustSetAnchorCertificates(trust, anchors as CFArray)
             if case .only = tls.trustRoots {
-                SecTrustSetAnchorCertificatesOnly(trust, true)
+                _ = SecTrustSetAnchorCertificatesOnly(trust, true)
             } else {
-                SecTrustSetAnchorCertificatesOnly(trust, false)
+                _ = SecTrustSetAnchorCertificatesOnly(trust, false)
             }
         }
         var error: CFError?

@@ -91,6 +91,6 @@ public struct PrismGraphQLQuery: Sendable {
     /// Whether the operation that runs is a mutation: such operations are never cached, and
     /// retried only by a policy that retries non-idempotent requests.
     public var isMutation: Bool {
-        GraphQLOperationScanner.operationType(in: query, named: operationName) == .mutation
+        DocumentMemo.shared.operationType(in: query, named: operationName) == .mutation
     }
 }

@@ -47,8 +47,55 @@ struct GraphQLRequestBody: Encodable {
     /// The body as JSON.
     ///
     /// - Throws: ``PrismGraphQLError`` with code `encodingFailed` when a variable does not encode.
+    ///
+    /// The bytes are those `encode(to:)` gives with the sorted-keys encoder, assembled from parts:
+    /// the document and the operation name as JSON strings come from ``DocumentMemo`` (escaping
+    /// a long document was most of the cost of a body), the variables are encoded each time.
     func encoded(url: URL) throws(PrismGraphQLError) -> Data {
-        try json(of: self, url: url)
+        var body = Data()
+        body.reserveCapacity((query?.utf8.count ?? 0) + 128)
+        var first = true
+        func member(_ name: StaticString, _ value: Data) {
+            body.append(contentsOf: first ? Self.openBrace : Self.comma)
+            first = false
+            body.append(contentsOf: Self.quote)
+            name.withUTF8Buffer { body.append(contentsOf: $0) }
+            body.append(contentsOf: Self.quoteColon)
+            body.append(value)
+        }
+        // Sorted keys: extensions, operationName, query, variables.
+        if let persistedQueryHash {
+            let extensions = Extensions(persistedQuery: .init(version: 1, sha256Hash: persistedQueryHash))
+            member("extensions", try json(of: extensions, url: url))
+        }
+        if let operationName { member("operationName", try memoized(operationName, url: url)) }
+        if let query { member("query", try memoized(query, url: url)) }
+        switch variables {
+        case .members(let members):
+            if !members.isEmpty { member("variables", try json(of: EncodableMembers(members), url: url)) }
+        case .value(let value):
+            member("variables", try json(of: AnyEncodable(value), url: url))
+        }
+        body.append(contentsOf: first ? Self.emptyObject : Self.closeBrace)
+        return body
+    }
+
+    private static let openBrace = Array("{".utf8)
+    private static let closeBrace = Array("}".utf8)
+    private static let emptyObject = Array("{}".utf8)
+    private static let comma = Array(",".utf8)
+    private static let quote = Array("\"".utf8)
+    private static let quoteColon = Array("\":".utf8)
+
+    /// `text` as a JSON string, from the memo.
+    private func memoized(_ text: String, url: URL) throws(PrismGraphQLError) -> Data {
+        do {
+            return try DocumentMemo.shared.jsonString(text, encoder: Self.encoder)
+        } catch {
+            throw PrismGraphQLError(
+                code: .encodingFailed, message: "Could not encode the operation as JSON: \(error)", url: url,
+                operationName: operationName, underlying: error)
+        }
     }
 
     /// The members as URL query items, for a GET: `query`, `operationName`, and `variables` and

@@ -17,15 +17,6 @@ enum AsyncHTTPClientErrors {
             return error
         }
         switch error {
-        case let error as CollectingDelegate.TooLarge:
-            return ResponseLimit.tooLarge(announced: error.announced, limit: limit, url: url, status: error.status)
-        case is CollectingDelegate.FollowedRedirect:
-            return PrismHTTPError(
-                code: .transportFailed,
-                message: "The HTTPClient followed a redirect itself: create it with redirectConfiguration = .disallow, "
-                    + "so that Prism's redirect rules apply.",
-                url: url
-            )
         case let error as HTTPClientError:
             return translate(error, url: url)
         case let error as NIOTooManyBytesError:

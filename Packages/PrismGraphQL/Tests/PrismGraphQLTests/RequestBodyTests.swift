@@ -26,6 +26,18 @@ struct RequestBodyTests {
         let encoder = PrismJSON.makeEncoder()
         let variableSets: [PrismGraphQLQuery.Variables] = [
             .members([:]), .members(["login": "octocat", "count": 3, "flag": true]),
+            .members(["b": "x", "a": -7, "c": false, "d": PrismGraphQLValue.null]),
+            .members(["text": "quote \" backslash \\ slash / controls \u{0}\u{1}\u{8}\u{c}\u{1f}\t\n\r é 🦊 \u{2028}"]),
+            .members([
+                "input": PrismGraphQLValue.object([
+                    "title": .string("t"), "tags": .array([.string("a"), .int(1), .bool(true), .null]),
+                    "nested": .object(["deep": .array([])]),
+                ])
+            ]),
+            // Each needs the encoder: a fraction, capitals, digits, an underscore, a date.
+            .members(["ratio": 0.5]), .members(["Zeta": 1, "alpha": 2]), .members(["a10": 1, "a2": 2]),
+            .members(["first_name": "x", "firstname": "y"]), .members(["when": Date(timeIntervalSince1970: 0)]),
+            .members(["value": PrismGraphQLValue.double(1.25)]),
             .value(Input(title: "a \"b\"", tags: ["x", "/y"])),
         ]
         for query in [document, nil] {
@@ -44,5 +56,17 @@ struct RequestBodyTests {
                 }
             }
         }
+    }
+
+    @Test("plain variables skip the encoder; a fraction, capitals, digits, underscores or a date do not")
+    func fastPathIsTaken() {
+        #expect(FastJSON.object(["login": "octocat", "count": 3, "flag": true]) != nil)
+        #expect(FastJSON.object(["input": PrismGraphQLValue.object(["tags": .array([.string("a"), .null])])]) != nil)
+        #expect(FastJSON.object([:]) == nil)
+        #expect(FastJSON.object(["ratio": 0.5]) == nil)
+        #expect(FastJSON.object(["Zeta": 1]) == nil)
+        #expect(FastJSON.object(["a2": 1]) == nil)
+        #expect(FastJSON.object(["first_name": "x"]) == nil)
+        #expect(FastJSON.object(["when": Date(timeIntervalSince1970: 0)]) == nil)
     }
 }

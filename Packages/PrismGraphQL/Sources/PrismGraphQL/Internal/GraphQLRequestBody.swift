@@ -72,7 +72,11 @@ struct GraphQLRequestBody: Encodable {
         if let query { member("query", try memoized(query, url: url)) }
         switch variables {
         case .members(let members):
-            if !members.isEmpty { member("variables", try json(of: EncodableMembers(members), url: url)) }
+            if let fast = FastJSON.object(members) {
+                member("variables", fast)
+            } else if !members.isEmpty {
+                member("variables", try json(of: EncodableMembers(members), url: url))
+            }
         case .value(let value):
             member("variables", try json(of: AnyEncodable(value), url: url))
         }

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The variables of most operations written as JSON without JSONEncoder, whose fixed cost per
+/// call was a large part of a query's client-side time: strings, integers, booleans and
+/// ``PrismGraphQLValue``s (without fractions), in objects whose keys are lowercase ASCII letters.
+///
+/// The bytes are the sorted-keys encoder's, byte for byte (a test compares them); anything else
+/// (a fraction, a date, a key with capitals or digits, whose order the encoder decides with a
+/// numeric, locale-aware comparison) returns nil, and the caller uses the encoder.
+enum FastJSON {
+    /// `members` as a JSON object, or nil when there are none or a member needs the encoder.
+    static func object(_ members: [String: any Encodable & Sendable]) -> Data? {
+        guard !members.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        guard writeObject(members.map { ($0.key, $0.value as Any) }, into: &bytes) else { return nil }
+        return Data(bytes)
+    }
+
+    private static func writeObject(_ members: [(String, Any)], into bytes: inout [UInt8]) -> Bool {
+        guard members.allSatisfy({ isPlainKey($0.0) }) else { return false }
+        bytes.append(UInt8(ascii: "{"))
+        for (index, (key, value)) in members.sorted(by: { $0.0 < $1.0 }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            guard write(value, into: &bytes) else { return false }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    private static func write(_ value: Any, into bytes: inout [UInt8]) -> Bool {
+        switch value {
+        case let text as String:
+            writeString(text, into: &bytes)
+        case let number as Int:
+            bytes.append(contentsOf: String(number).utf8)
+        case let flag as Bool:
+            bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+        case let value as PrismGraphQLValue:
+            switch value {
+            case .null: bytes.append(contentsOf: "null".utf8)
+            case .bool(let flag): return write(flag, into: &bytes)
+            case .int(let number): return write(number, into: &bytes)
+            case .double: return false
+            case .string(let text): writeString(text, into: &bytes)
+            case .array(let elements):
+                bytes.append(UInt8(ascii: "["))
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    guard write(element, into: &bytes) else { return false }
+                }
+                bytes.append(UInt8(ascii: "]"))
+            case .object(let members):
+                return writeObject(members.map { ($0.key, $0.value as Any) }, into: &bytes)
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Keys whose byte order is the encoder's order.
+    private static func isPlainKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// `text` as a JSON string, escaped as JSONEncoder escapes it (`/` included).
+    static func writeString(_ text: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "/"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

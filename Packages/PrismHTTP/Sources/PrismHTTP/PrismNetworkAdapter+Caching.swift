@@ -57,7 +57,8 @@ extension PrismNetworkAdapter {
             return .network(response, slot: await store(exchange, context: context))
         }
         let ttl = HTTPCaching.ttlAfterRevalidation(
-            response, entry: entry, cacheInterval: context.prepared.cacheInterval)
+            response, entry: entry, cacheInterval: context.prepared.cacheInterval,
+            requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         // Only the entry of the credentials the 304 was sent with is refreshed.
         let key = HTTPCaching.key(for: exchange.sent)
         let cache = context.slot.cache
@@ -69,7 +70,10 @@ extension PrismNetworkAdapter {
             // stored body for them, and the entry is kept under their key, never the old one's.
             var confirmed = HTTPCaching.response(from: entry, request: exchange.sent)
             for (name, value) in headers { confirmed.headers[name] = value }
-            if var copy = HTTPCaching.entry(for: confirmed, request: exchange.sent, cacheInterval: nil) {
+            if var copy = HTTPCaching.entry(
+                for: confirmed, request: exchange.sent, cacheInterval: nil, requestTime: exchange.requestTime,
+                responseTime: exchange.responseTime)
+            {
                 copy.ttl = ttl
                 await cache.set(copy, for: key)
                 refreshed = copy
@@ -94,10 +98,13 @@ extension PrismNetworkAdapter {
         if key != context.slot.key { await cache.invalidate(key: context.slot.key) }
         let response = exchange.response
         let cacheInterval = context.prepared.cacheInterval
-        if let entry = HTTPCaching.entry(for: response, request: exchange.sent, cacheInterval: cacheInterval) {
+        if let entry = HTTPCaching.entry(
+            for: response, request: exchange.sent, cacheInterval: cacheInterval, requestTime: exchange.requestTime,
+            responseTime: exchange.responseTime)
+        {
             await cache.set(entry, for: key)
             return CacheSlot(cache: cache, key: key)
-        } else if !response.isSuccess || CacheControl(response.headers["Cache-Control"]).noStore
+        } else if !response.isSuccess || CacheControl(response.headers).noStore
             || HTTPCaching.varyNames(response.headers) == nil
         {
             await cache.invalidate(key: key)

@@ -213,9 +213,10 @@ extension PrismNetworkAdapter {
         revalidating entry: PrismCacheEntry?,
         send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
     ) async throws -> Exchange {
+        let requestTime = Exchange.now()
         let response = try await transmit(prepared.request, send: send)
         guard let authenticator, authenticator.isAuthenticationFailure(response) else {
-            return Exchange(response: response, sent: prepared.request)
+            return Exchange(response: response, sent: prepared.request, requestTime: requestTime)
         }
         do {
             try await authenticator.refresh(replacing: prepared.credential)
@@ -226,7 +227,9 @@ extension PrismNetworkAdapter {
         let again = try await prepare(
             built: prepared.original, options: prepared.options, revalidating: entry,
             fromEndpoint: prepared.isFromEndpoint)
-        return Exchange(response: try await transmit(again.request, send: send), sent: again.request)
+        let againTime = Exchange.now()
+        return Exchange(
+            response: try await transmit(again.request, send: send), sent: again.request, requestTime: againTime)
     }
 
     /// Sends one prepared request through `send` (the transport, which follows redirects),

@@ -3,28 +3,77 @@ import Foundation
 import PrismCache
 
 /// The parts of `Cache-Control` that decide whether and how long a response is cached.
+///
+/// Every field line counts, as one comma-separated list (RFC 9110 §5.3: a `no-store` on a second
+/// line is as binding as on the first); commas inside a quoted value (`no-cache="a, b"`) do not
+/// split it; names are case-insensitive; the first `max-age` counts.
 struct CacheControl: Equatable {
     var maxAge: Int?
+    /// A `max-age` that is not delta-seconds: the response is stale on arrival.
+    var maxAgeIsInvalid = false
     var noStore = false
     var noCache = false
     var mustRevalidate = false
 
+    /// The directives of every `Cache-Control` field line of `headers`.
+    init(_ headers: PrismHTTPHeaders) {
+        self.init(lines: headers.values(for: "Cache-Control"))
+    }
+
+    /// The directives of one field value (lines already joined by commas), or none.
     init(_ header: String?) {
-        guard let header else { return }
-        for directive in header.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            }
-            guard let name = parts.first else { continue }
-            let value = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
-            switch name {
-            case "max-age": maxAge = value.flatMap(Int.init)
-            case "no-store": noStore = true
-            case "no-cache": noCache = true
-            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
-            default: break
+        self.init(lines: header.map { [$0] } ?? [])
+    }
+
+    private init(lines: [String]) {
+        var seenMaxAge = false
+        for line in lines {
+            for directive in Self.directives(line) {
+                switch directive.name {
+                case "max-age":
+                    guard !seenMaxAge else { continue }
+                    seenMaxAge = true
+                    if let value = directive.value.flatMap(HTTPFreshness.deltaSeconds) {
+                        maxAge = value
+                    } else {
+                        maxAgeIsInvalid = true
+                    }
+                case "no-store": noStore = true
+                case "no-cache": noCache = true
+                case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+                default: break
+                }
             }
         }
+    }
+
+    /// The directives of a field value: lowercased names, values without their quotes.
+    static func directives(_ value: String) -> [(name: String, value: String?)] {
+        var result: [(name: String, value: String?)] = []
+        var current = ""
+        var quoted = false
+        func finish() {
+            let parts = current.split(separator: "=", maxSplits: 1)
+            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            if !name.isEmpty {
+                var value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+                if let text = value, text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+                    value = String(text.dropFirst().dropLast())
+                }
+                result.append((name, value))
+            }
+            current = ""
+        }
+        for character in value {
+            if character == "\"" { quoted.toggle() }
+            if character == "," && !quoted {
+                finish()
+            } else {
+                current.append(character)
+            }
+        }
+        finish()
+        return result
     }
 }
 
@@ -142,24 +191,34 @@ enum HTTPCaching {
     /// stored.
     ///
     /// The time to live is the endpoint's `cacheInterval` for a 2xx (an error status is cached
-    /// only as the server's own headers allow), else `max-age`; a response with only validators
-    /// (`ETag`, `Last-Modified`) is stored stale, to be revalidated; `no-cache` stores it stale;
-    /// `no-store` and `Vary: *` store nothing.
+    /// only as the server's own headers allow), else the response's freshness lifetime less its
+    /// age on arrival (``HTTPFreshness``: `max-age`, `Expires`, a heuristic from
+    /// `Last-Modified`); a response with only validators (`ETag`, `Last-Modified`) is stored
+    /// stale, to be revalidated; `no-cache` stores it stale; `no-store` (on any field line) and
+    /// `Vary: *` store nothing. A status a cache may not reuse by default is stored only with an
+    /// explicit lifetime (RFC 9111 §3); `206` and `304` never are. Hop-by-hop fields are not
+    /// stored (§3.1).
     static func entry(
-        for response: PrismHTTPResponse, request: PrismHTTPRequest, cacheInterval: Duration?
+        for response: PrismHTTPResponse, request: PrismHTTPRequest, cacheInterval: Duration?,
+        requestTime: Double, responseTime: Double
     ) -> PrismCacheEntry? {
-        guard cacheableStatuses.contains(response.statusCode) else { return nil }
-        let control = CacheControl(response.headers["Cache-Control"])
+        let status = response.statusCode
+        guard (200..<600).contains(status), status != 206, status != 304 else { return nil }
+        let control = CacheControl(response.headers)
         if control.noStore { return nil }
         guard let varyNames = varyNames(response.headers) else { return nil }
+        let explicit = control.maxAge != nil || control.maxAgeIsInvalid || response.headers.contains("Expires")
+        guard cacheableStatuses.contains(status) || explicit else { return nil }
         let hasValidators = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         let ttl: Duration
         if control.noCache {
             ttl = .zero
         } else if let cacheInterval, response.isSuccess {
             ttl = cacheInterval
-        } else if let maxAge = control.maxAge {
-            ttl = .seconds(maxAge)
+        } else if let fresh = HTTPFreshness.timeToLive(
+            of: response.headers, status: status, requestTime: requestTime, responseTime: responseTime)
+        {
+            ttl = fresh
         } else if hasValidators {
             ttl = .zero
         } else {
@@ -168,11 +227,29 @@ enum HTTPCaching {
         guard ttl > .zero || hasValidators else { return nil }
         return PrismCacheEntry(
             data: response.body,
-            statusCode: response.statusCode,
-            headers: response.headers.dictionary,
+            statusCode: status,
+            headers: storedFields(of: response.headers),
             ttl: ttl,
             varyingRequestHeaders: values(of: varyNames, in: request)
         )
+    }
+
+    /// Fields a cache never stores (RFC 9111 §3.1, RFC 9110 §7.6.1): the connection's own.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+    ]
+
+    /// `headers` without hop-by-hop fields and the fields `Connection` names, as a dictionary.
+    static func storedFields(of headers: PrismHTTPHeaders) -> [String: String] {
+        var dropped = hopByHop
+        for value in headers.values(for: "Connection") {
+            for name in value.split(separator: ",") {
+                dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
+            }
+        }
+        var fields = headers.dictionary
+        for name in fields.keys where dropped.contains(name.lowercased()) { fields[name] = nil }
+        return fields
     }
 
     /// `request` with the conditional headers that revalidate `entry`.
@@ -193,23 +270,25 @@ enum HTTPCaching {
             request: request)
     }
 
-    /// The headers of a 304 that update the stored entry.
+    /// The fields of a 304 that update the stored entry: every field it carries but the
+    /// hop-by-hop ones and `Content-Length`, which describe the 304 itself (RFC 9111 §3.2, §4.3.4).
     static func refreshedHeaders(from notModified: PrismHTTPResponse) -> [String: String] {
-        var headers: [String: String] = [:]
-        for name in ["ETag", "Last-Modified", "Cache-Control", "Date", "Expires"] {
-            if let value = notModified.headers[name] { headers[name] = value }
-        }
-        return headers
+        var fields = storedFields(of: notModified.headers)
+        for name in fields.keys where name.lowercased() == "content-length" { fields[name] = nil }
+        return fields
     }
 
-    /// The time to live after a 304, from its (or the entry's) `Cache-Control`.
+    /// The time to live after a 304: the endpoint's `cacheInterval` for a 2xx, else the
+    /// freshness of the stored fields updated by the 304's (``HTTPFreshness``).
     static func ttlAfterRevalidation(
-        _ notModified: PrismHTTPResponse, entry: PrismCacheEntry, cacheInterval: Duration?
+        _ notModified: PrismHTTPResponse, entry: PrismCacheEntry, cacheInterval: Duration?, requestTime: Double,
+        responseTime: Double
     ) -> Duration {
-        let control = CacheControl(notModified.headers["Cache-Control"] ?? entry.header("Cache-Control"))
-        if control.noCache { return .zero }
+        var fields = PrismHTTPHeaders(entry.headers)
+        for (name, value) in refreshedHeaders(from: notModified) { fields[name] = value }
+        if CacheControl(fields).noCache { return .zero }
         if let cacheInterval, (200..<300).contains(entry.statusCode) { return cacheInterval }
-        if let maxAge = control.maxAge { return .seconds(maxAge) }
-        return .zero
+        return HTTPFreshness.timeToLive(
+            of: fields, status: entry.statusCode, requestTime: requestTime, responseTime: responseTime) ?? .zero
     }
 }

@@ -1,0 +1,185 @@
+import Foundation
+@_spi(PrismInternals) import PrismCache
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
+
+/// RFC 9111 §4.2 against the test server: what makes a response fresh, for how long, and what
+/// makes it unstorable, whatever field line it is on. `/status/200?header.X=v` answers with the
+/// response fields asked for (a name repeated is a field line each).
+@Suite("Freshness as RFC 9111 computes it: Cache-Control on every line, Age, Date, Expires, heuristics")
+struct FreshnessTests {
+    /// Sends GET `target` twice through one client; returns how many reached the server.
+    static func serverHits(_ target: String, on server: PrismTestServer, transport: TransportKind) async throws -> Int {
+        let client = PrismNetworkAdapter(transport: transport.make())
+        let url = server.url(target)
+        let before = server.requests.count
+        for _ in 0..<2 { _ = try await client.send(PrismHTTPRequest(url: url)) }
+        return server.requests.count - before
+    }
+
+    static func httpDate(secondsFromNow: Int64) -> String {
+        HTTPDate.format(Int64(Date().timeIntervalSince1970) + secondsFromNow)
+    }
+
+    static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+
+    @Test(
+        "no-store on a second Cache-Control line forbids storing, whatever the first line says",
+        arguments: TransportKind.allCases)
+    func noStoreOnSecondLine(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let target = "/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=no-store"
+            #expect(try await Self.serverHits(target, on: server, transport: transport) == 2)
+        }
+    }
+
+    @Test(
+        "Age counts against max-age: max-age=60 with Age: 60 is stale on arrival, with Age: 30 fresh",
+        arguments: TransportKind.allCases)
+    func ageCounts(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let stale = "/status/200?header.Cache-Control=max-age%3D60&header.Age=60"
+            #expect(try await Self.serverHits(stale, on: server, transport: transport) == 2)
+            let fresh = "/status/200?header.Cache-Control=max-age%3D60&header.Age=30"
+            #expect(try await Self.serverHits(fresh, on: server, transport: transport) == 1)
+        }
+    }
+
+    @Test(
+        "Expires gives freshness without max-age; a past or invalid Expires does not", arguments: TransportKind.allCases
+    )
+    func expires(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let future = "/status/200?header.Expires=" + Self.encoded(Self.httpDate(secondsFromNow: 3_600))
+            #expect(try await Self.serverHits(future, on: server, transport: transport) == 1)
+            let past = "/status/200?header.Expires=" + Self.encoded(Self.httpDate(secondsFromNow: -3_600))
+            #expect(try await Self.serverHits(past, on: server, transport: transport) == 2)
+            #expect(try await Self.serverHits("/status/200?header.Expires=0", on: server, transport: transport) == 2)
+            // max-age wins over Expires.
+            let both =
+                "/status/200?header.Cache-Control=max-age%3D0&header.Expires="
+                + Self.encoded(Self.httpDate(secondsFromNow: 3_600))
+            #expect(try await Self.serverHits(both, on: server, transport: transport) == 2)
+        }
+    }
+
+    @Test(
+        "Last-Modified alone gives a heuristic lifetime (10% of its age, at most a day)",
+        arguments: TransportKind.allCases)
+    func heuristic(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let tenDaysAgo = "/status/200?header.Last-Modified=" + Self.encoded(Self.httpDate(secondsFromNow: -864_000))
+            #expect(try await Self.serverHits(tenDaysAgo, on: server, transport: transport) == 1)
+            // A status a cache may not reuse by default gets no heuristic lifetime.
+            let created = "/status/201?header.Last-Modified=" + Self.encoded(Self.httpDate(secondsFromNow: -864_000))
+            #expect(try await Self.serverHits(created, on: server, transport: transport) == 2)
+        }
+    }
+
+    @Test(
+        "an explicit lifetime makes any final status storable (a 500, a 299); the first max-age counts",
+        arguments: TransportKind.allCases)
+    func explicitLifetime(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            #expect(
+                try await Self.serverHits(
+                    "/status/500?header.Cache-Control=max-age%3D60", on: server, transport: transport) == 1)
+            #expect(
+                try await Self.serverHits(
+                    "/status/299?header.Cache-Control=max-age%3D60", on: server, transport: transport) == 1)
+            #expect(try await Self.serverHits("/status/500", on: server, transport: transport) == 2)
+            let twice = "/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=max-age%3D0"
+            #expect(try await Self.serverHits(twice, on: server, transport: transport) == 1)
+            for invalid in ["-1", "1.5", "abc", ""] {
+                let target = "/status/200?header.Cache-Control=max-age%3D\(invalid)"
+                #expect(try await Self.serverHits(target, on: server, transport: transport) == 2, "\(invalid)")
+            }
+        }
+    }
+
+    @Test("a hop-by-hop field is not replayed from the cache", arguments: TransportKind.allCases)
+    func hopByHop(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let url = server.url("/status/200?header.Cache-Control=max-age%3D60&header.Keep-Alive=timeout%3D5")
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            let cached = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/status/200") == 1)
+            #expect(cached.headers["Keep-Alive"] == nil)
+            #expect(cached.headers["Cache-Control"] == "max-age=60")
+        }
+    }
+}
+
+/// The arithmetic of RFC 9111 §4.2, exactly.
+@Suite("Freshness arithmetic: lifetime, age on arrival, directives")
+struct FreshnessRuleTests {
+    let now = 1_800_000_000.0
+
+    func headers(_ fields: [(String, String)]) -> PrismHTTPHeaders {
+        var headers = PrismHTTPHeaders()
+        for (name, value) in fields { headers.add(name: name, value: value) }
+        return headers
+    }
+
+    @Test("lifetime: max-age, then Expires - Date, then 10% of Date - Last-Modified capped at a day")
+    func lifetimes() {
+        let date = HTTPDate.format(Int64(now))
+        #expect(
+            HTTPFreshness.lifetime(of: headers([("Cache-Control", "max-age=90")]), status: 200, responseTime: now) == 90
+        )
+        #expect(
+            HTTPFreshness.lifetime(
+                of:
+                    headers([("Date", date), ("Expires", HTTPDate.format(Int64(now) + 300))]), status: 200,
+                responseTime: now) == 300)
+        #expect(
+            HTTPFreshness.lifetime(
+                of:
+                    headers([("Date", date), ("Last-Modified", HTTPDate.format(Int64(now) - 1_000))]), status: 200,
+                responseTime: now) == 100)
+        #expect(
+            HTTPFreshness.lifetime(
+                of:
+                    headers([("Date", date), ("Last-Modified", HTTPDate.format(Int64(now) - 10_000_000))]), status: 200,
+                responseTime: now)
+                == 86_400)
+        #expect(HTTPFreshness.lifetime(of: headers([("Date", date)]), status: 200, responseTime: now) == nil)
+        #expect(
+            HTTPFreshness.lifetime(
+                of: headers([("Cache-Control", "max-age=99999999999")]), status: 200, responseTime: now)
+                == 2_147_483_648)
+    }
+
+    @Test("age on arrival: the larger of Date's apparent age and Age plus the response delay")
+    func ages() {
+        let tenSecondsAgo = HTTPDate.format(Int64(now) - 10)
+        #expect(
+            HTTPFreshness.ageOnArrival(of: headers([("Date", tenSecondsAgo)]), requestTime: now, responseTime: now)
+                == 10)
+        #expect(
+            HTTPFreshness.ageOnArrival(
+                of: headers([("Date", tenSecondsAgo), ("Age", "30")]), requestTime: now - 2, responseTime: now)
+                == 32)
+        #expect(
+            HTTPFreshness.ageOnArrival(of: headers([("Age", "not a number")]), requestTime: now, responseTime: now) == 0
+        )
+    }
+
+    @Test("a 304 refreshes every field it carries but hop-by-hop ones and Content-Length")
+    func notModifiedFields() {
+        let notModified = PrismHTTPResponse(
+            statusCode: 304,
+            headers: headers([
+                ("ETag", "\"v2\""), ("X-Version", "2"), ("Content-Length", "0"), ("Connection", "X-Hop"),
+                ("X-Hop", "1"), ("Keep-Alive", "timeout=5"),
+            ]), body: Data(), url: URL(string: "https://example.com/a")!)
+        let fields = HTTPCaching.refreshedHeaders(from: notModified)
+        #expect(fields == ["ETag": "\"v2\"", "X-Version": "2"])
+    }
+}

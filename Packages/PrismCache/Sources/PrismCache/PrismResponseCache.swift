@@ -175,6 +175,15 @@ public actor PrismResponseCache {
         core.withLock { $0.removeAll() }
     }
 
+    /// Removes every entry whose key passes `isRemoved`, and every value decoded from one.
+    ///
+    /// ```swift
+    /// await cache.removeAll { $0.hasPrefix("GET https://api.example.com/users/") }
+    /// ```
+    public func removeAll(where isRemoved: (String) -> Bool) {
+        core.withLock { $0.removeAll(where: isRemoved) }
+    }
+
     /// Removes every entry (the same as ``removeAll()``).
     public func clear() {
         removeAll()

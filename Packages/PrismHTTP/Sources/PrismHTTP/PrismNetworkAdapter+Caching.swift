@@ -97,6 +97,12 @@ extension PrismNetworkAdapter {
         let cache = context.slot.cache
         if key != context.slot.key { await cache.invalidate(key: context.slot.key) }
         let response = exchange.response
+        // A redirect followed in the transport: the answer is the target's, not the response to
+        // this URL, and must not be stored as if it were.
+        guard response.url == exchange.sent.url else {
+            await cache.invalidate(key: key)
+            return nil
+        }
         let cacheInterval = context.prepared.cacheInterval
         if let entry = HTTPCaching.entry(
             for: response, request: exchange.sent, cacheInterval: cacheInterval, requestTime: exchange.requestTime,
@@ -110,5 +116,26 @@ extension PrismNetworkAdapter {
             await cache.invalidate(key: key)
         }
         return nil
+    }
+}
+
+extension PrismNetworkAdapter {
+    /// Drops the stored `GET` and `HEAD` responses of `url`, for every credential: what to call
+    /// after a change the server made that the client did not send itself (a push, another
+    /// device). A `POST`, `PUT`, `PATCH` or `DELETE` the client sends does it for its own URL on
+    /// its own (RFC 9111 §4.4).
+    ///
+    /// ```swift
+    /// await client.removeCachedResponses(for: URL(string: "https://api.example.com/tasks")!)
+    /// ```
+    public func removeCachedResponses(for url: URL) async {
+        let urls = [url.absoluteString]
+        await cache?.removeAll { HTTPCaching.isKey($0, ofAny: urls) }
+    }
+
+    /// Drops every stored `GET` and `HEAD` response whose URL starts with `prefix`
+    /// (`"https://api.example.com/users/"`), for every credential.
+    public func removeCachedResponses(withURLPrefix prefix: String) async {
+        await cache?.removeAll { $0.hasPrefix("GET " + prefix) || $0.hasPrefix("HEAD " + prefix) }
     }
 }

@@ -213,6 +213,21 @@ extension PrismNetworkAdapter {
         revalidating entry: PrismCacheEntry?,
         send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
     ) async throws -> Exchange {
+        let exchange = try await authenticatedAttempt(prepared, revalidating: entry, send: send)
+        // An unsafe method answered without an error invalidates what is stored for its target
+        // (RFC 9111 §4.4), for every credential.
+        if let cache, HTTPCaching.invalidates(exchange) {
+            let urls = HTTPCaching.invalidatedURLs(by: exchange).map(\.absoluteString)
+            await cache.removeAll { HTTPCaching.isKey($0, ofAny: urls) }
+        }
+        return exchange
+    }
+
+    private func authenticatedAttempt(
+        _ prepared: PrismPreparedRequest,
+        revalidating entry: PrismCacheEntry?,
+        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    ) async throws -> Exchange {
         let requestTime = Exchange.now()
         let response = try await transmit(prepared.request, send: send)
         guard let authenticator, authenticator.isAuthenticationFailure(response) else {

@@ -90,6 +90,12 @@ struct CacheCore {
         bytes = 0
     }
 
+    mutating func removeAll(where isRemoved: (String) -> Bool) {
+        for key in storage.keysByRecency where isRemoved(key.string) {
+            invalidate(key: key)
+        }
+    }
+
     mutating func keepDecoded(
         _ value: any Sendable, decodedBy decoding: ObjectIdentifier, from body: Data, cost: Int, for key: PrismCacheKey
     ) {

@@ -129,6 +129,42 @@ enum HTTPCaching {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Whether `exchange` invalidates stored responses: a method that is not safe (or not known
+    /// to be) answered with a non-error status (RFC 9111 §4.4).
+    static func invalidates(_ exchange: Exchange) -> Bool {
+        !["GET", "HEAD", "OPTIONS", "TRACE"].contains(exchange.sent.method.rawValue)
+            && (200..<400).contains(exchange.response.statusCode)
+    }
+
+    /// The URLs such an answer invalidates: its target, and its `Location` and
+    /// `Content-Location` when they are on the same origin (§4.4: another origin's entries are
+    /// not its to drop).
+    static func invalidatedURLs(by exchange: Exchange) -> [URL] {
+        let target = exchange.sent.url
+        var urls = [target]
+        for name in ["Location", "Content-Location"] {
+            guard let value = exchange.response.headers[name],
+                let url = URL(string: value, relativeTo: exchange.response.url)?.absoluteURL,
+                url.scheme?.lowercased() == target.scheme?.lowercased(),
+                url.host?.lowercased() == target.host?.lowercased(), url.port == target.port
+            else { continue }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// Whether `key` is the key of a stored `GET` or `HEAD` response of one of `urls`, with any
+    /// credentials (``key(for:)``).
+    static func isKey(_ key: String, ofAny urls: [String]) -> Bool {
+        for url in urls {
+            for method in ["GET ", "HEAD "] {
+                let base = method + url
+                if key == base || key.hasPrefix(base + " credentials:") { return true }
+            }
+        }
+        return false
+    }
+
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {
         (request.method == .get || request.method == .head) && !CacheControl(request.headers["Cache-Control"]).noStore
     }

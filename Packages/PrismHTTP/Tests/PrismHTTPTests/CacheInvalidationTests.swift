@@ -1,0 +1,95 @@
+import Foundation
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// What drops a stored response: an unsafe method on its URL (RFC 9111 §4.4), a redirect that
+/// must not be stored under the URL that was redirected, and the app itself.
+@Suite("Stored responses dropped by unsafe methods, redirects and the app")
+struct CacheInvalidationTests {
+    /// `/status/200` with `max-age=60`: cacheable, and answered to any method.
+    static let cached = "/status/200?header.Cache-Control=max-age%3D60"
+
+    @Test(
+        "a successful POST, PUT, PATCH or DELETE drops the stored GET of its URL, for every credential; a failed one does not",
+        arguments: TransportKind.allCases)
+    func unsafeMethods(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let url = server.url(Self.cached)
+            let other: PrismHTTPHeaders = ["Authorization": "Bearer other"]
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            _ = try await client.send(PrismHTTPRequest(url: url, headers: other))
+            #expect(server.hits("/status/200") == 2, "one stored response per credential")
+            for method in [PrismNetworkMethod.post, .put, .patch, .delete] {
+                let before = server.hits("/status/200")
+                _ = try await client.send(PrismHTTPRequest(url: url))
+                #expect(server.hits("/status/200") == before, "\(method): stored before")
+                _ = try await client.send(PrismHTTPRequest(url: url, method: method))
+                _ = try await client.send(PrismHTTPRequest(url: url))
+                _ = try await client.send(PrismHTTPRequest(url: url, headers: other))
+                // The unsafe request, then both credentials' GETs again.
+                #expect(server.hits("/status/200") == before + 3, "\(method): both dropped")
+            }
+            // An error answer to the unsafe method drops nothing: a 500 stored for its
+            // max-age stays stored after a POST that also fails.
+            let failing = server.url("/status/500?header.Cache-Control=max-age%3D60")
+            _ = try await client.send(PrismHTTPRequest(url: failing))
+            _ = try await client.send(PrismHTTPRequest(url: failing, method: .post))
+            _ = try await client.send(PrismHTTPRequest(url: failing))
+            #expect(server.hits("/status/500") == 2)
+        }
+    }
+
+    @Test("an unsafe method's Location on the same origin is dropped too", arguments: TransportKind.allCases)
+    func location(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let url = server.url(Self.cached)
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            // /status/201 answers with Location: /status/200?header.Cache-Control=max-age%3D60
+            let created = server.url(
+                "/status/201?header.Location=%2Fstatus%2F200%3Fheader.Cache-Control%3Dmax-age%253D60")
+            _ = try await client.send(PrismHTTPRequest(url: created, method: .post))
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/status/200") == 2)
+        }
+    }
+
+    @Test(
+        "a redirect followed in the transport is not stored under the redirected URL",
+        arguments: TransportKind.allCases)
+    func redirectNotStoredUnderSource(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let target = server.url(Self.cached).absoluteString
+            let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+            let source = server.url("/hostile/redirect?status=302&to=\(encoded)")
+            for _ in 0..<2 {
+                let response = try await client.send(PrismHTTPRequest(url: source))
+                #expect(response.statusCode == 200)
+            }
+            #expect(server.hits("/hostile/redirect") == 2)
+        }
+    }
+
+    @Test(
+        "the app drops the stored responses of a URL, or of every URL under a prefix", arguments: TransportKind.allCases
+    )
+    func appDrops(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let first = server.url("/cache/a?max-age=60")
+            let second = server.url("/cache/b?max-age=60")
+            for url in [first, second, first, second] { _ = try await client.send(PrismHTTPRequest(url: url)) }
+            #expect(server.hits("/cache/a") == 1 && server.hits("/cache/b") == 1)
+            await client.removeCachedResponses(for: first)
+            for url in [first, second] { _ = try await client.send(PrismHTTPRequest(url: url)) }
+            #expect(server.hits("/cache/a") == 2 && server.hits("/cache/b") == 1)
+            await client.removeCachedResponses(withURLPrefix: server.url("/cache/").absoluteString)
+            for url in [first, second] { _ = try await client.send(PrismHTTPRequest(url: url)) }
+            #expect(server.hits("/cache/a") == 3 && server.hits("/cache/b") == 2)
+        }
+    }
+}

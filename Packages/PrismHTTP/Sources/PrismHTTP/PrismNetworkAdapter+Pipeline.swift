@@ -126,17 +126,29 @@ extension PrismNetworkAdapter {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
         let found = lookUp(prepared, in: cache, decodedBy: decoding)
+        let asked = RequestCacheControl(prepared.request.headers)
         // A fresh entry is served under every policy that reads the cache: no plan to make.
-        if case .fresh(let entry) = found.lookup {
+        if case .fresh(let entry) = found.lookup, !asked.noCache {
             if let logger {
                 logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
             }
             return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
         }
         var context: CacheContext { CacheContext(slot: found.slot, prepared: prepared) }
-        switch PrismCachePlan(
-            lookup: found.lookup, policy: policy, mayServeStale: { !HTTPCaching.requiresRevalidation($0) })
-        {
+        // The request's own directives (RFC 9111 §5.2.1): no-cache asks the server first,
+        // whatever the policy; only-if-cached never asks it.
+        let lookup = asked.noCache ? found.lookup.entry.map(PrismCacheLookup.stale) ?? .miss : found.lookup
+        let mayServeStale = { (entry: PrismCacheEntry) in !asked.noCache && !HTTPCaching.requiresRevalidation(entry) }
+        let plan = PrismCachePlan(lookup: lookup, policy: policy, mayServeStale: mayServeStale)
+        if asked.onlyIfCached {
+            switch plan {
+            case .serve(let entry), .serveAndRevalidate(let entry):
+                return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+            case .revalidate, .fetch:
+                return .network(HTTPCaching.notCached(prepared.request), slot: nil)
+            }
+        }
+        switch plan {
         case .serve(let entry):
             // Stale, and the policy serves it so (cacheFirst).
             return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)

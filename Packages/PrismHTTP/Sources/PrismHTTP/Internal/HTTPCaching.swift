@@ -77,6 +77,40 @@ struct CacheControl: Equatable {
     }
 }
 
+/// The directives of a request's own `Cache-Control` that a private cache acts on
+/// (RFC 9111 §5.2.1), and `Pragma: no-cache` when the request has no `Cache-Control` (§5.4).
+///
+/// | Directive | What the cache does |
+/// | --- | --- |
+/// | `no-cache`, `max-age=0` | Asks the server before using a stored response, whatever the policy |
+/// | `only-if-cached` | Never asks the server: a stored response the policy may serve, else a 504 |
+/// | `no-store` | Neither reads nor stores (``HTTPCaching/isCacheable(_:)``) |
+/// | `Pragma: no-cache` | As `no-cache`, unless the request has a `Cache-Control` |
+struct RequestCacheControl {
+    var noCache = false
+    var onlyIfCached = false
+
+    init(_ headers: PrismHTTPHeaders) {
+        let lines = headers.values(for: "Cache-Control")
+        if lines.isEmpty {
+            noCache = headers.values(for: "Pragma").contains { value in
+                CacheControl.directives(value).contains { $0.name == "no-cache" }
+            }
+            return
+        }
+        for line in lines {
+            for directive in CacheControl.directives(line) {
+                switch directive.name {
+                case "no-cache": noCache = true
+                case "max-age" where directive.value.flatMap(HTTPFreshness.deltaSeconds) == 0: noCache = true
+                case "only-if-cached": onlyIfCached = true
+                default: break
+                }
+            }
+        }
+    }
+}
+
 /// HTTP caching rules (RFC 9111, the parts a private client cache needs), plus the rule that
 /// keeps users apart: an entry is keyed on the request's credentials too.
 enum HTTPCaching {
@@ -163,6 +197,15 @@ enum HTTPCaching {
             }
         }
         return false
+    }
+
+    /// The answer to an `only-if-cached` request that nothing stored can answer: a 504, as
+    /// RFC 9111 §5.2.1.7 says, and nothing sent.
+    static func notCached(_ request: PrismHTTPRequest) -> PrismHTTPResponse {
+        PrismHTTPResponse(
+            statusCode: 504, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Data("Not in the cache, and the request said only-if-cached.".utf8), url: request.url,
+            request: request)
     }
 
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {

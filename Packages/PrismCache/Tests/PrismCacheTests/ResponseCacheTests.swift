@@ -177,3 +177,22 @@ struct ResponseCacheTests {
         #expect(Set(await cache.keysByRecency).count == count)
     }
 }
+
+@Suite("Removing entries by a test of their keys")
+struct RemoveWhereTests {
+    @Test("removeAll(where:) drops exactly the entries whose keys pass, and frees their bytes")
+    func removesMatching() async {
+        let cache = PrismResponseCache(maxSize: 100, maxBytes: 1_000_000)
+        for index in 0..<50 {
+            await cache.set(
+                entry("body \(index)"), for: index.isMultiple(of: 2) ? "GET /even/\(index)" : "GET /odd/\(index)")
+        }
+        let before = await cache.totalBytes
+        await cache.removeAll { $0.hasPrefix("GET /even/") }
+        #expect(await cache.count == 25)
+        #expect(await cache.keysByRecency.allSatisfy { $0.hasPrefix("GET /odd/") })
+        #expect(await cache.totalBytes < before)
+        await cache.removeAll { _ in false }
+        #expect(await cache.count == 25)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,10 +20,14 @@ import Darwin
 /// defer { refused.close() }
 /// let url = URL(string: "http://127.0.0.1:\(refused.port)/users/octocat")!
 /// ```
-public final class PrismRefusedPort: Sendable {
+public final class PrismRefusedPort: @unchecked Sendable {
     /// The port, held until ``close()``.
     public let port: Int
     private let descriptor: Int32
+    /// Whether ``close()`` ran: a second call must not close a descriptor number the process has
+    /// since given to another socket (SwiftNIO's, say).
+    private var isClosed = false  // guarded by lock
+    private let lock = NSLock()
 
     /// Binds a TCP socket to 127.0.0.1 and an ephemeral port, without listening.
     public init() throws {
@@ -56,9 +62,13 @@ public final class PrismRefusedPort: Sendable {
             code: .portUnavailable, message: "No port on 127.0.0.1 could be reserved (errno \(code)).")
     }
 
-    /// Gives the port back.
+    /// Gives the port back; the second call does nothing.
     public func close() {
-        _ = closeSocket(descriptor)
+        let first = lock.withLock {
+            defer { isClosed = true }
+            return !isClosed
+        }
+        if first { _ = closeSocket(descriptor) }
     }
 }
 

@@ -91,7 +91,7 @@ struct CacheCore {
     }
 
     mutating func removeAll(where isRemoved: (String) -> Bool) {
-        for key in storage.keysByRecency where isRemoved(key.string) {
+        for key in storage.keys(where: { isRemoved($0.string) }) {
             invalidate(key: key)
         }
     }

@@ -23,6 +23,11 @@ struct LRUStorage<Key: Hashable, Value> {
 
     var count: Int { indexes.count }
 
+    /// The keys whose `predicate` is true, in no particular order (no walk of the recency list).
+    func keys(where predicate: (Key) -> Bool) -> [Key] {
+        indexes.keys.filter(predicate)
+    }
+
     /// The result of `body` on the value for `key`, read in place (not copied), marking it most
     /// recently used; nil when there is no value for `key`.
     mutating func withValue<Result>(for key: Key, _ body: (inout Value) -> Result) -> Result? {

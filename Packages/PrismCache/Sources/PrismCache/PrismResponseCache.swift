@@ -34,6 +34,8 @@
 public actor PrismResponseCache {
     struct Stored {
         var entry: PrismCacheEntry
+        /// When it was stored (or last revalidated), in nanoseconds on the cache's clock.
+        var storedAt: Int64
         /// When the entry stops being fresh: when it was stored (or last revalidated) plus its
         /// time to live, in nanoseconds on the cache's clock.
         var freshUntil: Int64
@@ -42,6 +44,13 @@ public actor PrismResponseCache {
         var cost: Int
         /// The value decoded from `entry.data`, if a caller kept one.
         var decoded: DecodedValue?
+
+        /// The entry as a read at `now` returns it: with the time it has spent in the cache.
+        func read(at now: Int64) -> PrismCacheEntry {
+            var entry = self.entry
+            entry.timeInCache = .nanoseconds(now > storedAt ? now - storedAt : 0)
+            return entry
+        }
     }
 
     /// The byte budget of a cache made without one: 32 MiB.
@@ -157,6 +166,21 @@ public actor PrismResponseCache {
     {
         let now = now()
         return core.withLock { $0.refresh(key: key, headers: headers, ttl: ttl, now: now) }
+    }
+
+    /// Marks the entry for `key` fresh again after a `304 Not Modified` that carried `fields`:
+    /// every stored line of a field the 304 names is replaced by its lines (the others keep
+    /// their order), the time to live starts over at `ttl` (or the entry's own), and the entry is
+    /// as old as `initialAge` (the 304's age, RFC 9111 §4.3.4), or as old as when first stored.
+    /// Returns the refreshed entry, or nil when nothing is cached for `key`.
+    ///
+    /// The body is unchanged, so a value decoded from it stays beside it.
+    @discardableResult
+    public func refresh(
+        key: PrismCacheKey, fields: [PrismCacheEntry.Field], ttl: Duration? = nil, initialAge: Duration? = nil
+    ) -> PrismCacheEntry? {
+        let now = now()
+        return core.withLock { $0.refresh(key: key, fields: fields, ttl: ttl, initialAge: initialAge, now: now) }
     }
 
     /// Removes the entry for `key`, and any value decoded from it.

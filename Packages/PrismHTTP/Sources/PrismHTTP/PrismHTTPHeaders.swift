@@ -90,7 +90,14 @@ public struct PrismHTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDicti
 }
 
 extension String {
+    /// Whether the strings are equal with ASCII letters compared without regard to case (field
+    /// names are ASCII tokens), byte by byte, without lowercasing either.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        for (left, right) in zip(utf8, other.utf8) where left != right {
+            let lower = left | 0x20
+            guard lower == right | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 }

@@ -3,19 +3,70 @@ import Foundation
 /// An HTTP request as a transport sends it: what an endpoint becomes once its URL, headers and
 /// body are built, and what interceptors adapt.
 public struct PrismHTTPRequest: Sendable, Hashable {
+    /// The fields, behind one reference: the pipeline hands a request from stage to stage, and
+    /// a copy is one retain, not one per field. Changed in place when this value holds the only
+    /// reference, copied first otherwise (copy on write), so values never share a change.
+    private final class Storage: @unchecked Sendable {
+        var url: URL
+        var method: PrismNetworkMethod
+        var headers: PrismHTTPHeaders
+        var body: Data?
+        var timeout: Duration?
+
+        init(url: URL, method: PrismNetworkMethod, headers: PrismHTTPHeaders, body: Data?, timeout: Duration?) {
+            self.url = url
+            self.method = method
+            self.headers = headers
+            self.body = body
+            self.timeout = timeout
+        }
+
+        func copy() -> Storage {
+            Storage(url: url, method: method, headers: headers, body: body, timeout: timeout)
+        }
+    }
+
+    private var storage: Storage
+
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The full URL, query included.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        _modify { yield &unique.url }
+    }
+
     /// The method.
-    public var method: PrismNetworkMethod
+    public var method: PrismNetworkMethod {
+        get { storage.method }
+        _modify { yield &unique.method }
+    }
+
     /// The header fields.
-    public var headers: PrismHTTPHeaders
+    public var headers: PrismHTTPHeaders {
+        get { storage.headers }
+        _modify { yield &unique.headers }
+    }
+
     /// The body, if any.
-    public var body: Data?
+    public var body: Data? {
+        get { storage.body }
+        _modify { yield &unique.body }
+    }
+
     /// How long the transport waits for the whole response, body and redirects included; `nil`
     /// uses the transport's default. For an upload it bounds each pause while the body is sent,
     /// then the whole response once the body is out. It must be above zero and at most a year
     /// (else the request fails with `invalidTimeout`).
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.timeout }
+        _modify { yield &unique.timeout }
+    }
 
     /// Creates a request.
     public init(
@@ -25,11 +76,23 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         body: Data? = nil,
         timeout: Duration? = nil
     ) {
-        self.url = url
-        self.method = method
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
+        storage = Storage(url: url, method: method, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// Whether the requests have the same URL, method, headers, body and timeout.
+    public static func == (lhs: PrismHTTPRequest, rhs: PrismHTTPRequest) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.url == rhs.url && lhs.method == rhs.method && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.timeout == rhs.timeout
+    }
+
+    /// Hashes the URL, method, headers, body and timeout.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(method)
+        hasher.combine(headers)
+        hasher.combine(body)
+        hasher.combine(timeout)
     }
 }
 

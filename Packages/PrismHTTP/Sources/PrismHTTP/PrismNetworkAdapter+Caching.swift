@@ -62,14 +62,17 @@ extension PrismNetworkAdapter {
         // Only the entry of the credentials the 304 was sent with is refreshed.
         let key = HTTPCaching.key(for: exchange.sent)
         let cache = context.slot.cache
-        let headers = HTTPCaching.refreshedHeaders(from: response)
-        var refreshed = await cache.refresh(key: key, headers: headers, ttl: ttl)
+        let fields = HTTPCaching.refreshedFields(from: response)
+        let age = HTTPFreshness.ageOnArrival(
+            of: response.headers, requestTime: exchange.requestTime, responseTime: exchange.responseTime)
+        var refreshed = await cache.refresh(
+            key: key, fields: fields, ttl: ttl, initialAge: HTTPFreshness.duration(age))
         logger?.debug("revalidated: not modified", metadata: ["url": "\(PrismHTTPRedaction.redact(url))"])
         if refreshed == nil, key != context.slot.key {
             // Sent with other credentials (refreshed on the way): the server confirmed the
             // stored body for them, and the entry is kept under their key, never the old one's.
-            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent)
-            for (name, value) in headers { confirmed.headers[name] = value }
+            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent, validated: true)
+            confirmed.headers = HTTPCaching.updatedHeaders(of: entry, by: fields)
             if var copy = HTTPCaching.entry(
                 for: confirmed, request: exchange.sent, cacheInterval: nil, requestTime: exchange.requestTime,
                 responseTime: exchange.responseTime)
@@ -80,12 +83,12 @@ extension PrismNetworkAdapter {
             }
         }
         guard let refreshed else {
-            return .network(HTTPCaching.response(from: entry, request: exchange.sent), slot: nil)
+            return .network(HTTPCaching.response(from: entry, request: exchange.sent, validated: true), slot: nil)
         }
         let sameEntry = key == context.slot.key && refreshed.data == entry.data
         return .cached(
             refreshed, request: exchange.sent, decoded: sameEntry ? decoded : nil,
-            slot: CacheSlot(cache: cache, key: key))
+            slot: CacheSlot(cache: cache, key: key), validated: true)
     }
 
     /// Stores the response under the key of the request as it was finally sent: when the

@@ -30,9 +30,9 @@ extension PrismNetworkAdapter {
         on request: Request,
         options: PrismRequestOptions
     ) async throws -> Request.Response {
-        let (built, cacheInterval) = try build(request.endpoint, options: options)
+        let built = try build(request.endpoint, options: options)
         let prepared = try await prepare(
-            built: built, options: options, cacheInterval: cacheInterval, fromEndpoint: true)
+            built: built.request, options: options, cacheInterval: built.cacheInterval, fromEndpoint: true)
         let delivery = try await deliver(prepared, decodedBy: DecodedReuse.identity(of: Request.self))
         return try await value(of: delivery, for: request)
     }
@@ -65,16 +65,22 @@ extension PrismNetworkAdapter {
 
     // MARK: 1. Build
 
+    /// What stage 1 makes of an endpoint: a struct, not a tuple, so that the generic ways in
+    /// copy it with code made for it rather than through runtime metadata.
+    struct Built: Sendable {
+        var request: PrismHTTPRequest
+        var cacheInterval: Duration?
+    }
+
     /// The endpoint as a request with `options` applied, and its cache interval, checked.
-    func build(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws
-        -> (PrismHTTPRequest, Duration?)
-    {
+    func build(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws -> Built {
         // Its headers are checked with the rest, last, by prepare.
-        let request = try endpoint.makeHTTPRequest(checkingHeaders: false).applying(options)
-        let cacheInterval = try endpoint.cacheInterval.map { seconds throws(PrismHTTPError) in
-            try RequestValidation.cacheInterval(seconds: seconds, url: request.url)
+        var built = Built(request: try endpoint.makeHTTPRequest(checkingHeaders: false).applying(options))
+        // Not `map` with a closure: it would capture (and copy) the request on every call.
+        if let seconds = endpoint.cacheInterval {
+            built.cacheInterval = try RequestValidation.cacheInterval(seconds: seconds, url: built.request.url)
         }
-        return (request, cacheInterval)
+        return built
     }
 
     // MARK: 2-4. Intercept, authorize, validate
@@ -163,21 +169,32 @@ extension PrismNetworkAdapter {
         }
     }
 
+    /// What a lookup found: the entry (or a miss), the value kept beside it, and where a
+    /// response to the request is stored. A struct, not a tuple: copied by code made for it.
+    struct Found: Sendable {
+        var lookup: PrismCacheLookup
+        var decoded: (any Sendable)?
+        var slot: CacheSlot
+    }
+
     /// What the cache holds for `prepared` (a `Vary` mismatch is a miss), with the value
     /// `decoding` kept beside it, and where a response to it is stored.
     func lookUp(_ prepared: PrismPreparedRequest, in cache: PrismResponseCache, decodedBy decoding: ObjectIdentifier?)
-        -> (lookup: PrismCacheLookup, decoded: (any Sendable)?, slot: CacheSlot)
+        -> Found
     {
         let key = prepared.cacheKey
-        let slot = CacheSlot(cache: cache, key: key)
-        guard PrismCachePlan.readsCache(prepared.options.cachePolicy) else { return (.miss, nil, slot) }
+        var found = Found(lookup: .miss, slot: CacheSlot(cache: cache, key: key))
+        guard PrismCachePlan.readsCache(prepared.options.cachePolicy) else { return found }
         // Read under the cache's lock, without a hop onto its actor: a hit stays on this thread.
-        var (lookup, decoded): (PrismCacheLookup, (any Sendable)?) =
-            if let decoding { cache.lookupNow(key, decodedBy: decoding) } else { (cache.lookupNow(key), nil) }
-        if let entry = lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
-            (lookup, decoded) = (.miss, nil)
+        if let decoding {
+            (found.lookup, found.decoded) = cache.lookupNow(key, decodedBy: decoding)
+        } else {
+            found.lookup = cache.lookupNow(key)
         }
-        return (lookup, decoded, slot)
+        if let entry = found.lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
+            (found.lookup, found.decoded) = (.miss, nil)
+        }
+        return found
     }
 
     // MARK: 6. Fetch: the retry loop

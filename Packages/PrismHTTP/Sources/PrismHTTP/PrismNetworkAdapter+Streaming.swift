@@ -28,9 +28,10 @@ extension PrismNetworkAdapter {
                 do {
                     var options = options
                     options.cachePolicy = cachePolicy
-                    let (built, cacheInterval) = try build(request.endpoint, options: options)
+                    let built = try build(request.endpoint, options: options)
                     let prepared = try await prepare(
-                        built: built, options: options, cacheInterval: cacheInterval, fromEndpoint: true)
+                        built: built.request, options: options, cacheInterval: built.cacheInterval,
+                        fromEndpoint: true)
                     let identity = DecodedReuse.identity(of: Request.self)
                     let delivery: Delivery
                     if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {

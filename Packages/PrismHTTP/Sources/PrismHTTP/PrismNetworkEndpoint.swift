@@ -131,8 +131,9 @@ extension PrismNetworkEndpoint {
     /// them once, later, with whatever the interceptors and the authenticator add).
     func makeHTTPRequest(checkingHeaders: Bool) throws(PrismHTTPError) -> PrismHTTPRequest {
         let url = try makeURL()
-        let timeout = try timeoutInterval.map { seconds throws(PrismHTTPError) in
-            try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
+        var timeout: Duration?
+        if let seconds = timeoutInterval {
+            timeout = try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
         }
         let headers = PrismHTTPHeaders(headers)
         if checkingHeaders { try RequestValidation.validateHeaders(headers, url: url) }

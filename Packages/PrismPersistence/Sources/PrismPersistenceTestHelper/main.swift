@@ -68,7 +68,10 @@ case "save-loop":
         let saved: CrashState? = try persistence.load(key: key)
         var counter = saved?.counter ?? 0
         var announced = false
-        while true {
+        // A loop that never ends on its own ends with the test that started it: if that process
+        // dies before it kills this one (a test run interrupted), this one is re-parented.
+        let parent = getppid()
+        while getppid() == parent {
             counter += 1
             try persistence.save(CrashState.make(counter), key: key)
             if !announced {

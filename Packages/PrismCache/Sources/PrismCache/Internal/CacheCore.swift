@@ -25,8 +25,10 @@ struct CacheCore {
             invalidate(key: key)
             return
         }
+        var entry = entry
+        entry.timeInCache = .zero
         let stored = Stored(
-            entry: entry, freshUntil: PrismResponseCache.freshUntil(now, ttl: entry.ttl), cost: cost)
+            entry: entry, storedAt: now, freshUntil: PrismResponseCache.freshUntil(now, ttl: entry.ttl), cost: cost)
         if let old = storage.set(stored, for: key) {
             bytes -= old.cost
         }
@@ -37,7 +39,8 @@ struct CacheCore {
     /// Fresh, stale or missing; marks the entry most recently used.
     mutating func lookup(_ key: PrismCacheKey, now: Int64) -> PrismCacheLookup {
         storage.withValue(for: key) { stored in
-            now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry)
+            let entry = stored.read(at: now)
+            return now < stored.freshUntil ? .fresh(entry) : .stale(entry)
         } ?? .miss
     }
 
@@ -47,21 +50,32 @@ struct CacheCore {
     ) {
         storage.withValue(for: key) { stored in
             let decoded = stored.decoded.flatMap { $0.decoding == decoding ? $0.value : nil }
-            return (now < stored.freshUntil ? .fresh(stored.entry) : .stale(stored.entry), decoded)
+            let entry = stored.read(at: now)
+            return (now < stored.freshUntil ? .fresh(entry) : .stale(entry), decoded)
         } ?? (.miss, nil)
     }
 
     mutating func refresh(key: PrismCacheKey, headers: [String: String], ttl: Duration?, now: Int64)
         -> PrismCacheEntry?
     {
+        let fields = headers.sorted { $0.key < $1.key }.map { PrismCacheEntry.Field(name: $0.key, value: $0.value) }
+        return refresh(key: key, fields: fields, ttl: ttl, initialAge: nil, now: now)
+    }
+
+    /// Replaces every stored line of each field `fields` names by `fields`' lines of that name,
+    /// and starts the entry's life again: fresh for `ttl` (or its own), as old as `initialAge`
+    /// (or as old as it was when first stored).
+    mutating func refresh(
+        key: PrismCacheKey, fields: [PrismCacheEntry.Field], ttl: Duration?, initialAge: Duration?, now: Int64
+    ) -> PrismCacheEntry? {
         guard var stored = storage.peek(key) else { return nil }
-        for (name, value) in headers {
-            if let existing = stored.entry.headers.keys.first(where: { $0.lowercased() == name.lowercased() }) {
-                stored.entry.headers[existing] = nil
-            }
-            stored.entry.headers[name] = value
+        if !fields.isEmpty {
+            let replaced = Set(fields.map { $0.name.lowercased() })
+            stored.entry.fields = stored.entry.fields.filter { !replaced.contains($0.name.lowercased()) } + fields
         }
         if let ttl { stored.entry.ttl = ttl }
+        if let initialAge { stored.entry.initialAge = initialAge }
+        stored.storedAt = now
         stored.freshUntil = PrismResponseCache.freshUntil(now, ttl: stored.entry.ttl)
         let decodedCost = stored.decoded?.cost ?? 0
         stored.cost = stored.entry.cost + key.string.utf8.count + decodedCost
@@ -78,7 +92,7 @@ struct CacheCore {
         if let old = storage.set(stored, for: key) { bytes -= old.cost }
         bytes += stored.cost
         evictPastLimits()
-        return storage.peek(key)?.entry
+        return storage.peek(key)?.read(at: now)
     }
 
     mutating func invalidate(key: PrismCacheKey) {

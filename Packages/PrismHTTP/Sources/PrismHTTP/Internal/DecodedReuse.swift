@@ -36,15 +36,18 @@ struct CacheSlot: Sendable {
 /// What the pipeline hands the typed request: a cached entry (with the value an earlier
 /// request of the same type decoded from it, when one is kept), or a response from the network.
 enum Delivery: Sendable {
-    /// From the cache for `request`; `decoded` is what a request of the same type decoded.
-    case cached(PrismCacheEntry, request: PrismHTTPRequest, decoded: (any Sendable)?, slot: CacheSlot)
+    /// From the cache for `request`; `decoded` is what a request of the same type decoded;
+    /// `validated` when the server confirmed it (a 304) for this request.
+    case cached(
+        PrismCacheEntry, request: PrismHTTPRequest, decoded: (any Sendable)?, slot: CacheSlot, validated: Bool = false)
     /// From the network; `slot` when its body is now what the cache holds.
     case network(PrismHTTPResponse, slot: CacheSlot?)
 
     /// The response, as a transport would have returned it.
     var response: PrismHTTPResponse {
         switch self {
-        case .cached(let entry, let request, _, _): HTTPCaching.response(from: entry, request: request)
+        case .cached(let entry, let request, _, _, let validated):
+            HTTPCaching.response(from: entry, request: request, validated: validated)
         case .network(let response, _): response
         }
     }

@@ -127,8 +127,18 @@ enum HTTPCaching {
     static func key(for request: PrismHTTPRequest) -> PrismCacheKey {
         let url = request.url.absoluteString
         let method = request.method.rawValue
-        guard let digest = credentialDigest(request.headers) else { return PrismCacheKey(method + " " + url) }
-        return PrismCacheKey(method + " " + url + " credentials:" + digest)
+        let digest = credentialDigest(request.headers)
+        // One allocation, sized beforehand: this runs on every cache hit.
+        var text = ""
+        text.reserveCapacity(method.utf8.count + 1 + url.utf8.count + (digest.map { 13 + $0.utf8.count } ?? 0))
+        text += method
+        text += " "
+        text += url
+        if let digest {
+            text += " credentials:"
+            text += digest
+        }
+        return PrismCacheKey(text)
     }
 
     /// A SHA-256 of the credential-bearing headers (`Authorization`, `Proxy-Authorization`,
@@ -246,17 +256,7 @@ enum HTTPCaching {
     /// Whether `entry` may be served to `request`: the request sends the same values for every
     /// header the stored response varies on (RFC 9111 §4.1).
     static func varyMatches(_ entry: PrismCacheEntry, _ request: PrismHTTPRequest) -> Bool {
-        PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: varyHeader(of: entry), request)
-    }
-
-    /// The entry's `Vary` header: looked up as written, then among the names of four letters
-    /// in any case (a cache hit must not lowercase every header name).
-    private static func varyHeader(of entry: PrismCacheEntry) -> String? {
-        // One pass: only a name of four bytes can be Vary, in any case.
-        for (name, value) in entry.headers where name.utf8.count == 4 {
-            if name == "Vary" || name == "vary" || name.lowercased() == "vary" { return value }
-        }
-        return nil
+        PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: entry.header("Vary"), request)
     }
 
     /// Whether the server forbade serving `entry` once stale without asking it first
@@ -304,11 +304,13 @@ enum HTTPCaching {
             return nil
         }
         guard ttl > .zero || hasValidators else { return nil }
+        let age = HTTPFreshness.ageOnArrival(of: response.headers, requestTime: requestTime, responseTime: responseTime)
         return PrismCacheEntry(
             data: response.body,
             statusCode: status,
-            headers: storedFields(of: response.headers),
+            fields: storedFields(of: response.headers),
             ttl: ttl,
+            initialAge: HTTPFreshness.duration(age),
             varyingRequestHeaders: values(of: varyNames, in: request)
         )
     }
@@ -318,16 +320,21 @@ enum HTTPCaching {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
     ]
 
-    /// `headers` without hop-by-hop fields and the fields `Connection` names, as a dictionary.
-    static func storedFields(of headers: PrismHTTPHeaders) -> [String: String] {
+    /// `headers`' field lines in order, without hop-by-hop fields, the fields `Connection`
+    /// names, and `Age` (the entry keeps the age on arrival, and a hit says its age now).
+    static func storedFields(of headers: PrismHTTPHeaders) -> [PrismCacheEntry.Field] {
         var dropped = hopByHop
+        dropped.insert("age")
         for value in headers.values(for: "Connection") {
             for name in value.split(separator: ",") {
                 dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
             }
         }
-        var fields = headers.dictionary
-        for name in fields.keys where dropped.contains(name.lowercased()) { fields[name] = nil }
+        var fields: [PrismCacheEntry.Field] = []
+        fields.reserveCapacity(headers.count)
+        for field in headers where !dropped.contains(field.name.lowercased()) {
+            fields.append(PrismCacheEntry.Field(name: field.name, value: field.value))
+        }
         return fields
     }
 
@@ -343,18 +350,43 @@ enum HTTPCaching {
         entry.etag != nil || entry.lastModified != nil
     }
 
-    static func response(from entry: PrismCacheEntry, request: PrismHTTPRequest) -> PrismHTTPResponse {
-        PrismHTTPResponse(
-            statusCode: entry.statusCode, headers: PrismHTTPHeaders(entry.headers), body: entry.data, url: request.url,
+    /// The response `entry` holds, for `request`: its field lines as received, and, when it is
+    /// served without asking the server, an `Age` of its current age in whole seconds, replacing
+    /// the stored one (RFC 9111 §4, §5.1).
+    static func response(from entry: PrismCacheEntry, request: PrismHTTPRequest, validated: Bool = false)
+        -> PrismHTTPResponse
+    {
+        var fields: [PrismHTTPHeaders.Field] = []
+        fields.reserveCapacity(entry.fields.count + 1)
+        for field in entry.fields where validated || !isAge(field.name) {
+            fields.append(PrismHTTPHeaders.Field(name: field.name, value: field.value))
+        }
+        if !validated {
+            let seconds = max(0, entry.age.components.seconds)
+            fields.append(
+                PrismHTTPHeaders.Field(name: "Age", value: String(min(seconds, Int64(HTTPFreshness.deltaSecondsCap)))))
+        }
+        return PrismHTTPResponse(
+            statusCode: entry.statusCode, headers: PrismHTTPHeaders(fields), body: entry.data, url: request.url,
             request: request)
+    }
+
+    private static func isAge(_ name: String) -> Bool {
+        name.utf8.count == 3 && name.lowercased() == "age"
     }
 
     /// The fields of a 304 that update the stored entry: every field it carries but the
     /// hop-by-hop ones and `Content-Length`, which describe the 304 itself (RFC 9111 §3.2, §4.3.4).
-    static func refreshedHeaders(from notModified: PrismHTTPResponse) -> [String: String] {
-        var fields = storedFields(of: notModified.headers)
-        for name in fields.keys where name.lowercased() == "content-length" { fields[name] = nil }
-        return fields
+    static func refreshedFields(from notModified: PrismHTTPResponse) -> [PrismCacheEntry.Field] {
+        storedFields(of: notModified.headers).filter { $0.name.lowercased() != "content-length" }
+    }
+
+    /// The stored fields of `entry` as a 304's `fields` update them: every line of a field the
+    /// 304 carries replaced by its lines.
+    static func updatedHeaders(of entry: PrismCacheEntry, by fields: [PrismCacheEntry.Field]) -> PrismHTTPHeaders {
+        let replaced = Set(fields.map { $0.name.lowercased() })
+        let kept = entry.fields.filter { !replaced.contains($0.name.lowercased()) }
+        return PrismHTTPHeaders((kept + fields).map { PrismHTTPHeaders.Field(name: $0.name, value: $0.value) })
     }
 
     /// The time to live after a 304: the endpoint's `cacheInterval` for a 2xx, else the
@@ -363,11 +395,14 @@ enum HTTPCaching {
         _ notModified: PrismHTTPResponse, entry: PrismCacheEntry, cacheInterval: Duration?, requestTime: Double,
         responseTime: Double
     ) -> Duration {
-        var fields = PrismHTTPHeaders(entry.headers)
-        for (name, value) in refreshedHeaders(from: notModified) { fields[name] = value }
+        let fields = updatedHeaders(of: entry, by: refreshedFields(from: notModified))
         if CacheControl(fields).noCache { return .zero }
         if let cacheInterval, (200..<300).contains(entry.statusCode) { return cacheInterval }
-        return HTTPFreshness.timeToLive(
-            of: fields, status: entry.statusCode, requestTime: requestTime, responseTime: responseTime) ?? .zero
+        guard let lifetime = HTTPFreshness.lifetime(of: fields, status: entry.statusCode, responseTime: responseTime)
+        else { return .zero }
+        // The age is the 304's: the stored response's own Age is not part of it.
+        let age = HTTPFreshness.ageOnArrival(
+            of: notModified.headers, requestTime: requestTime, responseTime: responseTime)
+        return HTTPFreshness.duration(lifetime - age)
     }
 }

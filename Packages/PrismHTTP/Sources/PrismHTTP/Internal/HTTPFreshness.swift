@@ -63,8 +63,12 @@ enum HTTPFreshness {
     ) -> Duration? {
         guard let lifetime = lifetime(of: headers, status: status, responseTime: responseTime) else { return nil }
         let age = ageOnArrival(of: headers, requestTime: requestTime, responseTime: responseTime)
-        let seconds = max(0, lifetime - age)
-        return .milliseconds(Int64(min(seconds, Double(deltaSecondsCap)) * 1_000))
+        return duration(lifetime - age)
+    }
+
+    /// `seconds` as a duration to the millisecond, from zero to 2³¹ seconds.
+    static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int64(min(max(0, seconds), Double(deltaSecondsCap)) * 1_000))
     }
 
     /// A delta-seconds value (§1.2.2): digits only; past 2³¹, 2³¹.

@@ -6,6 +6,8 @@ import Foundation
 enum RequestValidation {
     /// The longest timeout accepted: a year.
     static let maximumTimeout = Duration.seconds(365 * 24 * 3_600)
+    /// ``maximumTimeout`` in seconds, as the checks of every request compare it.
+    static let maximumSeconds: TimeInterval = 365 * 24 * 3_600
 
     /// Checks the URL (unless `urlChecked`: an endpoint built it), the headers and the timeout of
     /// `request`.
@@ -105,7 +107,7 @@ enum RequestValidation {
 
     /// `seconds` as a timeout: a finite number above zero, at most a year.
     static func timeout(seconds: TimeInterval, what: String, url: URL?) throws(PrismHTTPError) -> Duration {
-        guard seconds.isFinite, seconds > 0, seconds <= maximumTimeout.seconds else {
+        guard seconds.isFinite, seconds > 0, seconds <= maximumSeconds else {
             throw PrismHTTPError(
                 code: .invalidTimeout,
                 message: "\(what) must be a finite number of seconds above zero and at most a year "
@@ -126,6 +128,6 @@ enum RequestValidation {
                 url: url
             )
         }
-        return .nanoseconds(Int64((min(seconds, maximumTimeout.seconds) * 1e9).rounded()))
+        return .nanoseconds(Int64((min(seconds, maximumSeconds) * 1e9).rounded()))
     }
 }

@@ -192,29 +192,71 @@ enum URLBuilding {
 }
 
 /// The URLs the client built lately, by the parts they were built of (only parts that made a
-/// valid URL are kept). At most 256; when full, it starts again.
+/// valid URL are kept): 256 slots, each holding the last parts that fell into it.
+///
+/// A slot is picked by an FNV-1a hash of the parts' bytes, not by `Hasher`: on a cache hit the
+/// lookup is a good part of the whole request, and a seeded SipHash of host and path cost more
+/// than the rest of it. Parts that collide only evict each other (the URL is built again), so a
+/// weak hash can slow the memo down, never make it answer wrongly: the parts are compared whole.
 final class BuiltURLs: @unchecked Sendable {
-    struct Parts: Hashable {
+    struct Parts: Equatable {
         var scheme: PrismNetworkScheme
         var host: String
         var port: Int?
         var path: String
         var queryItems: [URLQueryItem]?
+
+        /// The slot of these parts, 0..<256.
+        var slot: Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            Self.add(scheme.rawValue, to: &hash)
+            Self.add(host, to: &hash)
+            Self.add(path, to: &hash)
+            if let port { Self.add(UInt64(truncatingIfNeeded: port), to: &hash) }
+            for item in queryItems ?? [] {
+                Self.add(item.name, to: &hash)
+                Self.add(item.value ?? "", to: &hash)
+            }
+            return Int(truncatingIfNeeded: (hash ^ (hash >> 32)) & 0xff)
+        }
+
+        @inline(__always)
+        private static func add(_ word: UInt64, to hash: inout UInt64) {
+            hash = (hash ^ word) &* 0x100_0000_01b3
+        }
+
+        private static func add(_ text: String, to hash: inout UInt64) {
+            // The contiguous bytes when the string has them (literals and most strings do).
+            let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                for byte in bytes { add(UInt64(byte), to: &hash) }
+            }
+            if done == nil {
+                for byte in text.utf8 { add(UInt64(byte), to: &hash) }
+            }
+            add(0x100, to: &hash)
+        }
+    }
+
+    private struct Kept {
+        var parts: Parts
+        var url: URL
     }
 
     static let shared = BuiltURLs()
 
     private let lock = NSLock()
-    private var urls: [Parts: URL] = [:]
+    private var kept = [Kept?](repeating: nil, count: 256)
 
     func url(for parts: Parts) -> URL? {
-        lock.withLock { urls[parts] }
+        let slot = parts.slot
+        return lock.withLock {
+            guard let kept = kept[slot], kept.parts == parts else { return nil }
+            return kept.url
+        }
     }
 
     func keep(_ url: URL, for parts: Parts) {
-        lock.withLock {
-            if urls.count >= 256 { urls.removeAll(keepingCapacity: true) }
-            urls[parts] = url
-        }
+        let slot = parts.slot
+        lock.withLock { kept[slot] = Kept(parts: parts, url: url) }
     }
 }

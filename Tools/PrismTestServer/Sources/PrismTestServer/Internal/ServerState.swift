@@ -22,6 +22,8 @@ final class ServerState: Sendable {
         var etagVersions: [String: Int] = [:]
         var lastModified: [String: (version: Int, date: Int64)] = [:]
         var cacheHits: [String: Int] = [:]
+        var scripts: [String: [PrismTestServer.ScriptedResponse]] = [:]
+        var scriptPositions: [String: Int] = [:]
         var flakyAttempts: [String: Int] = [:]
         var timeoutAttempts: [String: Int] = [:]
         var tokenNumber = 0
@@ -96,6 +98,16 @@ final class ServerState: Sendable {
     }
 
     // MARK: Counters
+
+    /// The answer for the next request to `/scripted/:name`, or nil when nothing is scripted.
+    func nextScriptedResponse(_ name: String) -> PrismTestServer.ScriptedResponse? {
+        self.values.withLockedValue { values in
+            guard let script = values.scripts[name], !script.isEmpty else { return nil }
+            let position = values.scriptPositions[name, default: 0]
+            values.scriptPositions[name] = position + 1
+            return script[min(position, script.count - 1)]
+        }
+    }
 
     /// Counts one more request to `/cache/:name` and returns its number (1 for the first).
     func nextCacheHit(_ name: String) -> Int {

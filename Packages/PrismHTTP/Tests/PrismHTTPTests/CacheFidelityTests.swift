@@ -1,0 +1,153 @@
+import Foundation
+@_spi(PrismInternals) import PrismCache
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// What a stored response looks like when it comes back: its age (RFC 9111 §4.2.3, §5.1), its
+/// field lines as received (§3.1), and after a 304, the fields the 304 carried (§4.3.4).
+@Suite("A stored response comes back with its age, its field lines in order, and a 304's updates")
+struct CacheFidelityTests {
+    typealias Scripted = PrismTestServer.ScriptedResponse
+
+    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
+        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+    }
+
+    /// The field lines of `headers` but `Age`, and but those a transport or a cache adds or
+    /// drops on the way (`Connection`, `Keep-Alive`, `Transfer-Encoding`).
+    func lines(_ headers: PrismHTTPHeaders) -> [String] {
+        let skipped: Set<String> = ["age", "connection", "keep-alive", "transfer-encoding"]
+        return headers.filter { !skipped.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }
+    }
+
+    /// The response's one `Age` line as a number; nil when it has none or several.
+    func age(_ response: PrismHTTPResponse) -> Int? {
+        let lines = response.headers.values(for: "Age")
+        return lines.count == 1 ? Int(lines[0]) : nil
+    }
+
+    /// Whether `age` is `expected` give or take what the exchange that stored it took: the age
+    /// on arrival counts the request's own time (RFC 9111 §4.2.3) and `Date` has whole seconds,
+    /// so a slow run adds a second or two.
+    func isAbout(_ age: Int?, _ expected: Int, took: Duration) -> Bool {
+        guard let age else { return false }
+        return age >= expected && age <= expected + 1 + Int(took.components.seconds)
+    }
+
+    @Test(
+        "a hit carries Age: the Age it arrived with plus the time it has been stored, one line",
+        arguments: TransportKind.allCases)
+    func ageOnHits(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script("aged", [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "30")], body: "a")])
+            server.script("new", [Scripted(headers: [("Cache-Control", "max-age=3600")], body: "b")])
+            let aged = PrismHTTPRequest(url: server.url("/scripted/aged"))
+            let new = PrismHTTPRequest(url: server.url("/scripted/new"))
+            let started = ContinuousClock.now
+            #expect(try await client.send(aged).headers.values(for: "Age") == ["30"])
+            #expect(try await client.send(new).headers.values(for: "Age").isEmpty)
+            let took = ContinuousClock.now - started
+            #expect(isAbout(age(try await client.send(new)), 0, took: took))
+            await clock.advance(by: .seconds(100))
+            #expect(isAbout(age(try await client.send(aged)), 130, took: took))
+            #expect(isAbout(age(try await client.send(new)), 100, took: took))
+            #expect(server.hits("/scripted/aged") == 1)
+            #expect(server.hits("/scripted/new") == 1)
+        }
+    }
+
+    @Test(
+        "max-age=60 with Age: 50 is fresh for ten seconds of the cache's clock, not a minute",
+        arguments: TransportKind.allCases)
+    func agedResponseExpiresSooner(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script("almost", [Scripted(headers: [("Cache-Control", "max-age=60"), ("Age", "50")], body: "a")])
+            let request = PrismHTTPRequest(url: server.url("/scripted/almost"))
+            _ = try await client.send(request)
+            _ = try await client.send(request)
+            #expect(server.hits("/scripted/almost") == 1)
+            await clock.advance(by: .seconds(11))
+            _ = try await client.send(request)
+            #expect(server.hits("/scripted/almost") == 2)
+        }
+    }
+
+    @Test(
+        "a hit has the field lines the network response had, in order, repeated fields apart",
+        arguments: TransportKind.allCases)
+    func fieldLines(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = client(transport, clock: TestClock())
+            server.script(
+                "lines",
+                [
+                    Scripted(
+                        headers: [
+                            ("Cache-Control", "max-age=60"), ("Set-Cookie", "a=1; Path=/"), ("X-Order", "1"),
+                            ("Set-Cookie", "b=2; Path=/"), ("X-Order", "2"), ("Age", "3"),
+                        ], body: "lines")
+                ])
+            let request = PrismHTTPRequest(url: server.url("/scripted/lines"))
+            let network = try await client.send(request)
+            let hit = try await client.send(request)
+            #expect(server.hits("/scripted/lines") == 1)
+            #expect(lines(hit.headers) == lines(network.headers))
+            #expect(hit.body == Data("lines".utf8))
+            if transport == .asyncHTTPClient {
+                // URLSession joins repeated fields itself; AsyncHTTPClient keeps them apart, and
+                // so must the cache.
+                #expect(hit.headers.values(for: "Set-Cookie") == ["a=1; Path=/", "b=2; Path=/"])
+                #expect(hit.headers.values(for: "X-Order") == ["1", "2"])
+            }
+        }
+    }
+
+    @Test(
+        "a 304 replaces every line of each field it carries, keeps the others, and its answer has no Age",
+        arguments: TransportKind.allCases)
+    func notModifiedUpdates(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script(
+                "update",
+                [
+                    Scripted(
+                        headers: [
+                            ("ETag", "\"v1\""), ("Cache-Control", "max-age=1"), ("X-Kept", "1"),
+                            ("X-Replaced", "old-1"), ("X-Replaced", "old-2"), ("Content-Type", "text/plain"),
+                        ], body: "body v1"),
+                    Scripted(
+                        status: 304,
+                        headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600"), ("X-Replaced", "new")]),
+                ])
+            let request = PrismHTTPRequest(url: server.url("/scripted/update"))
+            _ = try await client.send(request)
+            await clock.advance(by: .seconds(5))
+            let started = ContinuousClock.now
+            let revalidated = try await client.send(request)
+            let took = ContinuousClock.now - started
+            #expect(server.hits("/scripted/update") == 2)
+            #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+            #expect(revalidated.statusCode == 200)
+            #expect(revalidated.body == Data("body v1".utf8))
+            #expect(revalidated.headers.values(for: "X-Replaced") == ["new"])
+            #expect(revalidated.headers["X-Kept"] == "1")
+            #expect(revalidated.headers["Content-Type"] == "text/plain")
+            #expect(revalidated.headers["Cache-Control"] == "max-age=3600")
+            #expect(revalidated.headers.values(for: "Age").isEmpty)
+            // Fresh for an hour now, from the 304's Cache-Control.
+            await clock.advance(by: .seconds(600))
+            let hit = try await client.send(request)
+            #expect(server.hits("/scripted/update") == 2)
+            #expect(hit.headers.values(for: "X-Replaced") == ["new"])
+            #expect(isAbout(age(hit), 600, took: took))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+extension PrismTestServer {
+    /// One answer of a scripted route: a status, header field lines in order (a name repeated is
+    /// a line each), and a body.
+    public struct ScriptedResponse: Sendable, Equatable {
+        /// The status code, 200 to 599.
+        public var status: Int
+        /// The header field lines, in order.
+        public var headers: [(name: String, value: String)]
+        /// The body (none for 204, 205, 304 and HEAD).
+        public var body: String
+
+        /// An answer with `status`, `headers` and `body`.
+        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: String = "") {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// Whether the answers have the same status, header lines (in order) and body.
+        public static func == (lhs: ScriptedResponse, rhs: ScriptedResponse) -> Bool {
+            lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: ==)
+        }
+    }
+
+    /// Scripts `ANY /scripted/<name>`: the n-th request to it (any method, any query) gets
+    /// `responses[n-1]`, and every request after the last gets the last. Scripting a name again
+    /// starts it over. What a cache test needs: the exact header lines of each answer, in order,
+    /// 304s included, without a route per case.
+    public func script(_ name: String, _ responses: [ScriptedResponse]) {
+        precondition(!responses.isEmpty, "script(_:_:) needs at least one response")
+        self.state.withValues { values in
+            values.scripts[name] = responses
+            values.scriptPositions[name] = 0
+        }
+    }
+}

@@ -23,9 +23,33 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
     }
 
+    @Test("Weekday, month and GMT read in any case; a two-digit RFC 850 year is never over 50 years ahead")
+    func lenientWhereHarmless() {
+        let expected = HTTPDate.parse("Thu, 18 Aug 2050 02:01:18 GMT")
+        #expect(expected != nil)
+        for text in [
+            "THU, 18 Aug 2050 02:01:18 GMT", "Thu, 18 AUG 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 gMT",
+            "Thursday, 18-Aug-50 02:01:18 GMT", "thursday, 18-aug-50 02:01:18 gmt",
+        ] {
+            #expect(HTTPDate.parse(text) == expected, "\(text)")
+        }
+        #expect(HTTPDate.parse("Thu Aug 18 02:01:18 2050") == expected)
+        // 99 would be 2099, more than 50 years ahead: 1999.
+        #expect(HTTPDate.parse("Friday, 31-Dec-99 23:59:59 GMT") == 946_684_799)
+    }
+
     @Test(
-        "Text that is not an HTTP date does not parse",
-        arguments: ["", "yesterday", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"])
+        "Text that is not an HTTP date does not parse, however close",
+        arguments: [
+            "", "yesterday", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Thu, 18 Aug 2050 02:01:18 UTC", "Thu, 18 Aug 2050 02:01:18 AEST", "Thu, 18 Aug 50 02:01:18 GMT",
+            "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug  2050 02:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT",
+            "Thu, 18 Aug 2050 02.01.18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "Thu, 8 Aug 2050 02:01:18 GMT",
+            " Thu, 18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 GMT ", "Thx, 18 Aug 2050 02:01:18 GMT",
+            "Thu, 18 Aug 2050 02:60:18 GMT", "Thu, 32 Aug 2050 02:01:18 GMT", "Thu Aug 8 02:01:18 2050",
+            "Thu Aug  8 02:01:18 50", "Thurs, 18-Aug-50 02:01:18 GMT", "Thursday, 18-Aug-2050 02:01:18 GMT",
+            "Thursday, 18 Aug 50 02:01:18 GMT", "Thu, +8 Aug 2050 02:01:18 GMT",
+        ])
     func invalid(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

@@ -42,6 +42,35 @@ struct CacheInvalidationTests {
         }
     }
 
+    @Test(
+        "a method outside the standard ones is sent as written; when it succeeds it drops the stored GET, unless it is safe",
+        arguments: TransportKind.allCases)
+    func extensionMethods(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let echoed = try await client.send(
+                PrismHTTPRequest(url: server.url("/echo/dav"), method: try #require(PrismNetworkMethod("PROPFIND"))))
+            #expect(echoed.statusCode == 200)
+            #expect(server.requests.last?.method == "PROPFIND")
+            typealias Scripted = PrismTestServer.ScriptedResponse
+            server.script("search", [Scripted(headers: [("Cache-Control", "max-age=60")], body: "stored")])
+            let url = server.url("/scripted/search")
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            // TRACE is safe: nothing is dropped.
+            _ = try await client.send(PrismHTTPRequest(url: url, method: .trace))
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/scripted/search") == 2)
+            #expect(server.requests.last?.method == "TRACE")
+            // M-SEARCH is not known to be safe: its success drops the stored GET.
+            _ = try await client.send(PrismHTTPRequest(url: url, method: try #require(PrismNetworkMethod("M-SEARCH"))))
+            // The server's parser knows M-SEARCH only as written on the wire, and SwiftNIO
+            // names it MSEARCH: that name proves the request line said M-SEARCH.
+            #expect(server.requests.last?.method == "MSEARCH")
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/scripted/search") == 4)
+        }
+    }
+
     @Test("an unsafe method's Location on the same origin is dropped too", arguments: TransportKind.allCases)
     func location(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

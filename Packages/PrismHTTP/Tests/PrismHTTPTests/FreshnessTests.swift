@@ -102,15 +102,19 @@ struct FreshnessTests {
         }
     }
 
-    @Test("a hop-by-hop field is not replayed from the cache", arguments: TransportKind.allCases)
+    @Test("a hop-by-hop or proxy field is not replayed from the cache", arguments: TransportKind.allCases)
     func hopByHop(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let client = PrismNetworkAdapter(transport: transport.make())
-            let url = server.url("/status/200?header.Cache-Control=max-age%3D60&header.Keep-Alive=timeout%3D5")
+            let url = server.url(
+                "/status/200?header.Cache-Control=max-age%3D60&header.Keep-Alive=timeout%3D5"
+                    + "&header.Proxy-Authenticate=Basic&header.Proxy-Authentication-Info=a%3D1")
             _ = try await client.send(PrismHTTPRequest(url: url))
             let cached = try await client.send(PrismHTTPRequest(url: url))
             #expect(server.hits("/status/200") == 1)
             #expect(cached.headers["Keep-Alive"] == nil)
+            #expect(cached.headers["Proxy-Authenticate"] == nil)
+            #expect(cached.headers["Proxy-Authentication-Info"] == nil)
             #expect(cached.headers["Cache-Control"] == "max-age=60")
         }
     }
@@ -169,6 +173,32 @@ struct FreshnessRuleTests {
         #expect(
             HTTPFreshness.ageOnArrival(of: headers([("Age", "not a number")]), requestTime: now, responseTime: now) == 0
         )
+        // A list: the first member counts; an invalid one is ignored.
+        for list in [[("Age", "7200, 0")], [("Age", "7200"), ("Age", "0")], [("Age", "7200,")]] {
+            #expect(HTTPFreshness.ageOnArrival(of: headers(list), requestTime: now, responseTime: now) == 7200)
+        }
+        for invalid in ["-1", "1.5", "abc", "", " , 7200"] {
+            #expect(
+                HTTPFreshness.ageOnArrival(of: headers([("Age", invalid)]), requestTime: now, responseTime: now) == 0,
+                "\(invalid)")
+        }
+    }
+
+    @Test("Expires on two lines, or a malformed date, gives no lifetime")
+    func expiresLines() {
+        let future = HTTPDate.format(Int64(now) + 3_600)
+        #expect(HTTPFreshness.lifetime(of: headers([("Expires", future)]), status: 200, responseTime: now) == 3_600)
+        #expect(
+            HTTPFreshness.lifetime(
+                of: headers([("Expires", future), ("Expires", future)]), status: 200, responseTime: now)
+                == 0)
+        for malformed in [
+            "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT",
+        ] {
+            #expect(
+                HTTPFreshness.lifetime(of: headers([("Expires", malformed)]), status: 200, responseTime: now) == 0,
+                "\(malformed)")
+        }
     }
 
     @Test("a 304 refreshes every field it carries but hop-by-hop ones and Content-Length")

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// HTTP dates (RFC 9110 §5.6.7): formats the IMF-fixdate form, parses it and the two obsolete forms.
 ///
 /// Pure arithmetic on seconds since 1970 in UTC, so that it is fast, thread-safe and independent of
@@ -20,35 +26,101 @@ public enum HTTPDate {
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)) GMT"
     }
 
-    /// Seconds since 1970 for an IMF-fixdate, RFC 850 or asctime date; nil when `string` is none of them.
+    /// Seconds since 1970 for an IMF-fixdate, RFC 850 or asctime date; nil when `string` is none
+    /// of them.
+    ///
+    /// Each form is read by its exact layout (RFC 9110 §5.6.7), so that a malformed date is
+    /// invalid rather than guessed at: single spaces where the grammar has them, a comma after
+    /// the weekday (two spaces before a one-digit day in asctime), two-digit day and time fields,
+    /// a four-digit year (two in RFC 850), `GMT`. Weekday, month and `GMT` are read in any case.
+    /// An RFC 850 year that would be more than 50 years ahead is in the past century.
     public static func parse(_ string: String) -> Int64? {
-        let words = string.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        if words.count == 6, words[5] == "GMT", let day = Int(words[1]), let year = Int(words[3]) {
-            return make(year: year, monthName: words[2], day: day, time: words[4])
+        let bytes = Array(string.utf8)
+        switch bytes.count {
+        case 29:
+            // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+            guard weekday(bytes[0..<3], names: weekdays) != nil, bytes[3] == comma, bytes[4] == space,
+                let day = number(bytes[5..<7]), bytes[7] == space, let month = month(bytes[8..<11]),
+                bytes[11] == space, let year = number(bytes[12..<16]), bytes[16] == space,
+                let time = time(bytes[17..<25]), bytes[25] == space, isGMT(bytes[26..<29])
+            else { return nil }
+            return make(year: year, month: month, day: day, time: time)
+        case 24:
+            // asctime: Sun Nov  6 08:49:37 1994
+            guard weekday(bytes[0..<3], names: weekdays) != nil, bytes[3] == space, let month = month(bytes[4..<7]),
+                bytes[7] == space, let day = bytes[8] == space ? number(bytes[9..<10]) : number(bytes[8..<10]),
+                bytes[10] == space, let time = time(bytes[11..<19]), bytes[19] == space,
+                let year = number(bytes[20..<24])
+            else { return nil }
+            return make(year: year, month: month, day: day, time: time)
+        default:
+            // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+            guard let at = bytes.firstIndex(of: comma), weekday(bytes[0..<at], names: longWeekdays) != nil,
+                bytes.count == at + 24, bytes[at + 1] == space, let day = number(bytes[(at + 2)..<(at + 4)]),
+                bytes[at + 4] == dash, let month = month(bytes[(at + 5)..<(at + 8)]),
+                bytes[at + 8] == dash, let shortYear = number(bytes[(at + 9)..<(at + 11)]),
+                bytes[at + 11] == space, let time = time(bytes[(at + 12)..<(at + 20)]),
+                bytes[at + 20] == space, isGMT(bytes[(at + 21)..<(at + 24)])
+            else { return nil }
+            return make(year: fullYear(shortYear), month: month, day: day, time: time)
         }
-        // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-        if words.count == 4, words[3] == "GMT" {
-            let parts = words[1].split(separator: "-").map(String.init)
-            if parts.count == 3, let day = Int(parts[0]), let shortYear = Int(parts[2]) {
-                let year = shortYear < 70 ? 2000 + shortYear : (shortYear < 100 ? 1900 + shortYear : shortYear)
-                return make(year: year, monthName: parts[1], day: day, time: words[2])
-            }
-        }
-        // asctime: Sun Nov  6 08:49:37 1994
-        if words.count == 5, let day = Int(words[2]), let year = Int(words[4]) {
-            return make(year: year, monthName: words[1], day: day, time: words[3])
-        }
-        return nil
     }
 
-    private static func make(year: Int, monthName: String, day: Int, time: String) -> Int64? {
-        guard let monthIndex = months.firstIndex(of: monthName), (1...31).contains(day) else { return nil }
-        let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2])
+    private static let space = UInt8(ascii: " ")
+    private static let comma = UInt8(ascii: ",")
+    private static let dash = UInt8(ascii: "-")
+    private static let longWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// The year of a two-digit RFC 850 year: this century's, unless that is more than 50 years
+    /// ahead (RFC 9110 §5.6.7).
+    private static func fullYear(_ shortYear: Int) -> Int {
+        let now = Int64(Date().timeIntervalSince1970)
+        let currentYear = civil(fromDays: now / 86_400).year
+        let year = currentYear - currentYear % 100 + shortYear
+        return year > currentYear + 50 ? year - 100 : year
+    }
+
+    /// The digits of `bytes` as a number; nil when any is not a digit.
+    private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return bytes.isEmpty ? nil : value
+    }
+
+    /// Whether `bytes` spell `name`, ASCII letters in any case.
+    private static func spells(_ bytes: ArraySlice<UInt8>, _ name: String) -> Bool {
+        bytes.count == name.utf8.count && zip(bytes, name.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+
+    private static func weekday(_ bytes: ArraySlice<UInt8>, names: [String]) -> Int? {
+        names.firstIndex { spells(bytes, $0) }
+    }
+
+    /// The month (1-12) `bytes` name.
+    private static func month(_ bytes: ArraySlice<UInt8>) -> Int? {
+        months.firstIndex { spells(bytes, $0) }.map { $0 + 1 }
+    }
+
+    private static func isGMT(_ bytes: ArraySlice<UInt8>) -> Bool {
+        spells(bytes, "GMT")
+    }
+
+    /// `HH:MM:SS`, two digits each, as seconds of the day; nil when out of range.
+    private static func time(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let start = bytes.startIndex
+        guard bytes.count == 8, bytes[start + 2] == UInt8(ascii: ":"), bytes[start + 5] == UInt8(ascii: ":"),
+            let hour = number(bytes[start..<(start + 2)]), let minute = number(bytes[(start + 3)..<(start + 5)]),
+            let second = number(bytes[(start + 6)..<(start + 8)]), hour < 24, minute < 60, second <= 60
         else { return nil }
-        let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
-        return days * 86_400 + Int64(clock[0] * 3600 + clock[1] * 60 + clock[2])
+        return hour * 3600 + minute * 60 + second
+    }
+
+    private static func make(year: Int, month: Int, day: Int, time: Int) -> Int64? {
+        guard (1...31).contains(day) else { return nil }
+        return daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(time)
     }
 
     private static func pad(_ value: Int) -> String {

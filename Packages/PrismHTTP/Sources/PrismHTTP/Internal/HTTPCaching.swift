@@ -176,8 +176,7 @@ enum HTTPCaching {
     /// Whether `exchange` invalidates stored responses: a method that is not safe (or not known
     /// to be) answered with a non-error status (RFC 9111 §4.4).
     static func invalidates(_ exchange: Exchange) -> Bool {
-        !["GET", "HEAD", "OPTIONS", "TRACE"].contains(exchange.sent.method.rawValue)
-            && (200..<400).contains(exchange.response.statusCode)
+        !exchange.sent.method.isSafe && (200..<400).contains(exchange.response.statusCode)
     }
 
     /// The URLs such an answer invalidates: its target, and its `Location` and
@@ -219,7 +218,7 @@ enum HTTPCaching {
     }
 
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {
-        (request.method == .get || request.method == .head) && !CacheControl(request.headers["Cache-Control"]).noStore
+        (request.method == .get || request.method == .head) && !CacheControl(request.headers).noStore
     }
 
     /// The header names `response` varies on, lowercased; nil for `Vary: *` (never reusable).
@@ -315,9 +314,11 @@ enum HTTPCaching {
         )
     }
 
-    /// Fields a cache never stores (RFC 9111 §3.1, RFC 9110 §7.6.1): the connection's own.
+    /// Fields a cache never stores (RFC 9111 §3.1): the connection's own (RFC 9110 §7.6.1), and
+    /// those meant for the proxy alone.
     static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
     ]
 
     /// `headers`' field lines in order, without hop-by-hop fields, the fields `Connection`

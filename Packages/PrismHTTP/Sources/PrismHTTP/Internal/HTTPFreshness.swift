@@ -13,7 +13,8 @@ import Foundation
 /// | `max-age` past 2³¹ | 2³¹ seconds | §1.2.2 |
 /// | `s-maxage` | Ignored: this is a private cache | §5.2.2.10 |
 /// | Lifetime | `max-age`, else `Expires` − `Date` (the receipt time without `Date`), else heuristic | §4.2.1 |
-/// | `Expires` that is not a date (`0`, `-1`) | Stale on arrival | §5.3 |
+/// | `Expires` that is not a date (`0`, `-1`, a malformed date), or on several lines | Stale on arrival | §5.3 |
+/// | `Age` as a list (`7200, 0`, or two lines) | The first member; an invalid one is ignored | §5.1 |
 /// | Heuristic lifetime | 10% of `Date` − `Last-Modified`, at most a day, for a status cacheable by default and no explicit lifetime | §4.2.2 |
 /// | Age on arrival | max(apparent age, `Age` + response delay) | §4.2.3 |
 /// | Time to live once stored | lifetime − age on arrival, never below zero | §4.2 |
@@ -32,8 +33,10 @@ enum HTTPFreshness {
         let control = CacheControl(headers)
         if control.maxAgeIsInvalid { return 0 }
         if let maxAge = control.maxAge { return Double(maxAge) }
-        if let expires = headers["Expires"] {
-            guard let expiry = seconds(expires) else { return 0 }
+        let expires = headers.values(for: "Expires")
+        if !expires.isEmpty {
+            // More than one line is as invalid as a value that is not a date (§5.3).
+            guard expires.count == 1, let expiry = seconds(expires[0]) else { return 0 }
             let date = headers["Date"].flatMap(seconds) ?? responseTime
             return max(0, expiry - date)
         }
@@ -51,7 +54,7 @@ enum HTTPFreshness {
     /// The response's age when it arrived (`corrected_initial_age`), in seconds.
     static func ageOnArrival(of headers: PrismHTTPHeaders, requestTime: Double, responseTime: Double) -> Double {
         let apparentAge = headers["Date"].flatMap(seconds).map { max(0, responseTime - $0) } ?? 0
-        let ageValue = headers["Age"].flatMap(deltaSeconds).map(Double.init) ?? 0
+        let ageValue = age(headers).map(Double.init) ?? 0
         let responseDelay = max(0, responseTime - requestTime)
         return max(apparentAge, ageValue + responseDelay)
     }
@@ -69,6 +72,13 @@ enum HTTPFreshness {
     /// `seconds` as a duration to the millisecond, from zero to 2³¹ seconds.
     static func duration(_ seconds: Double) -> Duration {
         .milliseconds(Int64(min(max(0, seconds), Double(deltaSecondsCap)) * 1_000))
+    }
+
+    /// The `Age` value: of a list (several lines, or commas in one), the first member; nil when
+    /// it is not delta-seconds, and then ignored (§5.1).
+    static func age(_ headers: PrismHTTPHeaders) -> Int? {
+        guard let first = headers.values(for: "Age").first else { return nil }
+        return deltaSeconds(first.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0])
     }
 
     /// A delta-seconds value (§1.2.2): digits only; past 2³¹, 2³¹.

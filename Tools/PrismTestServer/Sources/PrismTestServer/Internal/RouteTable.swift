@@ -59,7 +59,6 @@ enum RouteTable {
             PayloadRoutes(),
             ConditionalRoutes(state: state),
             CacheRoutes(state: state),
-            ScriptedRoutes(state: state),
             AuthRoutes(state: state),
             FlakyRoutes(state: state),
             UploadRoutes(state: state),
@@ -76,6 +75,7 @@ enum RouteTable {
         // Middleware must be added before the routes it wraps.
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: EchoMiddleware())
+        router.add(middleware: ScriptedMiddleware(state: state))
         for group in groups(state: state) {
             group.register(on: router)
         }

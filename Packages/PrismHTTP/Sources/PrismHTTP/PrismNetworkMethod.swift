@@ -7,7 +7,7 @@
 /// ```
 ///
 /// A method is case-sensitive (RFC 9110 §9.1): `get` is not `GET`. Only a token (RFC 9110 §5.6.2:
-/// letters, digits and ``!#$%&'*+-.^_`|~``) makes a method, so no value of this type can put a space
+/// letters, digits, a backtick and `!#$%&'*+-.^_|~`) makes a method, so no value of this type can put a space
 /// or a line break into a request line. Only `GET` and `HEAD` responses are served from the
 /// cache; any method that is not known to be safe invalidates what is stored for its URL when it
 /// succeeds (RFC 9111 §4.4).

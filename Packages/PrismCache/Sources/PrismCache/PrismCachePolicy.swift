@@ -3,7 +3,7 @@
 /// | policy | behaviour |
 /// |---|---|
 /// | ``networkOnly`` | Always fetch from the network; never read the cache. |
-/// | ``cacheFirst`` | Return a fresh cached response if there is one; otherwise fetch. |
+/// | ``cacheFirst`` | Return the cached response if there is one, fresh or stale, without asking the server; otherwise fetch. |
 /// | ``cacheThenNetwork`` | Return the cached response at once (if any), then the fresh one from the network. |
 /// | ``staleWhileRevalidate`` | Return the cached response even if stale, and revalidate it in the background. |
 ///
@@ -13,7 +13,9 @@
 public enum PrismCachePolicy: Sendable, Hashable {
     /// Always fetch from the network; never read the cache.
     case networkOnly
-    /// Return a fresh cached response if there is one; otherwise fetch (revalidating a stale one).
+    /// Return the cached response if there is one, fresh or stale, without asking the server;
+    /// otherwise fetch. A stale entry whose response said `no-cache` or `must-revalidate` is
+    /// revalidated instead.
     case cacheFirst
     /// Return the cached response at once, if there is one, then the response from the network.
     case cacheThenNetwork

@@ -111,6 +111,12 @@ public struct PrismHTTPResponse: Sendable, Hashable {
     /// request the entry was looked up for. `nil` for a response a transport returned on its own
     /// or that was made by hand.
     public var request: PrismHTTPRequest?
+    /// Where the response came from: the server (``PrismResponseSource/network``, what a
+    /// transport returns) or the client's cache.
+    public var source: PrismResponseSource = .network
+    /// For a response from the cache, its age: how long ago the server made it (RFC 9111 §4.2.3),
+    /// what its `Age` field says in whole seconds; nil for one from the network.
+    public var age: Duration?
 
     /// Creates a response.
     public init(

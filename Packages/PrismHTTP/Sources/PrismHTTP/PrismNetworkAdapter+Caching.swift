@@ -42,8 +42,39 @@ extension PrismNetworkAdapter {
     /// refreshed is the one it was decoded from).
     func revalidate(entry: PrismCacheEntry, decoded: (any Sendable)?, context: CacheContext) async throws -> Delivery {
         let url = context.prepared.request.url
-        let exchange = try await fetch(context.prepared, revalidating: entry)
+        let exchange: Exchange
+        do {
+            exchange = try await fetch(context.prepared, revalidating: entry)
+        } catch let error as PrismHTTPError {
+            // The server could not be asked: the stored response, stale, when that is allowed.
+            let disconnected = error.code == .connectionFailed || error.code == .timedOut
+            if !context.isBackground, disconnected || error.code == .retriesExhausted,
+                HTTPCaching.mayServeOnError(
+                    entry, asked: RequestCacheControl(context.prepared.request.headers), disconnected: disconnected)
+            {
+                logger?.notice(
+                    "\(context.prepared.request.method.rawValue) \(PrismHTTPRedaction.redact(url)) failed: the stored response is served stale",
+                    metadata: ["error": "\(error.code)"])
+                return .cached(
+                    entry, request: context.prepared.request, decoded: decoded, slot: context.slot,
+                    source: .stale(.networkFailed(error.code)))
+            }
+            throw error
+        }
         let response = exchange.response
+        // A server error, and stale-if-error lets the stored response answer instead (RFC 5861
+        // §4): it is served, and kept.
+        if !context.isBackground, HTTPCaching.staleIfErrorStatuses.contains(response.statusCode),
+            HTTPCaching.mayServeOnError(
+                entry, asked: RequestCacheControl(context.prepared.request.headers), disconnected: false)
+        {
+            logger?.notice(
+                "\(context.prepared.request.method.rawValue) \(PrismHTTPRedaction.redact(url)) answered \(response.statusCode): the stored response is served stale"
+            )
+            return .cached(
+                entry, request: context.prepared.request, decoded: decoded, slot: context.slot,
+                source: .stale(.serverError(status: response.statusCode)))
+        }
         if context.isBackground {
             if Task.isCancelled { return .network(response, slot: nil) }
             if (500...599).contains(response.statusCode) {
@@ -71,7 +102,7 @@ extension PrismNetworkAdapter {
         if refreshed == nil, key != context.slot.key {
             // Sent with other credentials (refreshed on the way): the server confirmed the
             // stored body for them, and the entry is kept under their key, never the old one's.
-            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent, validated: true)
+            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent, source: .revalidated)
             confirmed.headers = HTTPCaching.updatedHeaders(of: entry, by: fields)
             if var copy = HTTPCaching.entry(
                 for: confirmed, request: exchange.sent, cacheInterval: nil, requestTime: exchange.requestTime,
@@ -83,12 +114,12 @@ extension PrismNetworkAdapter {
             }
         }
         guard let refreshed else {
-            return .network(HTTPCaching.response(from: entry, request: exchange.sent, validated: true), slot: nil)
+            return .network(HTTPCaching.response(from: entry, request: exchange.sent, source: .revalidated), slot: nil)
         }
         let sameEntry = key == context.slot.key && refreshed.data == entry.data
         return .cached(
             refreshed, request: exchange.sent, decoded: sameEntry ? decoded : nil,
-            slot: CacheSlot(cache: cache, key: key), validated: true)
+            slot: CacheSlot(cache: cache, key: key), source: .revalidated)
     }
 
     /// Stores the response under the key of the request as it was finally sent: when the
@@ -113,9 +144,11 @@ extension PrismNetworkAdapter {
         {
             await cache.set(entry, for: key)
             return CacheSlot(cache: cache, key: key)
-        } else if !response.isSuccess || CacheControl(response.headers).noStore
-            || HTTPCaching.varyNames(response.headers) == nil
+        } else if (!response.isSuccess && !HTTPCaching.staleIfErrorStatuses.contains(response.statusCode))
+            || CacheControl(response.headers).noStore || HTTPCaching.varyNames(response.headers) == nil
         {
+            // What the server says now replaces what was stored; a passing server error (500,
+            // 502, 503, 504) does not: the stored response may still answer under stale-if-error.
             await cache.invalidate(key: key)
         }
         return nil

@@ -15,11 +15,11 @@ extension PrismNetworkAdapter {
         let response: PrismHTTPResponse
         let slot: CacheSlot?
         switch delivery {
-        case .cached(let entry, let sent, let decoded, let cached, let validated):
+        case .cached(let entry, let sent, let decoded, let cached, let source):
             if let value = decoded as? Request.Response, request.accepts(statusCode: entry.statusCode) {
                 return value
             }
-            response = HTTPCaching.response(from: entry, request: sent, validated: validated)
+            response = HTTPCaching.response(from: entry, request: sent, source: source)
             slot = cached
         case .network(let fetched, let stored):
             response = fetched

@@ -133,23 +133,45 @@ extension PrismNetworkAdapter {
         }
         let found = lookUp(prepared, in: cache, decodedBy: decoding)
         let asked = RequestCacheControl(prepared.request.headers)
-        // A fresh entry is served under every policy that reads the cache: no plan to make.
-        if case .fresh(let entry) = found.lookup, !asked.noCache {
+        func cached(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
+            .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot, source: source)
+        }
+        // A fresh entry the request accepts is served under every policy that reads the cache: no
+        // plan to make.
+        if case .fresh(let entry) = found.lookup, asked.acceptsFresh(entry) {
             if let logger {
                 logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
             }
-            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+            return cached(entry, .cache)
         }
         var context: CacheContext { CacheContext(slot: found.slot, prepared: prepared) }
-        // The request's own directives (RFC 9111 §5.2.1): no-cache asks the server first,
-        // whatever the policy; only-if-cached never asks it.
-        let lookup = asked.noCache ? found.lookup.entry.map(PrismCacheLookup.stale) ?? .miss : found.lookup
-        let mayServeStale = { (entry: PrismCacheEntry) in !asked.noCache && !HTTPCaching.requiresRevalidation(entry) }
-        let plan = PrismCachePlan(lookup: lookup, policy: policy, mayServeStale: mayServeStale)
+        // The request's own directives (RFC 9111 §5.2.1): a fresh entry it refuses (no-cache,
+        // max-age, min-fresh) is asked about as a stale one would be, and is never served
+        // unasked; max-stale serves a stale one; only-if-cached never asks.
+        var lookup = found.lookup
+        var refused = false
+        if case .fresh(let entry) = lookup {
+            lookup = .stale(entry)
+            refused = true
+        }
+        if !refused, case .stale(let entry) = lookup, asked.acceptsStale(entry),
+            !HTTPCaching.requiresRevalidation(entry)
+        {
+            return cached(entry, .stale(.requested))
+        }
+        let plan = PrismCachePlan(
+            lookup: lookup, policy: policy,
+            mayServeStale: { entry in
+                !refused && !asked.noCache && !HTTPCaching.requiresRevalidation(entry)
+                    && asked.maxAge.map { entry.age <= .seconds($0) } ?? true
+            },
+            revalidatesInBackground: { entry in
+                !refused && !asked.noCache && HTTPCaching.mayServeWhileRevalidating(entry)
+            })
         if asked.onlyIfCached {
             switch plan {
             case .serve(let entry), .serveAndRevalidate(let entry):
-                return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+                return cached(entry, .stale(.requested))
             case .revalidate, .fetch:
                 return .network(HTTPCaching.notCached(prepared.request), slot: nil)
             }
@@ -157,10 +179,10 @@ extension PrismNetworkAdapter {
         switch plan {
         case .serve(let entry):
             // Stale, and the policy serves it so (cacheFirst).
-            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+            return cached(entry, .stale(.policy))
         case .serveAndRevalidate(let entry):
             await revalidateInBackground(entry: entry, context: context)
-            return .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+            return cached(entry, .stale(policy == nil ? .staleWhileRevalidate : .policy))
         case .revalidate(let entry):
             return try await revalidate(entry: entry, decoded: found.decoded, context: context)
         case .fetch:

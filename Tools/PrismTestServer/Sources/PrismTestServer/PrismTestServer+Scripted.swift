@@ -1,6 +1,6 @@
 extension PrismTestServer {
     /// One answer of a scripted route: a status, header field lines in order (a name repeated is
-    /// a line each), and a body.
+    /// a line each), a body, and how long to wait before answering.
     public struct ScriptedResponse: Sendable, Equatable {
         /// The status code, 200 to 599.
         public var status: Int
@@ -8,17 +8,25 @@ extension PrismTestServer {
         public var headers: [(name: String, value: String)]
         /// The body (none for 204, 205, 304 and HEAD).
         public var body: String
+        /// How long the server waits before it answers, in milliseconds (the wait ends early
+        /// when the client leaves or the server stops).
+        public var delayMilliseconds: Int
 
-        /// An answer with `status`, `headers` and `body`.
-        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: String = "") {
+        /// An answer with `status`, `headers` and `body`, after `delayMilliseconds`.
+        public init(
+            status: Int = 200, headers: [(name: String, value: String)] = [], body: String = "",
+            delayMilliseconds: Int = 0
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.delayMilliseconds = delayMilliseconds
         }
 
         /// Whether the answers have the same status, header lines (in order) and body.
         public static func == (lhs: ScriptedResponse, rhs: ScriptedResponse) -> Bool {
-            lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: ==)
+            lhs.status == rhs.status && lhs.body == rhs.body && lhs.delayMilliseconds == rhs.delayMilliseconds
+                && lhs.headers.elementsEqual(rhs.headers, by: ==)
         }
     }
 

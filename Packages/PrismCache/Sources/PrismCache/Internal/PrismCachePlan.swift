@@ -4,12 +4,17 @@
 ///
 /// Exposed to Prism's own modules only (`@_spi(PrismInternals)`): not a stable API.
 ///
-/// | found \ policy | none, `cacheThenNetwork` | `cacheFirst` | `staleWhileRevalidate` | `networkOnly` |
-/// |---|---|---|---|---|
-/// | fresh | serve | serve | serve | fetch |
-/// | stale, may be served stale | revalidate | serve | serve and revalidate | fetch |
-/// | stale, must be revalidated | revalidate | revalidate | revalidate | fetch |
-/// | nothing | fetch | fetch | fetch | fetch |
+/// | found \ policy | none | `cacheThenNetwork` | `cacheFirst` | `staleWhileRevalidate` | `networkOnly` |
+/// |---|---|---|---|---|---|
+/// | fresh | serve | serve | serve | serve | fetch |
+/// | stale, within its background-revalidation window | serve and revalidate | revalidate | serve | serve and revalidate | fetch |
+/// | stale, may be served stale | revalidate | revalidate | serve | serve and revalidate | fetch |
+/// | stale, must be revalidated | revalidate | revalidate | revalidate | revalidate | fetch |
+/// | nothing | fetch | fetch | fetch | fetch | fetch |
+///
+/// "May be served stale" and "within its window" are the caller's rules (PrismHTTP: the
+/// response's `no-cache` and `must-revalidate`, its `stale-while-revalidate`, the request's own
+/// directives).
 @_spi(PrismInternals)
 public enum PrismCachePlan: Sendable, Equatable {
     /// Answer with the entry; nothing goes to the network.
@@ -36,10 +41,13 @@ public enum PrismCachePlan: Sendable, Equatable {
     ///   - policy: The request's cache policy; `nil` for HTTP's own rules.
     ///   - mayServeStale: Whether a stale entry may be answered without asking the server first
     ///     (not when its response said `no-cache` or `must-revalidate`).
+    ///   - revalidatesInBackground: Whether HTTP's own rules (no policy) answer with a stale entry
+    ///     and revalidate it in the background (its `stale-while-revalidate` window, RFC 5861).
     public init(
         lookup: PrismCacheLookup,
         policy: PrismCachePolicy?,
-        mayServeStale: (PrismCacheEntry) -> Bool = { _ in true }
+        mayServeStale: (PrismCacheEntry) -> Bool = { _ in true },
+        revalidatesInBackground: (PrismCacheEntry) -> Bool = { _ in false }
     ) {
         guard Self.readsCache(policy) else {
             self = .fetch
@@ -51,6 +59,8 @@ public enum PrismCachePlan: Sendable, Equatable {
         case (.stale(let entry), .cacheFirst?) where mayServeStale(entry):
             self = .serve(entry)
         case (.stale(let entry), .staleWhileRevalidate?) where mayServeStale(entry):
+            self = .serveAndRevalidate(entry)
+        case (.stale(let entry), nil) where revalidatesInBackground(entry):
             self = .serveAndRevalidate(entry)
         case (.stale(let entry), _):
             self = .revalidate(entry)

@@ -37,17 +37,18 @@ struct CacheSlot: Sendable {
 /// request of the same type decoded from it, when one is kept), or a response from the network.
 enum Delivery: Sendable {
     /// From the cache for `request`; `decoded` is what a request of the same type decoded;
-    /// `validated` when the server confirmed it (a 304) for this request.
+    /// `source` says whether it was fresh, confirmed by a 304, or stale.
     case cached(
-        PrismCacheEntry, request: PrismHTTPRequest, decoded: (any Sendable)?, slot: CacheSlot, validated: Bool = false)
+        PrismCacheEntry, request: PrismHTTPRequest, decoded: (any Sendable)?, slot: CacheSlot,
+        source: PrismResponseSource = .cache)
     /// From the network; `slot` when its body is now what the cache holds.
     case network(PrismHTTPResponse, slot: CacheSlot?)
 
     /// The response, as a transport would have returned it.
     var response: PrismHTTPResponse {
         switch self {
-        case .cached(let entry, let request, _, _, let validated):
-            HTTPCaching.response(from: entry, request: request, validated: validated)
+        case .cached(let entry, let request, _, _, let source):
+            HTTPCaching.response(from: entry, request: request, source: source)
         case .network(let response, _): response
         }
     }

@@ -14,7 +14,12 @@ struct CacheControl: Equatable {
     var noStore = false
     var noCache = false
     var mustRevalidate = false
-
+    /// `stale-while-revalidate=N` (RFC 5861 §3): how long past its freshness the response may be
+    /// served while it is revalidated in the background.
+    var staleWhileRevalidate: Int?
+    /// `stale-if-error=N` (RFC 5861 §4): how long past its freshness the response may be served
+    /// when revalidating it fails.
+    var staleIfError: Int?
     /// The directives of every `Cache-Control` field line of `headers`.
     init(_ headers: PrismHTTPHeaders) {
         self.init(lines: headers.values(for: "Cache-Control"))
@@ -41,6 +46,10 @@ struct CacheControl: Equatable {
                 case "no-store": noStore = true
                 case "no-cache": noCache = true
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+                case "stale-while-revalidate" where staleWhileRevalidate == nil:
+                    staleWhileRevalidate = directive.value.flatMap(HTTPFreshness.deltaSeconds)
+                case "stale-if-error" where staleIfError == nil:
+                    staleIfError = directive.value.flatMap(HTTPFreshness.deltaSeconds)
                 default: break
                 }
             }
@@ -78,17 +87,29 @@ struct CacheControl: Equatable {
 }
 
 /// The directives of a request's own `Cache-Control` that a private cache acts on
-/// (RFC 9111 §5.2.1), and `Pragma: no-cache` when the request has no `Cache-Control` (§5.4).
+/// (RFC 9111 §5.2.1, RFC 5861 §4), and `Pragma: no-cache` when the request has no
+/// `Cache-Control` (§5.4).
 ///
 /// | Directive | What the cache does |
 /// | --- | --- |
 /// | `no-cache`, `max-age=0` | Asks the server before using a stored response, whatever the policy |
+/// | `max-age=N` | Uses a stored response only if it is at most N seconds old |
+/// | `min-fresh=N` | Uses a stored response only if it stays fresh for N more seconds |
+/// | `max-stale[=N]` | Uses a stale response (at most N seconds stale; any, without N) without asking, unless the response forbids it |
+/// | `stale-if-error=N` | When asking the server fails, uses a response at most N seconds stale |
 /// | `only-if-cached` | Never asks the server: a stored response the policy may serve, else a 504 |
 /// | `no-store` | Neither reads nor stores (``HTTPCaching/isCacheable(_:)``) |
 /// | `Pragma: no-cache` | As `no-cache`, unless the request has a `Cache-Control` |
+///
+/// A directive given twice counts the first time; one whose value is not delta-seconds is
+/// ignored (`max-stale` without a value means any staleness).
 struct RequestCacheControl {
     var noCache = false
     var onlyIfCached = false
+    var maxAge: Int?
+    var minFresh: Int?
+    var maxStale: Int?
+    var staleIfError: Int?
 
     init(_ headers: PrismHTTPHeaders) {
         let lines = headers.values(for: "Cache-Control")
@@ -100,14 +121,37 @@ struct RequestCacheControl {
         }
         for line in lines {
             for directive in CacheControl.directives(line) {
+                let seconds = directive.value.flatMap(HTTPFreshness.deltaSeconds)
                 switch directive.name {
                 case "no-cache": noCache = true
-                case "max-age" where directive.value.flatMap(HTTPFreshness.deltaSeconds) == 0: noCache = true
                 case "only-if-cached": onlyIfCached = true
+                case "max-age" where maxAge == nil:
+                    maxAge = seconds
+                    if seconds == 0 { noCache = true }
+                case "min-fresh" where minFresh == nil: minFresh = seconds
+                case "max-stale" where maxStale == nil:
+                    maxStale = directive.value == nil ? Int.max : seconds
+                case "stale-if-error" where staleIfError == nil: staleIfError = seconds
                 default: break
                 }
             }
         }
+    }
+
+    /// Whether a fresh `entry` answers the request without asking the server: not when the
+    /// request asks for a younger one (`max-age`) or one that stays fresh longer (`min-fresh`).
+    func acceptsFresh(_ entry: PrismCacheEntry) -> Bool {
+        if noCache { return false }
+        if let maxAge, entry.age > .seconds(maxAge) { return false }
+        if let minFresh, entry.remainingFreshness < .seconds(minFresh) { return false }
+        return true
+    }
+
+    /// Whether the request itself lets a stale `entry` be served without asking (`max-stale`).
+    func acceptsStale(_ entry: PrismCacheEntry) -> Bool {
+        guard !noCache, let maxStale else { return false }
+        if let maxAge, entry.age > .seconds(maxAge) { return false }
+        return maxStale == Int.max || HTTPCaching.staleness(of: entry) <= .seconds(maxStale)
     }
 }
 
@@ -265,6 +309,36 @@ enum HTTPCaching {
         return control.noCache || control.mustRevalidate
     }
 
+    /// The statuses `stale-if-error` covers (RFC 5861 §4).
+    static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
+
+    /// How long `entry` has been stale; zero while it is fresh.
+    static func staleness(of entry: PrismCacheEntry) -> Duration {
+        max(.zero, .zero - entry.remainingFreshness)
+    }
+
+    /// Whether the stale `entry` is within its `stale-while-revalidate` window (RFC 5861 §3) and
+    /// may be served while it is revalidated in the background.
+    static func mayServeWhileRevalidating(_ entry: PrismCacheEntry) -> Bool {
+        let control = CacheControl(entry.header("Cache-Control"))
+        guard !control.noCache, !control.mustRevalidate, let window = control.staleWhileRevalidate else { return false }
+        return staleness(of: entry) <= .seconds(window)
+    }
+
+    /// Whether the stale `entry` may answer `asked` when asking the server failed: within the
+    /// response's or the request's `stale-if-error` window (RFC 5861 §4), or, when
+    /// `disconnected` (no answer at all), whenever the response allows serving it stale (RFC 9111
+    /// §4.2.4: a cache that cannot reach the server may).
+    static func mayServeOnError(_ entry: PrismCacheEntry, asked: RequestCacheControl, disconnected: Bool) -> Bool {
+        let control = CacheControl(entry.header("Cache-Control"))
+        guard !control.noCache, !control.mustRevalidate else { return false }
+        if disconnected { return true }
+        let stale = staleness(of: entry)
+        if let window = asked.staleIfError, stale <= .seconds(window) { return true }
+        if let window = control.staleIfError, stale <= .seconds(window) { return true }
+        return false
+    }
+
     /// The entry to store for `response` to `request` (as sent), or nil when it must not be
     /// stored.
     ///
@@ -302,7 +376,10 @@ enum HTTPCaching {
         } else {
             return nil
         }
-        guard ttl > .zero || hasValidators else { return nil }
+        // Stale on arrival, it is still kept when it can be revalidated, or when its lifetime
+        // was given explicitly: a request's max-stale, stale-if-error or an unreachable server
+        // may still let it answer.
+        guard ttl > .zero || hasValidators || explicit else { return nil }
         let age = HTTPFreshness.ageOnArrival(of: response.headers, requestTime: requestTime, responseTime: responseTime)
         return PrismCacheEntry(
             data: response.body,
@@ -351,25 +428,29 @@ enum HTTPCaching {
         entry.etag != nil || entry.lastModified != nil
     }
 
-    /// The response `entry` holds, for `request`: its field lines as received, and, when it is
-    /// served without asking the server, an `Age` of its current age in whole seconds, replacing
-    /// the stored one (RFC 9111 §4, §5.1).
-    static func response(from entry: PrismCacheEntry, request: PrismHTTPRequest, validated: Bool = false)
+    /// The response `entry` holds, for `request`, from `source`: its field lines as received,
+    /// and, unless the server just confirmed it (``PrismResponseSource/revalidated``), an `Age` of
+    /// its current age in whole seconds, replacing the stored one (RFC 9111 §4, §5.1).
+    static func response(from entry: PrismCacheEntry, request: PrismHTTPRequest, source: PrismResponseSource = .cache)
         -> PrismHTTPResponse
     {
+        let validated = source == .revalidated
         var fields: [PrismHTTPHeaders.Field] = []
         fields.reserveCapacity(entry.fields.count + 1)
         for field in entry.fields where validated || !isAge(field.name) {
             fields.append(PrismHTTPHeaders.Field(name: field.name, value: field.value))
         }
+        let age = entry.age
         if !validated {
-            let seconds = max(0, entry.age.components.seconds)
-            fields.append(
-                PrismHTTPHeaders.Field(name: "Age", value: String(min(seconds, Int64(HTTPFreshness.deltaSecondsCap)))))
+            let seconds = min(max(0, age.components.seconds), Int64(HTTPFreshness.deltaSecondsCap))
+            fields.append(PrismHTTPHeaders.Field(name: "Age", value: String(seconds)))
         }
-        return PrismHTTPResponse(
+        var response = PrismHTTPResponse(
             statusCode: entry.statusCode, headers: PrismHTTPHeaders(fields), body: entry.data, url: request.url,
             request: request)
+        response.source = source
+        response.age = age
+        return response
     }
 
     private static func isAge(_ name: String) -> Bool {

@@ -30,7 +30,7 @@ protocol RouteGroup: Sendable {
 /// | `GET /last-modified/:name` | 200 `{"name", "version", "lastModified", "payload"}` with `Last-Modified` (starts at Mon, 01 Jan 2024 00:00:00 GMT) and `Cache-Control: no-cache`; 304 when `If-Modified-Since` ≥ it |
 /// | `POST /last-modified/:name/bump` | version + 1, date + 1 s; 204 with the new `Last-Modified` |
 /// | `GET /cache/:name?max-age=<s>&no-store=1&no-cache=1&private=1&public=1&must-revalidate=1&vary=<names>&delay=<ms>` | 200 `{"name", "hit": <n-th request to this name>}` with the matching `Cache-Control` (directives joined with `, `; none when no item is given) and `Vary: <names>` when asked; with `delay`, requests after the first wait `ms` first |
-/// | `ANY /scripted/:name` | the answers scripted with ``PrismTestServer/script(_:_:)`` (status, header lines in order, body), one per request, the last repeated (no body for 204, 205, 304, HEAD); 404 when nothing is scripted |
+/// | `ANY /scripted/:name` | the answers scripted with ``PrismTestServer/script(_:_:)`` (status, header lines in order, body, a delay before answering), one per request, the last repeated (no body for 204, 205, 304, HEAD); 404 when nothing is scripted |
 /// | `GET /auth/protected` | 200 `{"ok": true, "token"}` with `Authorization: Bearer <current token>`; else 401 `{"message": "token expired"}` with `WWW-Authenticate: Bearer` |
 /// | `POST /auth/refresh?delay=<ms>` | body `{"refreshToken": <non-empty string>}` (else 400); after the optional delay, 200 `{"accessToken": "token-<n>", "refreshToken": "refresh-<n>"}`, `token-<n>` current, refresh count + 1 |
 /// | `GET /drop` | reads the request, closes the connection without a response (channel handler) |

@@ -22,6 +22,7 @@ struct ScriptedMiddleware: RouterMiddleware {
         guard let answer = self.state.nextScriptedResponse(name) else {
             return .jsonMessage("nothing is scripted for '\(name)'", status: .notFound)
         }
+        guard await context.pause(milliseconds: answer.delayMilliseconds) else { return .interrupted }
         var headers = HTTPFields()
         for (fieldName, value) in answer.headers {
             guard let name = HTTPField.Name(fieldName) else {

@@ -1,0 +1,170 @@
+import Foundation
+@_spi(PrismInternals) import PrismCache
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// When a stale response may answer without the server's word: `stale-while-revalidate` and
+/// `stale-if-error` (RFC 5861), a server that cannot be reached (RFC 9111 §4.2.4), and the
+/// request's own `max-age`, `min-fresh` and `max-stale` (§5.2.1); and what each response says
+/// about where it came from.
+@Suite("Stale responses: RFC 5861, an unreachable server, the request's own limits, and their source")
+struct StaleResponseTests {
+    typealias Scripted = PrismTestServer.ScriptedResponse
+
+    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
+        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+    }
+
+    func text(_ response: PrismHTTPResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    @Test(
+        "within stale-while-revalidate a stale response answers at once and is revalidated in the background; past it, in the foreground",
+        arguments: TransportKind.allCases)
+    func staleWhileRevalidate(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            let control = ("Cache-Control", "max-age=10, stale-while-revalidate=60")
+            server.script(
+                "swr",
+                [
+                    Scripted(headers: [control], body: "one"), Scripted(headers: [control], body: "two"),
+                    Scripted(headers: [control], body: "three"),
+                ])
+            let request = PrismHTTPRequest(url: server.url("/scripted/swr"))
+            #expect(text(try await client.send(request)) == "one")
+            await clock.advance(by: .seconds(15))
+            let stale = try await client.send(request)
+            #expect(text(stale) == "one")
+            #expect(stale.source == .stale(.staleWhileRevalidate))
+            await client.backgroundRevalidations.waitForAll()
+            #expect(server.hits("/scripted/swr") == 2)
+            let fresh = try await client.send(request)
+            #expect(text(fresh) == "two")
+            #expect(fresh.source == .cache)
+            // Past the window: the server is asked before anything is served.
+            await clock.advance(by: .seconds(100))
+            let fetched = try await client.send(request)
+            #expect(text(fetched) == "three")
+            #expect(fetched.source == .network)
+            #expect(server.hits("/scripted/swr") == 3)
+        }
+    }
+
+    @Test(
+        "stale-if-error serves the stored response for a 5xx within its window and keeps it; past it the error is the answer",
+        arguments: TransportKind.allCases)
+    func staleIfError(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script(
+                "sie",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=10, stale-if-error=60")], body: "stored"),
+                    Scripted(status: 503, body: "down"),
+                ])
+            let request = PrismHTTPRequest(url: server.url("/scripted/sie"))
+            _ = try await client.send(request)
+            await clock.advance(by: .seconds(30))
+            let stale = try await client.send(request)
+            #expect(stale.statusCode == 200)
+            #expect(text(stale) == "stored")
+            #expect(stale.source == .stale(.serverError(status: 503)))
+            #expect(stale.age.map { $0 >= .seconds(30) } == true)
+            #expect(stale.headers["Age"].flatMap { Int($0) }.map { $0 >= 30 } == true)
+            #expect(server.hits("/scripted/sie") == 2)
+            // Past the response's window, the request may widen it.
+            await clock.advance(by: .seconds(100))
+            #expect(try await client.send(request).statusCode == 503)
+            var widened = request
+            widened.headers["Cache-Control"] = "stale-if-error=600"
+            let kept = try await client.send(widened)
+            #expect(text(kept) == "stored")
+            #expect(kept.source == .stale(.serverError(status: 503)))
+        }
+    }
+
+    @Test(
+        "when the server does not answer, a stale response is served and says why; one that must be revalidated is not",
+        arguments: TransportKind.allCases)
+    func unreachable(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            // The second answer comes too late for the request's timeout: no answer at all.
+            server.script(
+                "gone",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "saved"),
+                    Scripted(body: "late", delayMilliseconds: 10_000),
+                ])
+            server.script(
+                "strict",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=10, must-revalidate")], body: "saved"),
+                    Scripted(body: "late", delayMilliseconds: 10_000),
+                ])
+            var gone = PrismHTTPRequest(url: server.url("/scripted/gone"))
+            var strict = PrismHTTPRequest(url: server.url("/scripted/strict"))
+            _ = try await client.send(gone)
+            _ = try await client.send(strict)
+            await clock.advance(by: .seconds(3_600))
+            gone.timeout = .milliseconds(300)
+            strict.timeout = .milliseconds(300)
+            let stale = try await client.send(gone)
+            #expect(text(stale) == "saved")
+            #expect(stale.source == .stale(.networkFailed(.timedOut)))
+            let error = await #expect(throws: PrismHTTPError.self) { try await client.send(strict) }
+            #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test(
+        "the request's max-age and min-fresh send a fresh response's request to the server; max-stale serves a stale one",
+        arguments: TransportKind.allCases)
+    func requestLimits(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script("limits", [Scripted(headers: [("Cache-Control", "max-age=100")], body: "body")])
+            server.script("strict", [Scripted(headers: [("Cache-Control", "max-age=100, must-revalidate")], body: "b")])
+            let url = server.url("/scripted/limits")
+            func send(_ directives: String?) async throws -> PrismHTTPResponse {
+                var request = PrismHTTPRequest(url: url)
+                if let directives { request.headers["Cache-Control"] = directives }
+                return try await client.send(request)
+            }
+            _ = try await send(nil)
+            await clock.advance(by: .seconds(50))
+            // 50 s old, fresh for 50 s more.
+            #expect(try await send("max-age=60").source == .cache)
+            #expect(try await send("min-fresh=40").source == .cache)
+            #expect(server.hits("/scripted/limits") == 1)
+            #expect(try await send("max-age=30").source == .network)
+            #expect(server.hits("/scripted/limits") == 2)
+            await clock.advance(by: .seconds(50))
+            #expect(try await send("min-fresh=60").source == .network)
+            #expect(server.hits("/scripted/limits") == 3)
+            // Now stale by 50 s.
+            await clock.advance(by: .seconds(150))
+            #expect(try await send("max-stale=60").source == .stale(.requested))
+            #expect(try await send("max-stale").source == .stale(.requested))
+            #expect(server.hits("/scripted/limits") == 3)
+            #expect(try await send("max-stale=10").source == .network)
+            #expect(server.hits("/scripted/limits") == 4)
+            // must-revalidate outweighs max-stale.
+            let strict = PrismHTTPRequest(url: server.url("/scripted/strict"))
+            _ = try await client.send(strict)
+            await clock.advance(by: .seconds(150))
+            var asking = strict
+            asking.headers["Cache-Control"] = "max-stale"
+            #expect(try await client.send(asking).source == .network)
+            #expect(server.hits("/scripted/strict") == 2)
+        }
+    }
+}

@@ -134,7 +134,11 @@ extension PrismNetworkAdapter {
         let found = lookUp(prepared, in: cache, decodedBy: decoding)
         let asked = RequestCacheControl(prepared.request.headers)
         func cached(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
-            .cached(entry, request: prepared.request, decoded: found.decoded, slot: found.slot, source: source)
+            // A range of the body is not the value decoded from all of it.
+            let decoded = found.decoded.flatMap {
+                HTTPCaching.byteRange(of: prepared.request, in: entry) == nil ? $0 : nil
+            }
+            return .cached(entry, request: prepared.request, decoded: decoded, slot: found.slot, source: source)
         }
         // A fresh entry the request accepts is served under every policy that reads the cache: no
         // plan to make.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import PrismCache
+@_spi(PrismInternals) import PrismCache
 
 /// The parts of `Cache-Control` that decide whether and how long a response is cached.
 ///
@@ -448,9 +448,55 @@ enum HTTPCaching {
         var response = PrismHTTPResponse(
             statusCode: entry.statusCode, headers: PrismHTTPHeaders(fields), body: entry.data, url: request.url,
             request: request)
+        if let range = byteRange(of: request, in: entry) {
+            // A complete stored response answers a range request with the part asked for
+            // (RFC 9111 §3.4, RFC 9110 §14.2, §15.3.7).
+            response.statusCode = 206
+            response.body = entry.data.subdata(in: range)
+            if response.headers.contains("Content-Length") { response.headers["Content-Length"] = String(range.count) }
+            response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(entry.data.count)"
+        }
         response.source = source
         response.age = age
         return response
+    }
+
+    /// The one byte range `request` asks of `entry`'s body (RFC 9110 §14.1.2: `bytes=a-b`,
+    /// `bytes=a-`, `bytes=-n`), when `entry` is a complete `200` to a `GET` and the request's
+    /// `If-Range`, if any, matches it (§13.1.5: its strong `ETag`, or its `Last-Modified`);
+    /// nil to answer with the whole response, as a server may: several ranges, another unit, a
+    /// range that is not satisfiable or not understood.
+    static func byteRange(of request: PrismHTTPRequest, in entry: PrismCacheEntry) -> Range<Int>? {
+        guard request.method == .get, entry.statusCode == 200 else { return nil }
+        let lines = request.headers.values(for: "Range")
+        guard lines.count == 1 else { return nil }
+        if let ifRange = request.headers["If-Range"]?.trimmingCharacters(in: .whitespaces) {
+            let matches =
+                ifRange.hasPrefix("\"")
+                ? entry.etag.map { $0.trimmingCharacters(in: .whitespaces) == ifRange } ?? false
+                : entry.lastModified.map { HTTPDate.parse($0) != nil && HTTPDate.parse($0) == HTTPDate.parse(ifRange) }
+                    ?? false
+            guard matches else { return nil }
+        }
+        let value = lines[0].trimmingCharacters(in: .whitespaces)
+        guard value.count > 6, value.prefix(6).lowercased() == "bytes=" else { return nil }
+        let spec = value.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
+        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        let length = entry.data.count
+        func number(_ text: String) -> Int? {
+            guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return Int(text) ?? Int.max
+        }
+        if first.isEmpty {
+            guard let suffix = number(last), suffix > 0, length > 0 else { return nil }
+            return max(0, length - suffix)..<length
+        }
+        guard let start = number(first), start < length else { return nil }
+        if last.isEmpty { return start..<length }
+        guard let end = number(last), end >= start else { return nil }
+        return start..<(end >= length - 1 ? length : end + 1)
     }
 
     private static func isAge(_ name: String) -> Bool {

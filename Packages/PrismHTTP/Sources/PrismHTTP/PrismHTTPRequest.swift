@@ -1,4 +1,5 @@
 import Foundation
+import PrismCache
 
 /// An HTTP request as a transport sends it: what an endpoint becomes once its URL, headers and
 /// body are built, and what interceptors adapt.
@@ -12,6 +13,10 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         var headers: PrismHTTPHeaders
         var body: Data?
         var timeout: Duration?
+        /// The cache key of this request when an endpoint built it as a `GET` without
+        /// credentials, made with its URL (``HTTPCaching/key(for:)``); nil once the URL, the
+        /// method or the headers change.
+        var builtGetKey: PrismCacheKey?
 
         init(url: URL, method: PrismNetworkMethod, headers: PrismHTTPHeaders, body: Data?, timeout: Duration?) {
             self.url = url
@@ -38,19 +43,31 @@ public struct PrismHTTPRequest: Sendable, Hashable {
     /// The full URL, query included.
     public var url: URL {
         get { storage.url }
-        _modify { yield &unique.url }
+        _modify {
+            let storage = unique
+            storage.builtGetKey = nil
+            yield &storage.url
+        }
     }
 
     /// The method.
     public var method: PrismNetworkMethod {
         get { storage.method }
-        _modify { yield &unique.method }
+        _modify {
+            let storage = unique
+            storage.builtGetKey = nil
+            yield &storage.method
+        }
     }
 
     /// The header fields.
     public var headers: PrismHTTPHeaders {
         get { storage.headers }
-        _modify { yield &unique.headers }
+        _modify {
+            let storage = unique
+            storage.builtGetKey = nil
+            yield &storage.headers
+        }
     }
 
     /// The body, if any.
@@ -68,6 +85,10 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         _modify { yield &unique.timeout }
     }
 
+    /// The cache key made with the URL when an endpoint built this `GET` (see
+    /// ``HTTPCaching/key(for:)``).
+    var builtGetKey: PrismCacheKey? { storage.builtGetKey }
+
     /// Creates a request.
     public init(
         url: URL,
@@ -77,6 +98,15 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         timeout: Duration? = nil
     ) {
         storage = Storage(url: url, method: method, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// A request an endpoint built, with the cache key of a `GET` of its URL, kept when it is a
+    /// `GET` whose headers carry no credentials.
+    init(
+        built url: URL, getKey: PrismCacheKey, method: PrismNetworkMethod, headers: PrismHTTPHeaders, timeout: Duration?
+    ) {
+        storage = Storage(url: url, method: method, headers: headers, body: nil, timeout: timeout)
+        if method == .get, HTTPCaching.credentialDigest(headers) == nil { storage.builtGetKey = getKey }
     }
 
     /// Whether the requests have the same URL, method, headers, body and timeout.

@@ -130,14 +130,15 @@ extension PrismNetworkEndpoint {
     /// The request; its headers checked when `checkingHeaders` (the client's pipeline checks
     /// them once, later, with whatever the interceptors and the authenticator add).
     func makeHTTPRequest(checkingHeaders: Bool) throws(PrismHTTPError) -> PrismHTTPRequest {
-        let url = try makeURL()
+        let (url, getKey) = try URLBuilding.built(
+            scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
         var timeout: Duration?
         if let seconds = timeoutInterval {
             timeout = try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)
         }
         let headers = PrismHTTPHeaders(headers)
         if checkingHeaders { try RequestValidation.validateHeaders(headers, url: url) }
-        var request = PrismHTTPRequest(url: url, method: method, headers: headers, timeout: timeout)
+        var request = PrismHTTPRequest(built: url, getKey: getKey, method: method, headers: headers, timeout: timeout)
         if let body {
             // The encoder is made only for a body: a GET never pays for one.
             let (data, contentType) = try encodeBody(body, encoder: bodyEncoder, url: request.url)

@@ -214,3 +214,52 @@ struct FreshnessRuleTests {
         #expect(fields.map(\.value) == ["\"v2\"", "2"])
     }
 }
+
+/// The cache key an endpoint's GET carries from the URL memo is the key made from scratch, and
+/// stops being used as soon as the request changes.
+@Suite("Cache keys made with the URL")
+struct BuiltKeyTests {
+    struct Endpoint: PrismNetworkEndpoint {
+        var path: String
+        var method: PrismNetworkMethod = .get
+        var queryItems: [URLQueryItem]? = nil
+        var headers: [String: String] = [:]
+        var scheme: PrismNetworkScheme { .http }
+        var host: String { "127.0.0.1" }
+        var port: Int? { 8080 }
+    }
+
+    /// The key made from the request's parts, without the memo.
+    func fresh(_ request: PrismHTTPRequest) -> PrismCacheKey {
+        HTTPCaching.key(
+            method: request.method, url: request.url, digest: HTTPCaching.credentialDigest(request.headers))
+    }
+
+    @Test("an endpoint's GET has the key made from its parts; a change of URL, method or headers makes it again")
+    func builtKey() throws {
+        let endpoint = Endpoint(path: "/users/octocat", queryItems: [URLQueryItem(name: "a", value: "1")])
+        var request = try endpoint.makeHTTPRequest()
+        #expect(request.builtGetKey != nil)
+        #expect(HTTPCaching.key(for: request) == fresh(request))
+        #expect(HTTPCaching.key(for: request).string == "GET http://127.0.0.1:8080/users/octocat?a=1")
+        let copy = request
+        request.headers["Authorization"] = "Bearer one"
+        #expect(request.builtGetKey == nil)
+        #expect(HTTPCaching.key(for: request) == fresh(request))
+        #expect(HTTPCaching.key(for: request) != HTTPCaching.key(for: copy))
+        // The copy made before the change keeps its own key.
+        #expect(copy.builtGetKey != nil)
+        var moved = copy
+        moved.url = URL(string: "http://127.0.0.1:8080/other")!
+        #expect(HTTPCaching.key(for: moved).string == "GET http://127.0.0.1:8080/other")
+        var head = copy
+        head.method = PrismNetworkMethod.head
+        #expect(HTTPCaching.key(for: head).string.hasPrefix("HEAD "))
+        // Credentials in the endpoint's own headers: no key kept, the digest counts.
+        let secret = try Endpoint(path: "/me", headers: ["X-API-Key": "k"]).makeHTTPRequest()
+        #expect(secret.builtGetKey == nil)
+        #expect(HTTPCaching.key(for: secret).string.contains(" credentials:"))
+        // A POST keeps none.
+        #expect(try Endpoint(path: "/me", method: .post).makeHTTPRequest().builtGetKey == nil)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PrismCache
 
 /// How an endpoint's parts become a URL, with every part checked: nothing an endpoint's values
 /// hold can crash the process, change the URL's structure (a host with a `/` or `@`, a query
@@ -14,14 +15,27 @@ enum URLBuilding {
         path: String,
         queryItems: [URLQueryItem]?
     ) throws(PrismHTTPError) -> URL {
+        try built(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems).url
+    }
+
+    /// The URL of the parts, and the cache key of a `GET` of it without credentials
+    /// (``HTTPCaching/key(for:)``), made once per URL.
+    static func built(
+        scheme: PrismNetworkScheme,
+        host: String,
+        port: Int?,
+        path: String,
+        queryItems: [URLQueryItem]?
+    ) throws(PrismHTTPError) -> (url: URL, getKey: PrismCacheKey) {
         // The same parts make the same URL, checked the same way: an app sends the same few
         // again and again (a cache hit above all), and checking and encoding cost more than a
         // lookup by the parts.
         let parts = BuiltURLs.Parts(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
-        if let url = BuiltURLs.shared.url(for: parts) { return url }
+        if let kept = BuiltURLs.shared.kept(for: parts) { return kept }
         let url = try build(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
-        BuiltURLs.shared.keep(url, for: parts)
-        return url
+        let getKey = HTTPCaching.key(method: .get, url: url, digest: nil)
+        BuiltURLs.shared.keep(url, getKey: getKey, for: parts)
+        return (url, getKey)
     }
 
     private static func build(
@@ -240,6 +254,7 @@ final class BuiltURLs: @unchecked Sendable {
     private struct Kept {
         var parts: Parts
         var url: URL
+        var getKey: PrismCacheKey
     }
 
     static let shared = BuiltURLs()
@@ -247,16 +262,16 @@ final class BuiltURLs: @unchecked Sendable {
     private let lock = NSLock()
     private var kept = [Kept?](repeating: nil, count: 256)
 
-    func url(for parts: Parts) -> URL? {
+    func kept(for parts: Parts) -> (url: URL, getKey: PrismCacheKey)? {
         let slot = parts.slot
         return lock.withLock {
             guard let kept = kept[slot], kept.parts == parts else { return nil }
-            return kept.url
+            return (kept.url, kept.getKey)
         }
     }
 
-    func keep(_ url: URL, for parts: Parts) {
+    func keep(_ url: URL, getKey: PrismCacheKey, for parts: Parts) {
         let slot = parts.slot
-        lock.withLock { kept[slot] = Kept(parts: parts, url: url) }
+        lock.withLock { kept[slot] = Kept(parts: parts, url: url, getKey: getKey) }
     }
 }

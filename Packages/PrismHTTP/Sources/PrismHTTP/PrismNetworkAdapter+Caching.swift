@@ -90,8 +90,10 @@ extension PrismNetworkAdapter {
         let ttl = HTTPCaching.ttlAfterRevalidation(
             response, entry: entry, cacheInterval: context.prepared.cacheInterval,
             requestTime: exchange.requestTime, responseTime: exchange.responseTime)
-        // Only the entry of the credentials the 304 was sent with is refreshed.
-        let key = HTTPCaching.key(for: exchange.sent)
+        // Only the entry of the credentials the 304 was sent with is refreshed: the variant the
+        // entry was found as, and the most recent response when it is that variant.
+        let primary = HTTPCaching.key(for: exchange.sent)
+        let key = HTTPCaching.isVariant(context.slot.key, of: primary) ? context.slot.key : primary
         let cache = context.slot.cache
         let fields = HTTPCaching.refreshedFields(from: response)
         let age = HTTPFreshness.ageOnArrival(
@@ -129,7 +131,9 @@ extension PrismNetworkAdapter {
     func store(_ exchange: Exchange, context: CacheContext) async -> CacheSlot? {
         let key = context.key(of: exchange.sent)
         let cache = context.slot.cache
-        if key != context.slot.key { await cache.invalidate(key: context.slot.key) }
+        if key != context.slot.key, !HTTPCaching.isVariant(context.slot.key, of: key) {
+            await cache.invalidate(key: context.slot.key)
+        }
         let response = exchange.response
         // A redirect followed in the transport: the answer is the target's, not the response to
         // this URL, and must not be stored as if it were.
@@ -142,8 +146,14 @@ extension PrismNetworkAdapter {
             for: response, request: exchange.sent, cacheInterval: cacheInterval, requestTime: exchange.requestTime,
             responseTime: exchange.responseTime)
         {
-            await cache.set(entry, for: key)
-            return CacheSlot(cache: cache, key: key)
+            // Stored as the most recent response, and, when it varies, as its own variant too.
+            let sentKey = key == context.slot.key ? HTTPCaching.key(for: exchange.sent) : key
+            let primary = HTTPCaching.isVariant(key, of: sentKey) ? sentKey : key
+            await cache.set(entry, for: primary)
+            if let names = HTTPCaching.varyNames(response.headers), !names.isEmpty {
+                await cache.set(entry, for: HTTPCaching.variantKey(of: primary, values: entry.varyingRequestHeaders))
+            }
+            return CacheSlot(cache: cache, key: primary)
         } else if (!response.isSuccess && !HTTPCaching.staleIfErrorStatuses.contains(response.statusCode))
             || CacheControl(response.headers).noStore || HTTPCaching.varyNames(response.headers) == nil
         {

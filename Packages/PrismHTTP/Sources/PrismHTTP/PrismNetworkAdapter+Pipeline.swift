@@ -219,6 +219,15 @@ extension PrismNetworkAdapter {
         }
         if let entry = found.lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
             (found.lookup, found.decoded) = (.miss, nil)
+            // Another variant may be kept under a key of its own (RFC 9111 §4.1).
+            if let names = HTTPCaching.varyNames(of: entry), !names.isEmpty {
+                let variant = HTTPCaching.variantKey(
+                    of: key, values: HTTPCaching.values(of: names, in: prepared.request))
+                let other = cache.lookupNow(variant)
+                if let stored = other.entry, HTTPCaching.varyMatches(stored, prepared.request) {
+                    found = Found(lookup: other, slot: CacheSlot(cache: cache, key: variant))
+                }
+            }
         }
         return found
     }

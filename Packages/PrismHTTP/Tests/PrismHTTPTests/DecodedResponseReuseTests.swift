@@ -231,7 +231,9 @@ struct DecodedResponseReuseTests {
             #expect(try await client.request(on: request("en")).hit == 1)
             #expect(try await client.request(on: request("fr")).hit == 2)
             #expect(try await client.request(on: request("fr")).hit == 2)
-            #expect(try await client.request(on: request("en")).hit == 3)
+            // The "en" variant is still stored, beside "fr": served from the cache, decoded from
+            // its own body, never answered with the value decoded for "fr".
+            #expect(try await client.request(on: request("en")).hit == 1)
             #expect(CountedHit.decodeCount(name) == 3)
         }
     }

@@ -56,6 +56,26 @@ struct CacheControl: Equatable {
         }
     }
 
+    /// The members of a comma-separated field value, split at commas outside quoted strings,
+    /// untrimmed.
+    static func members(_ value: String) -> [Substring] {
+        var members: [Substring] = []
+        var start = value.startIndex
+        var quoted = false
+        var index = value.startIndex
+        while index < value.endIndex {
+            let character = value[index]
+            if character == "\"" { quoted.toggle() }
+            if character == ",", !quoted {
+                members.append(value[start..<index])
+                start = value.index(after: index)
+            }
+            index = value.index(after: index)
+        }
+        members.append(value[start...])
+        return members
+    }
+
     /// The directives of a field value: lowercased names, values without their quotes.
     static func directives(_ value: String) -> [(name: String, value: String?)] {
         var result: [(name: String, value: String?)] = []
@@ -252,7 +272,9 @@ enum HTTPCaching {
         for url in urls {
             for method in ["GET ", "HEAD "] {
                 let base = method + url
-                if key == base || key.hasPrefix(base + " credentials:") { return true }
+                if key == base || key.hasPrefix(base + " credentials:") || key.hasPrefix(base + " vary:") {
+                    return true
+                }
             }
         }
         return false
@@ -269,6 +291,11 @@ enum HTTPCaching {
 
     static func isCacheable(_ request: PrismHTTPRequest) -> Bool {
         (request.method == .get || request.method == .head) && !CacheControl(request.headers).noStore
+    }
+
+    /// The header names a stored response varies on, lowercased; nil for `Vary: *`.
+    static func varyNames(of entry: PrismCacheEntry) -> [String]? {
+        entry.header("Vary").flatMap { varyNames(PrismHTTPHeaders(["Vary": $0])) }
     }
 
     /// The header names `response` varies on, lowercased; nil for `Vary: *` (never reusable).
@@ -292,7 +319,7 @@ enum HTTPCaching {
         for name in names {
             let sent = request.headers.values(for: name)
             guard !sent.isEmpty else { continue }
-            let value = sent.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            let value = normalized(sent, of: name)
             if PrismHTTPRedaction.isSensitive(name) {
                 values[name] = "sha256:" + (credentialDigest(PrismHTTPHeaders([name: value])) ?? "")
             } else {
@@ -300,6 +327,47 @@ enum HTTPCaching {
             }
         }
         return values
+    }
+
+    /// Headers whose members are case-insensitive tokens in no particular order: the same
+    /// preferences written differently select the same variant.
+    private static let unorderedTokenLists: Set<String> = ["accept-language", "accept-encoding"]
+
+    /// The lines of a header as one value that compares equal for equivalent requests (RFC 9111
+    /// §4.1 lets a cache normalise): members split at commas outside quotes, trimmed, empty ones
+    /// dropped, joined with ", "; for `Accept-Language` and `Accept-Encoding`, lowercased and
+    /// sorted too.
+    static func normalized(_ lines: [String], of name: String) -> String {
+        var members: [String] = []
+        for line in lines {
+            for member in CacheControl.members(line) {
+                let trimmed = member.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { members.append(trimmed) }
+            }
+        }
+        if unorderedTokenLists.contains(name.lowercased()) {
+            members = members.map { $0.lowercased().replacingOccurrences(of: " ", with: "") }.sorted()
+        }
+        return members.joined(separator: ", ")
+    }
+
+    /// The key one variant of a response that varies is stored under, beside the most recent one
+    /// under `key` itself: `key`, then `vary:` and a SHA-256 of what the request sent for the
+    /// headers it varies on (RFC 9111 §4.1: a cache may keep several).
+    static func variantKey(of key: PrismCacheKey, values: [String: String]) -> PrismCacheKey {
+        var hasher = SHA256()
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            hasher.update(data: Data(name.utf8))
+            hasher.update(data: Data([0]))
+            hasher.update(data: Data(value.utf8))
+            hasher.update(data: Data([0]))
+        }
+        return PrismCacheKey(key.string + " vary:" + hexadecimal(hasher.finalize()))
+    }
+
+    /// Whether `key` is one of the variants kept beside `primary` (``variantKey(of:values:)``).
+    static func isVariant(_ key: PrismCacheKey, of primary: PrismCacheKey) -> Bool {
+        key.string.hasPrefix(primary.string + " vary:")
     }
 
     /// Whether `entry` may be served to `request`: the request sends the same values for every

@@ -76,6 +76,13 @@ extension PrismGraphQLClient {
                     query, as: type, first: nil, options: networkOptions, in: storage, inBackground: true)
             }
             return cached
+        case (.unavailable, _):
+            throw PrismGraphQLError(
+                code: .requestFailed,
+                message:
+                    "Nothing usable is cached for this query, and the cache policy (cacheOnly) never asks the server.",
+                url: endpointURL, operationName: query.operationName,
+                underlying: PrismHTTPError(code: .notCached, message: "Nothing usable is cached.", url: endpointURL))
         default:
             return try await fetchAndStore(query, as: type, first: first, options: networkOptions, in: storage)
         }

@@ -58,6 +58,8 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         /// A certificate, key, pin or other TLS setting of the transport cannot be used, or the
         /// transport cannot apply it on this platform. Nothing was sent.
         public static let invalidTLSConfiguration = Code("invalidTLSConfiguration")
+        /// The cache policy (`.cacheOnly`) never asks the server, and nothing usable is cached.
+        public static let notCached = Code("notCached")
 
         /// The code's name.
         public var description: String { name }

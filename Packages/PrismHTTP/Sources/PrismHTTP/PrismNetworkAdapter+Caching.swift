@@ -49,15 +49,14 @@ extension PrismNetworkAdapter {
             // The server could not be asked: the stored response, stale, when that is allowed.
             let disconnected = error.code == .connectionFailed || error.code == .timedOut
             if !context.isBackground, disconnected || error.code == .retriesExhausted,
-                HTTPCaching.mayServeOnError(
-                    entry, asked: RequestCacheControl(context.prepared.request.headers), disconnected: disconnected)
+                mayServeOnError(entry, context: context, disconnected: disconnected)
             {
                 logger?.notice(
                     "\(context.prepared.request.method.rawValue) \(PrismHTTPRedaction.redact(url)) failed: the stored response is served stale",
                     metadata: ["error": "\(error.code)"])
                 return .cached(
                     entry, request: context.prepared.request, decoded: decoded, slot: context.slot,
-                    source: .stale(.networkFailed(error.code)))
+                    source: entry.remainingFreshness > .zero ? .cache : .stale(.networkFailed(error.code)))
             }
             throw error
         }
@@ -65,15 +64,14 @@ extension PrismNetworkAdapter {
         // A server error, and stale-if-error lets the stored response answer instead (RFC 5861
         // §4): it is served, and kept.
         if !context.isBackground, HTTPCaching.staleIfErrorStatuses.contains(response.statusCode),
-            HTTPCaching.mayServeOnError(
-                entry, asked: RequestCacheControl(context.prepared.request.headers), disconnected: false)
+            mayServeOnError(entry, context: context, disconnected: false)
         {
             logger?.notice(
                 "\(context.prepared.request.method.rawValue) \(PrismHTTPRedaction.redact(url)) answered \(response.statusCode): the stored response is served stale"
             )
             return .cached(
                 entry, request: context.prepared.request, decoded: decoded, slot: context.slot,
-                source: .stale(.serverError(status: response.statusCode)))
+                source: entry.remainingFreshness > .zero ? .cache : .stale(.serverError(status: response.statusCode)))
         }
         if context.isBackground {
             if Task.isCancelled { return .network(response, slot: nil) }
@@ -127,6 +125,22 @@ extension PrismNetworkAdapter {
     /// Stores the response under the key of the request as it was finally sent: when the
     /// credentials were refreshed on the way, under the new ones (and the entry of the old ones
     /// goes). Returns where it is stored, or nil when it was not.
+    /// Whether `entry` answers when asking the server about it failed: within the staleness a
+    /// `networkFirst` policy accepts; never for `alwaysRevalidate`, which wants the server's
+    /// word; else as HTTP allows (``HTTPCaching/mayServeOnError(_:asked:disconnected:)``). Never
+    /// a response that must be revalidated.
+    private func mayServeOnError(_ entry: PrismCacheEntry, context: CacheContext, disconnected: Bool) -> Bool {
+        switch context.prepared.options.cachePolicy {
+        case .networkFirst(let maxStale)?:
+            return HTTPCaching.staleness(of: entry) <= maxStale && !HTTPCaching.requiresRevalidation(entry)
+        case .alwaysRevalidate?:
+            return false
+        default:
+            return HTTPCaching.mayServeOnError(
+                entry, asked: RequestCacheControl(context.prepared.request.headers), disconnected: disconnected)
+        }
+    }
+
     @discardableResult
     func store(_ exchange: Exchange, context: CacheContext) async -> CacheSlot? {
         let key = context.key(of: exchange.sent)

@@ -142,7 +142,7 @@ extension PrismNetworkAdapter {
         }
         // A fresh entry the request accepts is served under every policy that reads the cache: no
         // plan to make.
-        if case .fresh(let entry) = found.lookup, asked.acceptsFresh(entry) {
+        if case .fresh(let entry) = found.lookup, asked.acceptsFresh(entry), PrismCachePlan.servesFresh(policy) {
             if let logger {
                 logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
             }
@@ -154,7 +154,7 @@ extension PrismNetworkAdapter {
         // unasked; max-stale serves a stale one; only-if-cached never asks.
         var lookup = found.lookup
         var refused = false
-        if case .fresh(let entry) = lookup {
+        if case .fresh(let entry) = lookup, !asked.acceptsFresh(entry) {
             lookup = .stale(entry)
             refused = true
         }
@@ -176,14 +176,22 @@ extension PrismNetworkAdapter {
             switch plan {
             case .serve(let entry), .serveAndRevalidate(let entry):
                 return cached(entry, .stale(.requested))
-            case .revalidate, .fetch:
+            case .revalidate, .fetch, .unavailable:
                 return .network(HTTPCaching.notCached(prepared.request), slot: nil)
             }
         }
         switch plan {
         case .serve(let entry):
-            // Stale, and the policy serves it so (cacheFirst).
+            // Fresh under a policy that asks first but for cacheOnly; or stale, and the policy
+            // serves it so (cacheFirst, cacheOnly).
+            if case .fresh = lookup { return cached(entry, .cache) }
             return cached(entry, .stale(.policy))
+        case .unavailable:
+            throw PrismHTTPError(
+                code: .notCached,
+                message: "Nothing usable is cached for this request, and its cache policy (cacheOnly) never asks "
+                    + "the server.",
+                url: prepared.request.url, method: prepared.request.method)
         case .serveAndRevalidate(let entry):
             await revalidateInBackground(entry: entry, context: context)
             return cached(entry, .stale(policy == nil ? .staleWhileRevalidate : .policy))

@@ -4,13 +4,16 @@
 ///
 /// Exposed to Prism's own modules only (`@_spi(PrismInternals)`): not a stable API.
 ///
-/// | found \ policy | none | `cacheThenNetwork` | `cacheFirst` | `staleWhileRevalidate` | `networkOnly` |
-/// |---|---|---|---|---|---|
-/// | fresh | serve | serve | serve | serve | fetch |
-/// | stale, within its background-revalidation window | serve and revalidate | revalidate | serve | serve and revalidate | fetch |
-/// | stale, may be served stale | revalidate | revalidate | serve | serve and revalidate | fetch |
-/// | stale, must be revalidated | revalidate | revalidate | revalidate | revalidate | fetch |
-/// | nothing | fetch | fetch | fetch | fetch | fetch |
+/// | found \ policy | none | `cacheThenNetwork` | `cacheFirst` | `staleWhileRevalidate` | `alwaysRevalidate`, `networkFirst` | `cacheOnly` | `networkOnly` |
+/// |---|---|---|---|---|---|---|---|
+/// | fresh | serve | serve | serve | serve | revalidate | serve | fetch |
+/// | stale, within its background-revalidation window | serve and revalidate | revalidate | serve | serve and revalidate | revalidate | serve | fetch |
+/// | stale, may be served stale | revalidate | revalidate | serve | serve and revalidate | revalidate | serve | fetch |
+/// | stale, must be revalidated | revalidate | revalidate | revalidate | revalidate | revalidate | unavailable | fetch |
+/// | nothing | fetch | fetch | fetch | fetch | fetch | unavailable | fetch |
+///
+/// `networkFirst`'s fallback to the cached response when the server cannot answer is the
+/// caller's, after the revalidation fails.
 ///
 /// "May be served stale" and "within its window" are the caller's rules (PrismHTTP: the
 /// response's `no-cache` and `must-revalidate`, its `stale-while-revalidate`, the request's own
@@ -27,6 +30,17 @@ public enum PrismCachePlan: Sendable, Equatable {
     case revalidate(PrismCacheEntry)
     /// Nothing usable is cached (or the policy does not read the cache): fetch.
     case fetch
+    /// Nothing usable is cached, and the policy forbids the network (`cacheOnly`).
+    case unavailable
+
+    /// Whether a request with `policy` is answered by a fresh cached response without asking
+    /// the server (`alwaysRevalidate` and `networkFirst` ask first).
+    public static func servesFresh(_ policy: PrismCachePolicy?) -> Bool {
+        switch policy {
+        case .alwaysRevalidate?, .networkFirst?, .networkOnly?: false
+        default: true
+        }
+    }
 
     /// Whether a request with `policy` reads the cache at all (`networkOnly` does not).
     public static func readsCache(_ policy: PrismCachePolicy?) -> Bool {
@@ -54,8 +68,14 @@ public enum PrismCachePlan: Sendable, Equatable {
             return
         }
         switch (lookup, policy) {
+        case (.fresh(let entry), .alwaysRevalidate?), (.fresh(let entry), .networkFirst?):
+            self = .revalidate(entry)
         case (.fresh(let entry), _):
             self = .serve(entry)
+        case (.stale(let entry), .cacheOnly?):
+            self = mayServeStale(entry) ? .serve(entry) : .unavailable
+        case (.miss, .cacheOnly?):
+            self = .unavailable
         case (.stale(let entry), .cacheFirst?) where mayServeStale(entry):
             self = .serve(entry)
         case (.stale(let entry), .staleWhileRevalidate?) where mayServeStale(entry):

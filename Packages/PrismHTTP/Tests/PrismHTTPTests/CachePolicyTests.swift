@@ -1,0 +1,128 @@
+import Foundation
+@_spi(PrismInternals) import PrismCache
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+/// The policies a caller picks per request: always asking the server, the network first with a
+/// stored response as the fallback, and the cache only.
+@Suite("Cache policies: alwaysRevalidate, networkFirst, cacheOnly")
+struct CachePolicyTests {
+    typealias Scripted = PrismTestServer.ScriptedResponse
+
+    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
+        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+    }
+
+    func text(_ response: PrismHTTPResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    func request(_ url: URL, _ policy: PrismCachePolicy?, timeout: Duration? = nil) -> PrismPreparedRequest {
+        var request = PrismHTTPRequest(url: url)
+        request.timeout = timeout
+        return PrismPreparedRequest(
+            original: request, request: request, options: PrismRequestOptions(cachePolicy: policy))
+    }
+
+    @Test(
+        "alwaysRevalidate asks the server about a fresh response: a 304 serves it, a new body replaces it",
+        arguments: TransportKind.allCases)
+    func alwaysRevalidate(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = client(transport, clock: TestClock())
+            server.script(
+                "sync",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v1\"")], body: "v1"),
+                    Scripted(status: 304, headers: [("ETag", "\"v1\"")]),
+                    Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v2\"")], body: "v2"),
+                ])
+            let url = server.url("/scripted/sync")
+            _ = try await client.send(request(url, nil))
+            #expect(try await client.send(request(url, nil)).source == .cache)
+            let confirmed = try await client.send(request(url, .alwaysRevalidate))
+            #expect(server.hits("/scripted/sync") == 2)
+            #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+            #expect(text(confirmed) == "v1")
+            #expect(confirmed.source == .revalidated)
+            let changed = try await client.send(request(url, .alwaysRevalidate))
+            #expect(text(changed) == "v2")
+            #expect(changed.source == .network)
+            #expect(text(try await client.send(request(url, nil))) == "v2")
+            #expect(server.hits("/scripted/sync") == 3)
+        }
+    }
+
+    @Test(
+        "networkFirst asks the server first, and when it cannot answer serves the stored response within maxStale",
+        arguments: TransportKind.allCases)
+    func networkFirst(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script(
+                "first",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "saved"),
+                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "new"),
+                    Scripted(body: "late", delayMilliseconds: 10_000),
+                ])
+            let url = server.url("/scripted/first")
+            let policy = PrismCachePolicy.networkFirst(maxStale: .seconds(60))
+            _ = try await client.send(request(url, nil))
+            // Fresh, yet the server is asked first.
+            let asked = try await client.send(request(url, policy))
+            #expect(text(asked) == "new")
+            #expect(asked.source == .network)
+            await clock.advance(by: .seconds(30))
+            let fallback = try await client.send(request(url, policy, timeout: .milliseconds(300)))
+            #expect(text(fallback) == "new")
+            #expect(fallback.source == .stale(.networkFailed(.timedOut)))
+            // Past maxStale: the failure is the answer.
+            await clock.advance(by: .seconds(200))
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(request(url, policy, timeout: .milliseconds(300)))
+            }
+            #expect(error?.code == .timedOut)
+            // alwaysRevalidate never falls back.
+            let strict = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(request(url, .alwaysRevalidate, timeout: .milliseconds(300)))
+            }
+            #expect(strict?.code == .timedOut)
+        }
+    }
+
+    @Test(
+        "cacheOnly never asks the server: a stored response however stale, else notCached",
+        arguments: TransportKind.allCases)
+    func cacheOnly(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = client(transport, clock: clock)
+            server.script("kept", [Scripted(headers: [("Cache-Control", "max-age=10")], body: "kept")])
+            server.script("strict", [Scripted(headers: [("Cache-Control", "max-age=10, must-revalidate")], body: "s")])
+            let kept = server.url("/scripted/kept")
+            let strict = server.url("/scripted/strict")
+            let missing = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(request(kept, .cacheOnly))
+            }
+            #expect(missing?.code == .notCached)
+            #expect(server.hits("/scripted/kept") == 0)
+            _ = try await client.send(request(kept, nil))
+            _ = try await client.send(request(strict, nil))
+            #expect(try await client.send(request(kept, .cacheOnly)).source == .cache)
+            await clock.advance(by: .seconds(3_600))
+            let stale = try await client.send(request(kept, .cacheOnly))
+            #expect(text(stale) == "kept")
+            #expect(stale.source == .stale(.policy))
+            let refused = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(request(strict, .cacheOnly))
+            }
+            #expect(refused?.code == .notCached)
+            #expect(server.hits("/scripted/kept") == 1)
+            #expect(server.hits("/scripted/strict") == 1)
+        }
+    }
+}

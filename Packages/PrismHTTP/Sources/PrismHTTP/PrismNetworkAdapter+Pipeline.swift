@@ -37,6 +37,20 @@ extension PrismNetworkAdapter {
         return try await value(of: delivery, for: request)
     }
 
+    /// Sends `request` with `options`, validates the status and decodes the body; returns the
+    /// value with the response's source, age, status and headers.
+    public func response<Request: PrismNetworkRequest>(
+        on request: Request,
+        options: PrismRequestOptions = PrismRequestOptions()
+    ) async throws -> PrismNetworkResponse<Request.Response> {
+        let built = try build(request.endpoint, options: options)
+        let prepared = try await prepare(
+            built: built.request, options: options, cacheInterval: built.cacheInterval, fromEndpoint: true)
+        let delivery = try await deliver(prepared, decodedBy: DecodedReuse.identity(of: Request.self))
+        let value = try await value(of: delivery, for: request)
+        return PrismNetworkResponse(value: value, response: delivery.response)
+    }
+
     /// Sends `prepared` through the cache and the network; the response whatever its status.
     public func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
         try await deliver(prepared, decodedBy: nil).response

@@ -38,6 +38,16 @@ public protocol PrismNetworkClient: Sendable {
         options: PrismRequestOptions
     ) async throws -> Request.Response
 
+    /// Sends `request` with `options` and returns its decoded response with where it came from
+    /// (``PrismResponseSource``: the network, the cache fresh, revalidated, or stale and why),
+    /// its age, status and headers.
+    ///
+    /// The default sends as ``request(on:options:)`` does.
+    func response<Request: PrismNetworkRequest>(
+        on request: Request,
+        options: PrismRequestOptions
+    ) async throws -> PrismNetworkResponse<Request.Response>
+
     /// The first stages of the pipeline: `options`' headers and timeout, then the interceptors,
     /// the authenticator's credentials and the checks (URL, header names and values, timeout).
     ///
@@ -87,6 +97,18 @@ extension PrismNetworkClient {
         let built = try request.endpoint.makeHTTPRequest()
         let response = try await send(try await prepare(built, options: options))
         return try PrismNetworkAdapter.validateAndDecode(response, for: request)
+    }
+
+    /// Sends `request` with `options` through ``send(_:)``; returns the decoded value with the
+    /// response's source, age, status and headers.
+    public func response<Request: PrismNetworkRequest>(
+        on request: Request,
+        options: PrismRequestOptions = PrismRequestOptions()
+    ) async throws -> PrismNetworkResponse<Request.Response> {
+        let built = try request.endpoint.makeHTTPRequest()
+        let response = try await send(try await prepare(built, options: options))
+        return PrismNetworkResponse(
+            value: try PrismNetworkAdapter.validateAndDecode(response, for: request), response: response)
     }
 
     /// `request` with `options`' headers and timeout, checked: no interceptors, no credentials.
@@ -186,6 +208,36 @@ extension PrismNetworkClient {
         cachePolicy: PrismCachePolicy
     ) async throws -> Request.Response {
         try await self.request(on: request, options: PrismRequestOptions(cachePolicy: cachePolicy))
+    }
+}
+
+/// A decoded response and what its HTTP response said: where it came from, how old it is, its
+/// status and headers.
+///
+/// ```swift
+/// let result = try await client.response(on: GetUserRequest(login: "octocat"))
+/// if case .stale = result.source { print("Showing saved data, \(result.age ?? .zero) old") }
+/// let user = result.value
+/// ```
+public struct PrismNetworkResponse<Value: Sendable>: Sendable {
+    /// The decoded body.
+    public let value: Value
+    /// Where the response came from.
+    public let source: PrismResponseSource
+    /// For a response from the cache, its age; nil for one from the network.
+    public let age: Duration?
+    /// The status code (a 206 for a range served from the cache, say).
+    public let statusCode: Int
+    /// The header fields (with `Age` for a response from the cache).
+    public let headers: PrismHTTPHeaders
+
+    /// `value`, decoded from `response`.
+    public init(value: Value, response: PrismHTTPResponse) {
+        self.value = value
+        self.source = response.source
+        self.age = response.age
+        self.statusCode = response.statusCode
+        self.headers = response.headers
     }
 }
 

@@ -167,4 +167,40 @@ struct StaleResponseTests {
             #expect(server.hits("/scripted/strict") == 2)
         }
     }
+
+    @Test(
+        "the typed API returns the value with where it came from and how old it is", arguments: TransportKind.allCases)
+    func typedSource(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let clock = TestClock()
+            let client = PrismNetworkAdapter(
+                transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+            server.script(
+                "typed",
+                [
+                    Scripted(headers: [("Cache-Control", "max-age=10, stale-if-error=600")], body: "value"),
+                    Scripted(status: 503),
+                ])
+            let request = RawRequest(endpoint: ServerEndpoint(server, "/scripted/typed"))
+            let fetched = try await client.response(on: request)
+            #expect(fetched.source == .network)
+            #expect(fetched.age == nil)
+            #expect(fetched.value == Data("value".utf8))
+            await clock.advance(by: .seconds(5))
+            let cached = try await client.response(on: request)
+            #expect(cached.source == .cache)
+            #expect(cached.age.map { $0 >= .seconds(5) } == true)
+            #expect(cached.headers["Age"] != nil)
+            await clock.advance(by: .seconds(60))
+            let stale = try await client.response(on: request)
+            #expect(stale.source == .stale(.serverError(status: 503)))
+            #expect(stale.statusCode == 200)
+            #expect(stale.value == Data("value".utf8))
+            // The same through the protocol's default, as a test double would send.
+            let client2: any PrismNetworkClient = client
+            #expect(
+                try await client2.response(on: request, options: PrismRequestOptions()).source
+                    == .stale(.serverError(status: 503)))
+        }
+    }
 }

@@ -125,6 +125,30 @@ extension PrismNetworkAdapter {
     /// Stores the response under the key of the request as it was finally sent: when the
     /// credentials were refreshed on the way, under the new ones (and the entry of the old ones
     /// goes). Returns where it is stored, or nil when it was not.
+    /// A `200` to a `HEAD` updates the stored `GET` of its URL (and credentials) as a `304`
+    /// would: its fields and freshness; or drops it when the validators say the body changed
+    /// (RFC 9111 §4.3.5).
+    private func updateStoredGET(from exchange: Exchange, in cache: PrismResponseCache) async {
+        let response = exchange.response
+        let key = HTTPCaching.key(
+            method: .get, url: exchange.sent.url, digest: HTTPCaching.credentialDigest(exchange.sent.headers))
+        guard let entry = cache.lookupNow(key).entry else { return }
+        let etag = response.headers["ETag"]
+        let lastModified = response.headers["Last-Modified"]
+        if (etag != nil && etag != entry.etag) || (lastModified != nil && lastModified != entry.lastModified) {
+            await cache.invalidate(key: key)
+            return
+        }
+        let ttl = HTTPCaching.ttlAfterRevalidation(
+            response, entry: entry, cacheInterval: nil, requestTime: exchange.requestTime,
+            responseTime: exchange.responseTime)
+        let age = HTTPFreshness.ageOnArrival(
+            of: response.headers, requestTime: exchange.requestTime, responseTime: exchange.responseTime)
+        await cache.refresh(
+            key: key, fields: HTTPCaching.refreshedFields(from: response), ttl: ttl,
+            initialAge: HTTPFreshness.duration(age))
+    }
+
     /// Whether `entry` answers when asking the server about it failed: within the staleness a
     /// `networkFirst` policy accepts; never for `alwaysRevalidate`, which wants the server's
     /// word; else as HTTP allows (``HTTPCaching/mayServeOnError(_:asked:disconnected:)``). Never
@@ -145,6 +169,9 @@ extension PrismNetworkAdapter {
     func store(_ exchange: Exchange, context: CacheContext) async -> CacheSlot? {
         let key = context.key(of: exchange.sent)
         let cache = context.slot.cache
+        if exchange.sent.method == .head, exchange.response.statusCode == 200 {
+            await updateStoredGET(from: exchange, in: cache)
+        }
         if key != context.slot.key, !HTTPCaching.isVariant(context.slot.key, of: key) {
             await cache.invalidate(key: context.slot.key)
         }
@@ -169,7 +196,8 @@ extension PrismNetworkAdapter {
             }
             return CacheSlot(cache: cache, key: primary)
         } else if (!response.isSuccess && !HTTPCaching.staleIfErrorStatuses.contains(response.statusCode))
-            || CacheControl(response.headers).noStore || HTTPCaching.varyNames(response.headers) == nil
+            || CacheControl(response.headers).forbidsStoring(status: response.statusCode)
+            || HTTPCaching.varyNames(response.headers) == nil
         {
             // What the server says now replaces what was stored; a passing server error (500,
             // 502, 503, 504) does not: the stored response may still answer under stale-if-error.

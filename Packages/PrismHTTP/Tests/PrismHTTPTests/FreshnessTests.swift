@@ -102,6 +102,26 @@ struct FreshnessTests {
         }
     }
 
+    @Test(
+        "must-understand stores a status whose rules are understood despite no-store, and no other; public allows any status a heuristic lifetime",
+        arguments: TransportKind.allCases)
+    func mustUnderstandAndPublic(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let understood = "/status/200?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store"
+            #expect(try await Self.serverHits(understood, on: server, transport: transport) == 1)
+            let unknown = "/status/599?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store"
+            #expect(try await Self.serverHits(unknown, on: server, transport: transport) == 2)
+            let tenDaysAgo = Self.encoded(Self.httpDate(secondsFromNow: -864_000))
+            #expect(
+                try await Self.serverHits(
+                    "/status/599?header.Cache-Control=public&header.Last-Modified=" + tenDaysAgo, on: server,
+                    transport: transport) == 1)
+            #expect(
+                try await Self.serverHits(
+                    "/status/598?header.Last-Modified=" + tenDaysAgo, on: server, transport: transport) == 2)
+        }
+    }
+
     @Test("a hop-by-hop or proxy field is not replayed from the cache", arguments: TransportKind.allCases)
     func hopByHop(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

@@ -20,6 +20,23 @@ struct CacheControl: Equatable {
     /// `stale-if-error=N` (RFC 5861 §4): how long past its freshness the response may be served
     /// when revalidating it fails.
     var staleIfError: Int?
+    /// `must-understand` (§5.2.2.3): store only if the status's caching rules are understood,
+    /// and then regardless of `no-store`.
+    var mustUnderstand = false
+    /// `public` (§5.2.2.9): storable whatever the status, and a heuristic lifetime allowed.
+    var isPublic = false
+
+    /// The statuses whose caching rules Prism understands: those RFC 9110 defines.
+    static let understoodStatuses: Set<Int> = Set(200...206).union(300...308).subtracting([305, 306])
+        .union(400...417).union([421, 422, 426]).union(500...505)
+
+    /// Whether a response with `status` and these directives must not be stored: `no-store`,
+    /// unless `must-understand` comes with a status whose rules are understood; with
+    /// `must-understand`, any status whose rules are not.
+    func forbidsStoring(status: Int) -> Bool {
+        if mustUnderstand { return !Self.understoodStatuses.contains(status) }
+        return noStore
+    }
     /// The directives of every `Cache-Control` field line of `headers`.
     init(_ headers: PrismHTTPHeaders) {
         self.init(lines: headers.values(for: "Cache-Control"))
@@ -46,6 +63,8 @@ struct CacheControl: Equatable {
                 case "no-store": noStore = true
                 case "no-cache": noCache = true
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+                case "must-understand": mustUnderstand = true
+                case "public": isPublic = true
                 case "stale-while-revalidate" where staleWhileRevalidate == nil:
                     staleWhileRevalidate = directive.value.flatMap(HTTPFreshness.deltaSeconds)
                 case "stale-if-error" where staleIfError == nil:
@@ -431,10 +450,10 @@ enum HTTPCaching {
         let status = response.statusCode
         guard (200..<600).contains(status), status != 206, status != 304 else { return nil }
         let control = CacheControl(response.headers)
-        if control.noStore { return nil }
+        if control.forbidsStoring(status: status) { return nil }
         guard let varyNames = varyNames(response.headers) else { return nil }
         let explicit = control.maxAge != nil || control.maxAgeIsInvalid || response.headers.contains("Expires")
-        guard cacheableStatuses.contains(status) || explicit else { return nil }
+        guard cacheableStatuses.contains(status) || explicit || control.isPublic else { return nil }
         let hasValidators = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         let ttl: Duration
         if control.noCache {

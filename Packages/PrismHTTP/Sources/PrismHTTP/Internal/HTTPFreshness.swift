@@ -15,7 +15,7 @@ import Foundation
 /// | Lifetime | `max-age`, else `Expires` − `Date` (the receipt time without `Date`), else heuristic | §4.2.1 |
 /// | `Expires` that is not a date (`0`, `-1`, a malformed date), or on several lines | Stale on arrival | §5.3 |
 /// | `Age` as a list (`7200, 0`, or two lines) | The first member; an invalid one is ignored | §5.1 |
-/// | Heuristic lifetime | 10% of `Date` − `Last-Modified`, at most a day, for a status cacheable by default and no explicit lifetime | §4.2.2 |
+/// | Heuristic lifetime | 10% of `Date` − `Last-Modified`, at most a day, for a status cacheable by default (any status with `public`) and no explicit lifetime | §4.2.2 |
 /// | Age on arrival | max(apparent age, `Age` + response delay) | §4.2.3 |
 /// | Time to live once stored | lifetime − age on arrival, never below zero | §4.2 |
 enum HTTPFreshness {
@@ -40,7 +40,8 @@ enum HTTPFreshness {
             let date = headers["Date"].flatMap(seconds) ?? responseTime
             return max(0, expiry - date)
         }
-        guard heuristicallyCacheable.contains(status), let lastModified = headers["Last-Modified"].flatMap(seconds)
+        guard heuristicallyCacheable.contains(status) || control.isPublic,
+            let lastModified = headers["Last-Modified"].flatMap(seconds)
         else { return nil }
         let date = headers["Date"].flatMap(seconds) ?? responseTime
         return min(heuristicCap, max(0, date - lastModified) / 10)

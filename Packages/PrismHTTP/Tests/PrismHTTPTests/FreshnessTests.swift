@@ -122,6 +122,26 @@ struct FreshnessTests {
         }
     }
 
+    @Test(
+        "no-cache naming fields stores the response without them, and serves it fresh",
+        arguments: TransportKind.allCases)
+    func qualifiedNoCache(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            let url = server.url(
+                "/status/200?header.Cache-Control=max-age%3D60%2C%20no-cache%3D%22X-Secret%2C%20X-Token%22"
+                    + "&header.X-Secret=1&header.X-Token=2&header.X-Other=3")
+            let network = try await client.send(PrismHTTPRequest(url: url))
+            #expect(network.headers["X-Secret"] == "1")
+            let cached = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/status/200") == 1)
+            #expect(cached.source == .cache)
+            #expect(cached.headers["X-Secret"] == nil)
+            #expect(cached.headers["X-Token"] == nil)
+            #expect(cached.headers["X-Other"] == "3")
+        }
+    }
+
     @Test("a hop-by-hop or proxy field is not replayed from the cache", arguments: TransportKind.allCases)
     func hopByHop(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

@@ -20,6 +20,9 @@ struct CacheControl: Equatable {
     /// `stale-if-error=N` (RFC 5861 §4): how long past its freshness the response may be served
     /// when revalidating it fails.
     var staleIfError: Int?
+    /// The fields a qualified `no-cache="a, b"` names, lowercased (§5.2.2.4): never served
+    /// from the cache, so not stored; the rest of the response is.
+    var noCacheFields: Set<String> = []
     /// `must-understand` (§5.2.2.3): store only if the status's caching rules are understood,
     /// and then regardless of `no-store`.
     var mustUnderstand = false
@@ -61,7 +64,14 @@ struct CacheControl: Equatable {
                         maxAgeIsInvalid = true
                     }
                 case "no-store": noStore = true
-                case "no-cache": noCache = true
+                case "no-cache":
+                    if let fields = directive.value, !fields.trimmingCharacters(in: .whitespaces).isEmpty {
+                        for field in fields.split(separator: ",") {
+                            noCacheFields.insert(field.trimmingCharacters(in: .whitespaces).lowercased())
+                        }
+                    } else {
+                        noCache = true
+                    }
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
                 case "must-understand": mustUnderstand = true
                 case "public": isPublic = true
@@ -477,7 +487,7 @@ enum HTTPCaching {
         return PrismCacheEntry(
             data: response.body,
             statusCode: status,
-            fields: storedFields(of: response.headers),
+            fields: storedFields(of: response.headers).filter { !control.noCacheFields.contains($0.name.lowercased()) },
             ttl: ttl,
             initialAge: HTTPFreshness.duration(age),
             varyingRequestHeaders: values(of: varyNames, in: request)

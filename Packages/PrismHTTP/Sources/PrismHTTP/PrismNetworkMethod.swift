@@ -92,16 +92,8 @@ public struct PrismNetworkMethod: RawRepresentable, Sendable, Hashable, CaseIter
         }
     }
 
-    /// Whether `name` is a token (RFC 9110 §5.6.2).
+    /// Whether `name` is a token (RFC 9110 §5.6.2): the rule header names are checked by.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        RequestValidation.isToken(name)
     }
 }

@@ -136,6 +136,11 @@ let package = Package(
 
         // Networking
         .target(name: "PrismCache", path: "Packages/PrismCache/Sources/PrismCache"),
+        .executableTarget(
+            name: "PrismCacheTestHelper",
+            dependencies: ["PrismCache"],
+            path: "Packages/PrismCache/Sources/PrismCacheTestHelper"
+        ),
         .target(
             name: "PrismHTTP",
             dependencies: [
@@ -313,7 +318,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismCacheTests",
-            dependencies: ["PrismCache"],
+            dependencies: ["PrismCache", "PrismCacheTestHelper"],
             path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .testTarget(

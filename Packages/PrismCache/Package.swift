@@ -9,7 +9,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "PrismCache"),
-        .testTarget(name: "PrismCacheTests", dependencies: ["PrismCache"]),
+        // A command-line tool the tests run as a child process, to be killed while it writes.
+        .executableTarget(name: "PrismCacheTestHelper", dependencies: ["PrismCache"]),
+        .testTarget(name: "PrismCacheTests", dependencies: ["PrismCache", "PrismCacheTestHelper"]),
     ],
     swiftLanguageModes: [.v6]
 )

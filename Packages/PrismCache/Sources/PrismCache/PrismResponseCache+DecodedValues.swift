@@ -46,7 +46,9 @@ extension PrismResponseCache {
         lookup: PrismCacheLookup, decoded: (any Sendable)?
     ) {
         let now = now()
-        return core.withLock { $0.lookup(key, decodedBy: decoding, now: now) }
+        let found = core.withLock { $0.lookup(key, decodedBy: decoding, now: now) }
+        if case .miss = found.lookup, disk != nil { return (lookUpOnDisk(key, now: now), nil) }
+        return found
     }
 
     /// Keeps `value`, decoded by `decoding` from `body`, beside the entry for `key`, so that

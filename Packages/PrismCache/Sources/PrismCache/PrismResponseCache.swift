@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// An in-memory cache of HTTP responses, with least-recently-used eviction and a time to live
 /// per entry.
 ///
@@ -29,8 +35,26 @@
 /// up, then store, then invalidate) can make a ``PrismCacheKey`` once, so that the key is hashed
 /// once, and pass it to the overloads that take one.
 ///
-/// The cache lives in memory, for the life of the value. Call ``removeAll()`` when the user signs
-/// out, so that nothing of theirs is kept, even for a request that would never be served it.
+/// Made with a folder, the cache also keeps every entry on disk, so that a relaunched app has
+/// its responses (what the offline policies serve: ``PrismCachePolicy/networkFirst(maxStale:)``,
+/// ``PrismCachePolicy/cacheOnly``):
+///
+/// ```swift
+/// let folder = URL.cachesDirectory.appending(path: "responses")
+/// let cache = try PrismResponseCache(maxSize: 200, directory: folder, maxDiskBytes: 50_000_000)
+/// ```
+///
+/// Memory then holds the most recently used entries and the folder all of them, up to
+/// `maxDiskBytes`, least recently used out first. Each entry is one file, written to a temporary
+/// file and renamed into place, so that a crash leaves the old entry or the new one; each file
+/// carries a checksum, and a file that fails it (torn, changed, or not the cache's) is removed,
+/// never served. Files are readable by the user only; a file's name is a digest of its key, and
+/// a key holds a digest of the request's credentials, never the credentials. An entry read from
+/// disk is as old as the time since it was stored, by the wall clock. One cache uses a folder at
+/// a time.
+///
+/// Call ``removeAll()`` when the user signs out: it empties memory and the folder, so that
+/// nothing of theirs is kept, even for a request that would never be served it.
 public actor PrismResponseCache {
     struct Stored {
         var entry: PrismCacheEntry
@@ -56,6 +80,9 @@ public actor PrismResponseCache {
     /// The byte budget of a cache made without one: 32 MiB.
     public static let defaultMaxBytes = 32 * 1_024 * 1_024
 
+    /// The byte budget of a folder given without one: 100 MiB.
+    public static let defaultMaxDiskBytes = 100 * 1_024 * 1_024
+
     /// The most entries the cache holds.
     public nonisolated let maxSize: Int
     /// The most bytes the cache holds (``PrismCacheEntry/cost`` of every entry, its key, and the
@@ -69,6 +96,17 @@ public actor PrismResponseCache {
     nonisolated let core: LockedCore
     /// The cache's clock, in nanoseconds since an arbitrary start.
     nonisolated let now: @Sendable () -> Int64
+    /// The disk tier, when the cache was made with a folder.
+    nonisolated let disk: DiskTier?
+    /// The wall clock less the cache's clock, in nanoseconds, read once: the disk tier records
+    /// times on the wall clock (`now() + wallOffset`), which carries over to the next launch.
+    nonisolated let wallOffset: Int64
+
+    /// The folder of the disk tier, or nil for a cache in memory only.
+    public nonisolated var directory: URL? { disk?.directory }
+    /// The most bytes the folder holds (the sizes of its entries' files), or nil for a cache in
+    /// memory only.
+    public nonisolated var maxDiskBytes: Int? { disk?.maxBytes }
 
     /// Creates an empty cache that holds at most `maxSize` entries and `maxBytes` bytes
     /// (``defaultMaxBytes`` unless given), measuring time to live on the continuous clock.
@@ -87,17 +125,57 @@ public actor PrismResponseCache {
         self.init(maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds })
     }
 
-    init(maxSize: Int, maxBytes: Int?, now: @escaping @Sendable () -> Int64) {
+    /// Creates an empty cache that also keeps its entries in `directory`, or opens the one
+    /// already there: the entries a previous launch stored are served again.
+    ///
+    /// The folder is created (readable by the user only) when it does not exist. Memory holds
+    /// at most `maxSize` entries and `maxBytes` bytes, the folder at most `maxDiskBytes` bytes.
+    ///
+    /// - Throws: ``PrismCacheDirectoryError`` when the folder cannot be created, is not a
+    ///   folder, or cannot be written.
+    /// - Precondition: `maxSize`, `maxBytes` (if not nil) and `maxDiskBytes` are at least 1.
+    public init(
+        maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes, directory: URL,
+        maxDiskBytes: Int = PrismResponseCache.defaultMaxDiskBytes
+    ) throws {
+        self.init(
+            maxSize: maxSize, maxBytes: maxBytes, now: ContinuousNanoseconds.now,
+            disk: try DiskTier(directory: directory, maxBytes: maxDiskBytes))
+    }
+
+    /// Creates a cache in `directory`, like ``init(maxSize:maxBytes:directory:maxDiskBytes:)``,
+    /// whose time is measured on `clock`. The age of an entry read from the folder is measured
+    /// on the wall clock from when `clock` started, so that a test can age stored entries by
+    /// advancing `clock`.
+    public init<C: Clock>(
+        maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes, directory: URL,
+        maxDiskBytes: Int = PrismResponseCache.defaultMaxDiskBytes, clock: C
+    ) throws where C.Duration == Duration {
+        let start = clock.now
+        self.init(
+            maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds },
+            disk: try DiskTier(directory: directory, maxBytes: maxDiskBytes))
+    }
+
+    init(maxSize: Int, maxBytes: Int?, now: @escaping @Sendable () -> Int64, disk: DiskTier? = nil) {
         precondition(maxSize >= 1, "PrismResponseCache(maxSize:) needs room for at least one entry.")
         precondition(maxBytes.map { $0 >= 1 } ?? true, "PrismResponseCache(maxBytes:) must be at least 1 byte.")
         self.maxSize = maxSize
         self.maxBytes = maxBytes
         self.now = now
+        self.disk = disk
+        self.wallOffset = disk == nil ? 0 : WallNanoseconds.now() &- now()
         self.core = LockedCore(CacheCore(maxSize: maxSize, maxBytes: maxBytes))
     }
 
-    /// The number of entries, fresh or stale.
+    /// The number of entries in memory, fresh or stale.
     public var count: Int { core.withLock { $0.storage.count } }
+
+    /// The number of entries in the folder, or zero for a cache in memory only.
+    public var diskCount: Int { disk?.count ?? 0 }
+
+    /// The bytes of the entries' files in the folder, or zero for a cache in memory only.
+    public var diskBytes: Int { disk?.totalBytes ?? 0 }
 
     /// The bytes held: the ``PrismCacheEntry/cost`` of every entry, its key, and the estimated
     /// size of a decoded value kept beside it.
@@ -115,6 +193,11 @@ public actor PrismResponseCache {
     public func set(_ entry: PrismCacheEntry, for key: PrismCacheKey) {
         let now = now()
         core.withLock { $0.set(entry, for: key, now: now) }
+        if let disk {
+            var stored = entry
+            stored.timeInCache = .zero
+            disk.store(stored, for: key.string, storedAtWall: now &+ wallOffset)
+        }
     }
 
     /// The entry for `key` if it is still fresh, else nil (expired or missing).
@@ -145,7 +228,17 @@ public actor PrismResponseCache {
     @_spi(PrismInternals)
     public nonisolated func lookupNow(_ key: PrismCacheKey) -> PrismCacheLookup {
         let now = now()
-        return core.withLock { $0.lookup(key, now: now) }
+        let found = core.withLock { $0.lookup(key, now: now) }
+        if case .miss = found, disk != nil { return lookUpOnDisk(key, now: now) }
+        return found
+    }
+
+    /// What the folder holds for `key`, taken into memory: the lookup of a key memory missed.
+    nonisolated func lookUpOnDisk(_ key: PrismCacheKey, now: Int64) -> PrismCacheLookup {
+        guard let disk, let decoded = disk.load(key.string) else { return .miss }
+        // Stored at that wall time; a clock set back makes it as if stored now.
+        let storedAt = min(decoded.storedAtWall &- wallOffset, now)
+        return core.withLock { $0.adopt(decoded.entry, for: key, storedAt: storedAt, now: now) }
     }
 
     /// Marks the entry for `key` fresh again, as after a `304 Not Modified`: its time to live
@@ -164,8 +257,8 @@ public actor PrismResponseCache {
     public func refresh(key: PrismCacheKey, headers: [String: String] = [:], ttl: Duration? = nil)
         -> PrismCacheEntry?
     {
-        let now = now()
-        return core.withLock { $0.refresh(key: key, headers: headers, ttl: ttl, now: now) }
+        let fields = headers.sorted { $0.key < $1.key }.map { PrismCacheEntry.Field(name: $0.key, value: $0.value) }
+        return refresh(key: key, fields: fields, ttl: ttl, initialAge: nil)
     }
 
     /// Marks the entry for `key` fresh again after a `304 Not Modified` that carried `fields`:
@@ -180,7 +273,20 @@ public actor PrismResponseCache {
         key: PrismCacheKey, fields: [PrismCacheEntry.Field], ttl: Duration? = nil, initialAge: Duration? = nil
     ) -> PrismCacheEntry? {
         let now = now()
-        return core.withLock { $0.refresh(key: key, fields: fields, ttl: ttl, initialAge: initialAge, now: now) }
+        if disk != nil, core.withLock({ $0.storage.peek(key) == nil }) {
+            _ = lookUpOnDisk(key, now: now)
+        }
+        let refreshed = core.withLock {
+            $0.refresh(key: key, fields: fields, ttl: ttl, initialAge: initialAge, now: now)
+        }
+        if let disk {
+            if let refreshed {
+                disk.store(refreshed, for: key.string, storedAtWall: now &+ wallOffset)
+            } else {
+                disk.remove(key.string)
+            }
+        }
+        return refreshed
     }
 
     /// Removes the entry for `key`, and any value decoded from it.
@@ -191,12 +297,14 @@ public actor PrismResponseCache {
     /// Removes the entry for `key`, like the `String`-keyed `invalidate(key:)`, with a key hashed beforehand.
     public func invalidate(key: PrismCacheKey) {
         core.withLock { $0.invalidate(key: key) }
+        disk?.remove(key.string)
     }
 
-    /// Removes every entry, and every value decoded from one: what an app does when its user
-    /// signs out, so that no response of theirs stays in memory.
+    /// Removes every entry, in memory and in the folder, and every value decoded from one: what
+    /// an app does when its user signs out, so that no response of theirs stays behind.
     public func removeAll() {
         core.withLock { $0.removeAll() }
+        disk?.removeAll()
     }
 
     /// Removes every entry whose key passes `isRemoved`, and every value decoded from one.
@@ -206,6 +314,7 @@ public actor PrismResponseCache {
     /// ```
     public func removeAll(where isRemoved: (String) -> Bool) {
         core.withLock { $0.removeAll(where: isRemoved) }
+        disk?.removeAll(where: isRemoved)
     }
 
     /// Removes every entry (the same as ``removeAll()``).
@@ -213,7 +322,7 @@ public actor PrismResponseCache {
         removeAll()
     }
 
-    /// The keys from most to least recently used.
+    /// The keys in memory from most to least recently used.
     public var keysByRecency: [String] { core.withLock { $0.storage.keysByRecency.map(\.string) } }
 
     /// When an entry stored at `now` with `ttl` stops being fresh (saturating, so that a huge time to

@@ -1,7 +1,9 @@
 // Network benchmarks (issues 3, 21 and 27): the typed client against raw AsyncHTTPClient with
 // JSONDecoder (bar: at least 97% of its rate), a cache hit (bar: 200x the network), a cache hit
-// against the network, and the response cache against a dictionary. `--filter "cache hit"` or
-// `--filter "cache get/set"` runs one of the cache figures alone (to profile it).
+// against the network, and the response cache against a dictionary; issue 28's disk hit (bar: a
+// 10 KB response read from the cache's folder at least 10x faster than over the network).
+// `--filter "cache hit"`, `--filter "disk hit"` or `--filter "cache get/set"` runs one of the
+// cache figures alone (to profile it).
 import Foundation
 import PrismNetwork
 import PrismTestServer
@@ -69,7 +71,10 @@ func pairedRate(
 @MainActor
 func networkBenchmarks() async throws -> [Result] {
     var results: [Result] = []
-    guard selected("client") || selected("cache hit") || selected("cache get/set") || selected("hit loop") else {
+    guard
+        selected("client") || selected("cache hit") || selected("cache get/set") || selected("hit loop")
+            || selected("disk hit")
+    else {
         return results
     }
     let server = try await PrismTestServer.start()
@@ -139,6 +144,9 @@ func networkBenchmarks() async throws -> [Result] {
             )
         )
     }
+    if selected("disk hit") {
+        results.append(try await diskHitBenchmark(port: server.port))
+    }
     if selected("cache get/set") {
         results += try await cacheStructureBenchmarks()
     }
@@ -173,6 +181,73 @@ struct CachedDocumentEndpoint: PrismNetworkEndpoint {
 struct CachedDocumentRequest: PrismNetworkRequest {
     typealias Response = Document
     let endpoint: CachedDocumentEndpoint
+}
+
+/// 10 KB of JSON, kept as bytes (no decoding), fresh for an hour: `/json/10240?copy=<copy>`.
+struct TenKilobyteEndpoint: PrismNetworkEndpoint {
+    let port: Int?
+    let copy: String
+    var scheme: PrismNetworkScheme { .http }
+    var host: String { "127.0.0.1" }
+    var path: String { "/json/10240" }
+    var queryItems: [URLQueryItem]? { [URLQueryItem(name: "copy", value: copy)] }
+    var cacheInterval: TimeInterval? { 3_600 }
+}
+
+struct TenKilobyteRequest: PrismNetworkRequest {
+    typealias Response = Data
+    let endpoint: TenKilobyteEndpoint
+}
+
+/// A hit read from the cache's folder, not from memory: a cache that holds one entry in memory
+/// and two on disk, read in turn, so that every read finds the other one on disk. The baseline
+/// is the same request over the network (loopback), without a cache.
+func diskHitBenchmark(port: Int?) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("prism-disk-hit-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = try PrismResponseCache(maxSize: 1, directory: folder)
+    let client = PrismNetworkAdapter(cache: cache)
+    let network = PrismNetworkAdapter(cache: nil)
+    let first = TenKilobyteRequest(endpoint: TenKilobyteEndpoint(port: port, copy: "a"))
+    let second = TenKilobyteRequest(endpoint: TenKilobyteEndpoint(port: port, copy: "b"))
+    _ = try await client.request(on: first)
+    _ = try await client.request(on: second)
+    guard await cache.diskCount == 2, await cache.count == 1 else {
+        throw BenchmarkError("the disk hit benchmark expected two entries on disk and one in memory")
+    }
+    let turn = LockedCounter()
+    let (hit, fetched) = try await pairedRate(
+        rounds: 5,
+        total: 2_000,
+        concurrency: 1,
+        candidate: { _ = try await client.request(on: turn.next() % 2 == 0 ? first : second) },
+        baseline: { _ = try await network.request(on: first) }
+    )
+    guard await cache.count == 1 else {
+        throw BenchmarkError("the disk hit benchmark's memory held more than one entry")
+    }
+    return Result(
+        name: "disk hit through the client (10 KB, not in memory)",
+        timing: Timing(nanosecondsPerOperation: 1e9 / hit),
+        baselineName: "the same request over the network",
+        baseline: Timing(nanosecondsPerOperation: 1e9 / fetched),
+        bar: .atMostRatio(1.0 / 10),
+        note: String(format: "%.1fx faster", hit / fetched)
+    )
+}
+
+/// A counter many tasks may bump.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }
 
 /// A dictionary guarded by an actor: the baseline for the cache's get and set.

@@ -44,6 +44,25 @@ struct CacheCore {
         } ?? .miss
     }
 
+    /// Takes in `entry`, read from the disk tier, stored at `storedAt` on the cache's clock,
+    /// unless an entry for `key` arrived meanwhile (then that one is looked up); the lookup of
+    /// whichever it is. An entry past the budget is returned without being kept.
+    mutating func adopt(_ entry: PrismCacheEntry, for key: PrismCacheKey, storedAt: Int64, now: Int64)
+        -> PrismCacheLookup
+    {
+        if storage.peek(key) != nil { return lookup(key, now: now) }
+        let stored = Stored(
+            entry: entry, storedAt: storedAt, freshUntil: PrismResponseCache.freshUntil(storedAt, ttl: entry.ttl),
+            cost: entry.cost + key.string.utf8.count)
+        if maxBytes.map({ stored.cost <= $0 }) ?? true {
+            storage.set(stored, for: key)
+            bytes += stored.cost
+            evictPastLimits()
+        }
+        let read = stored.read(at: now)
+        return now < stored.freshUntil ? .fresh(read) : .stale(read)
+    }
+
     /// ``lookup(_:now:)``, with the value `decoding` decoded from the body when one is kept.
     mutating func lookup(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier, now: Int64) -> (
         lookup: PrismCacheLookup, decoded: (any Sendable)?
@@ -53,13 +72,6 @@ struct CacheCore {
             let entry = stored.read(at: now)
             return (now < stored.freshUntil ? .fresh(entry) : .stale(entry), decoded)
         } ?? (.miss, nil)
-    }
-
-    mutating func refresh(key: PrismCacheKey, headers: [String: String], ttl: Duration?, now: Int64)
-        -> PrismCacheEntry?
-    {
-        let fields = headers.sorted { $0.key < $1.key }.map { PrismCacheEntry.Field(name: $0.key, value: $0.value) }
-        return refresh(key: key, fields: fields, ttl: ttl, initialAge: nil, now: now)
     }
 
     /// Replaces every stored line of each field `fields` names by `fields`' lines of that name,

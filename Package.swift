@@ -249,6 +249,16 @@ let package = Package(
             ],
             path: "Apps/PrismSample/Sources/PrismSample"
         ),
+        // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md).
+        .executableTarget(
+            name: "prism-cache-proxy",
+            dependencies: [
+                "PrismHTTP", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tools/CacheConformance/Sources/prism-cache-proxy",
+            exclude: ["front.mjs"]
+        ),
+
         // The benchmarks (`make bench`, release): every figure beside a baseline of the same run.
         .executableTarget(
             name: "PrismBenchmarks",

@@ -12,7 +12,7 @@ import NIOPosix
 ///     #expect(listener.openConnections == 0)
 /// }
 /// ```
-public final class PrismSilentListener: Sendable {
+public final class PrismSilentListener: PrismLocalListener {
     /// The port it listens on (ephemeral).
     public let port: Int
     private let channel: any Channel
@@ -36,34 +36,8 @@ public final class PrismSilentListener: Sendable {
     /// Starts a listener on 127.0.0.1 and an ephemeral port.
     public static func start() async throws -> PrismSilentListener {
         let counts = Counts()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 64)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Silence(counts: counts))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+        let channel = try await bindLocal { Silence(counts: counts) }
         return PrismSilentListener(channel: channel, counts: counts)
-    }
-
-    /// Starts a listener, runs `body` with it (on the caller's actor, `isolation`), and stops it
-    /// whatever happens.
-    public static func withRunning<T>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (PrismSilentListener) async throws -> T
-    ) async throws -> T {
-        let listener = try await start()
-        do {
-            let result = try await body(listener)
-            try await listener.shutdown()
-            return result
-        } catch {
-            try? await listener.shutdown()
-            throw error
-        }
     }
 
     /// Stops listening and closes the connections still open.

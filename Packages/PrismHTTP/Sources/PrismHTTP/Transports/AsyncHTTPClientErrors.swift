@@ -53,6 +53,19 @@ enum AsyncHTTPClientErrors {
         }
     }
 
+    /// Whether `error`, thrown before any of a response arrived, is a connection closed under
+    /// the request: what a kept-alive connection gives when the server closes it (its idle
+    /// timeout) just as the client sends on it. The request may not have reached the server's
+    /// application, or may have; only an idempotent one is sent again.
+    static func isClosedUnderRequest(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case let error as ChannelError: error == .ioOnClosedChannel || error == .eof || error == .outputClosed
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default: false
+        }
+    }
+
     private static func translate(_ error: HTTPClientError, url: URL) -> any Error {
         switch error {
         case .cancelled, .requestStreamCancelled:

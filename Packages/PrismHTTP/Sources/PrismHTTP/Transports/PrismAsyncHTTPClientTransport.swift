@@ -286,8 +286,17 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let sender = try client(for: url)
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let resendable = request.method.isIdempotent
             let exchange = Task {
-                let response = try await sender.execute(outgoing, deadline: deadline)
+                let response: HTTPClientResponse
+                do {
+                    response = try await sender.execute(outgoing, deadline: deadline)
+                } catch  where resendable && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
+                    // A kept-alive connection the server closed as the request left on it, before
+                    // any of a response: an idempotent request goes once more, on a new connection
+                    // (RFC 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
+                    response = try await sender.execute(outgoing, deadline: deadline)
+                }
                 guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
                 let status = Int(response.status.code)
                 if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {

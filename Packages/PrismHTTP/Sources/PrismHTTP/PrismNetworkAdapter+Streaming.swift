@@ -37,17 +37,34 @@ extension PrismNetworkAdapter {
                     if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {
                         let found = lookUp(prepared, in: cache, decodedBy: identity)
                         let context = CacheContext(slot: found.slot, prepared: prepared)
+                        // The request's own directives (RFC 9111 §5.2.1) say which stored value
+                        // may come first: none after no-cache, max-age=0 or Pragma: no-cache,
+                        // none older than its max-age or fresh for less than its min-fresh; with
+                        // only-if-cached, the stored value is the only one.
+                        let asked = RequestCacheControl(prepared.request.headers)
                         if let entry = found.lookup.entry {
                             let isStale = if case .stale = found.lookup { true } else { false }
-                            if request.accepts(statusCode: entry.statusCode),
-                                !isStale || !HTTPCaching.requiresRevalidation(entry)
-                            {
+                            let usable =
+                                isStale
+                                ? !HTTPCaching.requiresRevalidation(entry) && !asked.noCache
+                                    && asked.maxAge.map { entry.age <= .seconds($0) } ?? true
+                                : asked.acceptsFresh(entry)
+                            if request.accepts(statusCode: entry.statusCode), usable {
                                 let cached = Delivery.cached(
                                     entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
                                 let value = try await value(of: cached, for: request)
                                 continuation.yield(.init(value: value, source: .cache, isStale: isStale))
+                                if asked.onlyIfCached {
+                                    continuation.finish()
+                                    return
+                                }
                             }
-                            delivery = try await revalidate(entry: entry, decoded: found.decoded, context: context)
+                            delivery =
+                                asked.onlyIfCached
+                                ? .network(HTTPCaching.notCached(prepared.request), slot: nil)
+                                : try await revalidate(entry: entry, decoded: found.decoded, context: context)
+                        } else if asked.onlyIfCached {
+                            delivery = .network(HTTPCaching.notCached(prepared.request), slot: nil)
                         } else {
                             let exchange = try await fetch(prepared, revalidating: nil)
                             delivery = .network(exchange.response, slot: await store(exchange, context: context))

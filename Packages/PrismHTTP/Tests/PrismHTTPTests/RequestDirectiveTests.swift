@@ -36,6 +36,37 @@ struct RequestDirectiveTests {
     }
 
     @Test(
+        "responses(on:) yields no stored value the request's directives refuse, and only the stored one with only-if-cached"
+    )
+    func streamedDirectives() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter()
+            func sources(_ path: String, _ headers: [String: String]) async throws -> [Int] {
+                var endpoint = ServerEndpoint(server, path, query: ["max-age": "60"])
+                endpoint.headers = headers
+                var hits: [Int] = []
+                for try await update in client.responses(on: ServerRequest<CacheHit>(endpoint: endpoint)) {
+                    hits.append(update.value.hit)
+                }
+                return hits
+            }
+            #expect(try await sources("/cache/streamed", [:]) == [1])
+            #expect(try await sources("/cache/streamed", [:]) == [1, 2])
+            // The stored value is not yielded first: the server's is the only one.
+            #expect(try await sources("/cache/streamed", ["Cache-Control": "no-cache"]) == [3])
+            #expect(try await sources("/cache/streamed", ["Cache-Control": "max-age=0"]) == [4])
+            #expect(try await sources("/cache/streamed", ["Pragma": "no-cache"]) == [5])
+            // only-if-cached: the stored value, and the server is not asked.
+            #expect(try await sources("/cache/streamed", ["Cache-Control": "only-if-cached"]) == [5])
+            #expect(server.hits("/cache/streamed") == 5)
+            await #expect(throws: PrismHTTPError.self) {
+                _ = try await sources("/cache/never", ["Cache-Control": "only-if-cached"])
+            }
+            #expect(server.hits("/cache/never") == 0)
+        }
+    }
+
+    @Test(
         "only-if-cached never asks the server: a 504 when nothing usable is stored", arguments: TransportKind.allCases)
     func onlyIfCached(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

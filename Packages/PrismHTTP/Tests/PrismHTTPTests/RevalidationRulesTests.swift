@@ -82,3 +82,33 @@ struct RevalidationRulesTests {
         }
     }
 }
+
+@Suite("Entity tags in the conditional requests the cache makes")
+struct EntityTagTests {
+    typealias Scripted = PrismTestServer.ScriptedResponse
+
+    @Test(
+        "a bare ETag from the server is sent back quoted in If-None-Match; a quoted or weak one as it came",
+        arguments: TransportKind.allCases)
+    func bareTagsAreQuoted(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make())
+            for (name, sent, expected) in [
+                ("bare", "abcdef", #""abcdef""#), ("quoted", #""abcdef""#, #""abcdef""#),
+                ("weak", #"W/"abcdef""#, #"W/"abcdef""#),
+            ] {
+                server.script(
+                    name,
+                    [
+                        Scripted(headers: [("Cache-Control", "max-age=0"), ("ETag", sent)], body: "one"),
+                        Scripted(status: 304, headers: [("ETag", sent)]),
+                    ])
+                let url = server.url("/scripted/\(name)")
+                _ = try await client.send(PrismHTTPRequest(url: url))
+                let revalidated = try await client.send(PrismHTTPRequest(url: url))
+                #expect(server.requests.last?.headers["if-none-match"] == expected, "\(name)")
+                #expect(String(decoding: revalidated.body, as: UTF8.self) == "one")
+            }
+        }
+    }
+}

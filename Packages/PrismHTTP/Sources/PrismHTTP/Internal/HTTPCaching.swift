@@ -522,9 +522,20 @@ enum HTTPCaching {
     /// `request` with the conditional headers that revalidate `entry`.
     static func conditional(_ request: PrismHTTPRequest, revalidating entry: PrismCacheEntry) -> PrismHTTPRequest {
         var request = request
-        if let etag = entry.etag { request.headers["If-None-Match"] = etag }
+        if let etag = entry.etag { request.headers["If-None-Match"] = entityTag(etag) }
         if let lastModified = entry.lastModified { request.headers["If-Modified-Since"] = lastModified }
         return request
+    }
+
+    /// A stored `ETag` as an entity tag (RFC 9110 §8.8.3): as it is when quoted (`"v1"`,
+    /// `W/"v1"`); quoted when a server sent it bare (`v1`, which many servers do), so that an
+    /// origin comparing the `If-None-Match` it receives with its quoted tag finds them equal.
+    static func entityTag(_ etag: String) -> String {
+        let trimmed = etag.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("\"") || trimmed.hasPrefix("W/\"") || trimmed.isEmpty || trimmed.contains("\"") {
+            return trimmed
+        }
+        return "\"" + trimmed + "\""
     }
 
     static func canRevalidate(_ entry: PrismCacheEntry) -> Bool {

@@ -1,6 +1,14 @@
 import IssueReporting
 import PrismStore
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What the test store's reducer saw: the state around the action the test sent, and every
 /// action received from effects, in order, with the state around it.
 @MainActor
@@ -87,6 +95,17 @@ final class EndOfTestChecks: @unchecked Sendable {
         running.map { "  • started by \($0.action)" }.joined(separator: "\n")
     }
 
+    /// Blocks until every tracked task has ended, or `limit` has passed, checking every
+    /// 100 microseconds. (The store goes away in `deinit`, which cannot wait asynchronously; the
+    /// tasks run on other threads.)
+    private func waitForRunningTasks(upTo limit: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !runningTasks.isEmpty, clock.now < deadline {
+            usleep(100)
+        }
+    }
+
     /// Forgets running tasks after cancelling them.
     func cancelAndForgetTasks() {
         let tasks = lock.withLock { () -> [TrackedTask] in
@@ -96,10 +115,21 @@ final class EndOfTestChecks: @unchecked Sendable {
         for tracked in tasks { tracked.task.cancel() }
     }
 
+    /// How long the store's end waits for effects that are still running to end on their own:
+    /// an effect that has sent its last action ends a few instructions later, but on a busy
+    /// machine its thread may not run them for a while.
+    static let endGrace: Duration = .seconds(1)
+
     /// Reports what an exhaustive test left unasserted, then cancels what still runs.
+    ///
+    /// An effect still running is first given ``endGrace`` to end: one that has sent its last
+    /// action (the test received it) is only returning, and is not reported; one that waits on
+    /// anything else is.
     func reportAtEnd() {
-        let (exhaustive, unreceived, running) = lock.withLock {
-            (state.exhaustive, state.unreceived, state.tasks.filter { !$0.task.isFinished })
+        let exhaustive = lock.withLock { state.exhaustive }
+        if exhaustive { waitForRunningTasks(upTo: Self.endGrace) }
+        let (unreceived, running) = lock.withLock {
+            (state.unreceived, state.tasks.filter { !$0.task.isFinished })
         }
         if exhaustive && !unreceived.isEmpty {
             reportIssue(

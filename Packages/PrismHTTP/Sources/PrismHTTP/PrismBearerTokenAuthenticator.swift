@@ -21,7 +21,8 @@
 ///   within it (in its task or tasks it creates, not detached ones) do not wait for the refresh
 ///   they are part of, and a 401 to them fails the refresh instead of starting another.
 public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
-    /// The current access token, or nil before the first refresh.
+    /// The current access token, or nil before the first refresh (which the first request
+    /// waits for).
     public private(set) var accessToken: String?
     /// How many times the token was refreshed.
     public private(set) var refreshCount = 0
@@ -47,7 +48,8 @@ public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
     /// which receives the token that expired.
     ///
     /// - Parameters:
-    ///   - accessToken: The token to send until the first refresh.
+    ///   - accessToken: The token to send until the first refresh; nil to get one from
+    ///     `refresh` before the first request.
     ///   - maximumRefreshes: The most refreshes within `window` (at least 1).
     ///   - window: The window refreshes are counted in.
     ///   - refresh: Returns a new access token; may send its request through the same client.
@@ -79,13 +81,21 @@ public actor PrismBearerTokenAuthenticator: PrismAuthenticator {
         self.now = { start.duration(to: clock.now) }
     }
 
-    /// Adds `Authorization: Bearer <token>`, waiting for a refresh in progress first.
+    /// Adds `Authorization: Bearer <token>`, waiting for a refresh in progress first. Without a
+    /// token yet (made with `accessToken: nil`), it refreshes first, so that no request goes out
+    /// without credentials only to be told 401; concurrent requests share that refresh.
     ///
     /// - Throws: `authenticationFailed` when the refresh it waited for failed;
     ///   `CancellationError` as soon as the task is cancelled while waiting.
     public func authorize(_ request: PrismHTTPRequest) async throws -> (request: PrismHTTPRequest, credential: String?)
     {
-        if refreshing != nil, !isInsideOwnRefresh { try await waitForRefresh() }
+        if !isInsideOwnRefresh {
+            if accessToken == nil {
+                try await refresh(replacing: nil)
+            } else if refreshing != nil {
+                try await waitForRefresh()
+            }
+        }
         var request = request
         if let accessToken { request.headers["Authorization"] = "Bearer \(accessToken)" }
         return (request, accessToken)

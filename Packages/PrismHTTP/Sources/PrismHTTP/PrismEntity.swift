@@ -126,3 +126,18 @@ struct SnakeCaseKey: CodingKey {
         return String(leading) + result + String(trailing)
     }
 }
+
+/// An array of entities is an entity: a request whose response is a JSON array
+/// (`typealias Response = [Repository]`) needs no wrapper type. It decodes with its element's
+/// decoder.
+extension Array: PrismEntity where Element: PrismEntity {
+    /// The element type's decoder.
+    public static var decoder: JSONDecoder { Element.decoder }
+}
+
+/// A dictionary of entities by string key is an entity (a JSON object whose keys are data, not
+/// field names). It decodes with its value's decoder; the keys are kept as they are.
+extension Dictionary: PrismEntity where Key == String, Value: PrismEntity {
+    /// The value type's decoder.
+    public static var decoder: JSONDecoder { Value.decoder }
+}

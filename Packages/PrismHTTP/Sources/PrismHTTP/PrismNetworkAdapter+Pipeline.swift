@@ -89,7 +89,14 @@ extension PrismNetworkAdapter {
     /// The endpoint as a request with `options` applied, and its cache interval, checked.
     func build(_ endpoint: some PrismNetworkEndpoint, options: PrismRequestOptions) throws -> Built {
         // Its headers are checked with the rest, last, by prepare.
-        var built = Built(request: try endpoint.makeHTTPRequest(checkingHeaders: false).applying(options))
+        let base: BaseURL?
+        switch self.base {
+        case .success(let parts)?: base = parts
+        case .failure(let error)? where endpoint.host.isEmpty: throw error
+        default: base = nil
+        }
+        var built = Built(
+            request: try endpoint.makeHTTPRequest(checkingHeaders: false, base: base).applying(options))
         // Not `map` with a closure: it would capture (and copy) the request on every call.
         if let seconds = endpoint.cacheInterval {
             built.cacheInterval = try RequestValidation.cacheInterval(seconds: seconds, url: built.request.url)
@@ -272,7 +279,7 @@ extension PrismNetworkAdapter {
                 original: prepared.original, request: request, credential: prepared.credential,
                 options: prepared.options)
         }
-        guard let retryPolicy = prepared.options.retryPolicy else {
+        guard let retryPolicy = prepared.options.retryPolicy ?? self.retryPolicy, retryPolicy.maxAttempts > 1 else {
             return try await attempt(first ?? prepared, revalidating: conditional, send: send)
         }
         return try await Retrying.run(policy: retryPolicy, sleep: sleep) {

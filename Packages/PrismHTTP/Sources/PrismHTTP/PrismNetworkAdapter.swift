@@ -63,6 +63,14 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     public let authenticator: (any PrismAuthenticator)?
     /// Logs each request and its outcome, with credentials redacted; `nil` logs nothing.
     public let logger: Logger?
+    /// How a request is retried when its options give no policy; nil sends once.
+    public let retryPolicy: (any PrismRetryPolicy)?
+    /// The URL endpoints without a host are relative to: its scheme, host and port, and its
+    /// path before theirs (`https://api.example.com/v2` and an endpoint path `/users` make
+    /// `https://api.example.com/v2/users`). An endpoint with a host ignores it.
+    public let baseURL: URL?
+    /// `baseURL`'s parts, or why it cannot be one (every relative endpoint then fails with it).
+    let base: Result<BaseURL, PrismHTTPError>?
     /// Waits between retry attempts (the continuous clock unless a test gave another).
     let sleep: @Sendable (Duration) async throws -> Void
     /// The transport's send for a request the pipeline has checked (stage 4): a transport that
@@ -109,12 +117,19 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     ///   - interceptors: Adapt every request before it is sent, in order.
     ///   - authenticator: Adds credentials and refreshes them after a 401.
     ///   - logger: Logs requests (at `.debug`) and failures (at `.warning`), secrets redacted.
+    ///   - retryPolicy: How every request is retried unless its options say otherwise
+    ///     (``PrismRequestOptions/retryPolicy``; ``PrismNoRetry`` opts one out); nil for no retry.
+    ///   - baseURL: What endpoints without a host are relative to (see ``baseURL``). One that is
+    ///     not an http or https URL with a host, or that has a query, makes every such endpoint
+    ///     fail with `invalidURL`, saying why.
     public convenience init(
         transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport,
         cache: PrismResponseCache? = PrismResponseCache(maxSize: 500),
         interceptors: [any PrismRequestInterceptor] = [],
         authenticator: (any PrismAuthenticator)? = nil,
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        retryPolicy: (any PrismRetryPolicy)? = nil,
+        baseURL: URL? = nil
     ) {
         self.init(
             transport: transport,
@@ -122,6 +137,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
             interceptors: interceptors,
             authenticator: authenticator,
             logger: logger,
+            retryPolicy: retryPolicy,
+            baseURL: baseURL,
             retryClock: ContinuousClock()
         )
     }
@@ -133,13 +150,18 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         interceptors: [any PrismRequestInterceptor] = [],
         authenticator: (any PrismAuthenticator)? = nil,
         logger: Logger? = nil,
+        retryPolicy: (any PrismRetryPolicy)? = nil,
+        baseURL: URL? = nil,
         retryClock: C
     ) where C.Duration == Duration {
+        self.baseURL = baseURL
+        self.base = baseURL.map(BaseURL.parse)
         self.transport = transport
         self.cache = cache
         self.interceptors = interceptors
         self.authenticator = authenticator
         self.logger = logger
+        self.retryPolicy = retryPolicy
         self.sleep = { try await retryClock.sleep(for: $0) }
         self.sendChecked = Self.checkedSender(for: transport)
     }
@@ -164,6 +186,9 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.interceptors = other.interceptors
         self.authenticator = other.authenticator
         self.logger = other.logger
+        self.retryPolicy = other.retryPolicy
+        self.baseURL = other.baseURL
+        self.base = other.base
         self.sleep = other.sleep
         self.sendChecked = other.sendChecked
     }

@@ -132,7 +132,8 @@ extension PrismNetworkClient {
         request.body = try await body.collect()
         var options = prepared.options
         options.cachePolicy = .networkOnly
-        options.retryPolicy = nil
+        // A body collected from a stream is sent once: the upload's own rules (none) apply.
+        options.retryPolicy = PrismNoRetry()
         let response = try await send(
             PrismPreparedRequest(
                 original: prepared.original, request: request, credential: prepared.credential, options: options))
@@ -252,7 +253,9 @@ public struct PrismRequestOptions: Sendable {
     /// Header fields added to (and replacing those of) the endpoint's.
     public var headers: [String: String]
     /// Retries failed attempts as the policy says (transient failures of idempotent methods,
-    /// for ``PrismExponentialBackoff``); `nil` sends once.
+    /// for ``PrismExponentialBackoff``); `nil` uses the client's own policy
+    /// (``PrismNetworkAdapter/retryPolicy``), or sends once when it has none; ``PrismNoRetry``
+    /// sends once whatever the client's.
     public var retryPolicy: (any PrismRetryPolicy)?
 
     /// Creates options; the defaults follow HTTP and send once.

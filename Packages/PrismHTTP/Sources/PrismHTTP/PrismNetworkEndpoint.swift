@@ -1,4 +1,5 @@
 import Foundation
+import PrismCache
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -55,7 +56,8 @@ import FoundationNetworking
 public protocol PrismNetworkEndpoint: Sendable {
     /// The URL scheme.
     var scheme: PrismNetworkScheme { get }
-    /// The host name, such as `api.github.com`.
+    /// The host name, such as `api.github.com`; empty (the default) for an endpoint relative to
+    /// its client's ``PrismNetworkAdapter/baseURL``.
     var host: String { get }
     /// The port, when it is not the scheme's default.
     var port: Int? { get }
@@ -80,6 +82,9 @@ public protocol PrismNetworkEndpoint: Sendable {
 extension PrismNetworkEndpoint {
     /// `.https`.
     public var scheme: PrismNetworkScheme { .https }
+    /// Empty: the endpoint is relative to its client's ``PrismNetworkAdapter/baseURL``, which
+    /// gives its scheme, host, port and the start of its path.
+    public var host: String { "" }
     /// `nil`: the scheme's default port.
     public var port: Int? { nil }
     /// `.get`.
@@ -129,9 +134,16 @@ extension PrismNetworkEndpoint {
 
     /// The request; its headers checked when `checkingHeaders` (the client's pipeline checks
     /// them once, later, with whatever the interceptors and the authenticator add).
-    func makeHTTPRequest(checkingHeaders: Bool) throws(PrismHTTPError) -> PrismHTTPRequest {
-        let (url, getKey) = try URLBuilding.built(
-            scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
+    func makeHTTPRequest(checkingHeaders: Bool, base: BaseURL? = nil) throws(PrismHTTPError) -> PrismHTTPRequest {
+        let (url, getKey): (URL, PrismCacheKey)
+        if host.isEmpty {
+            guard let base else { throw BaseURL.missing(path: path) }
+            (url, getKey) = try URLBuilding.built(
+                scheme: base.scheme, host: base.host, port: base.port, path: base.path + path, queryItems: queryItems)
+        } else {
+            (url, getKey) = try URLBuilding.built(
+                scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
+        }
         var timeout: Duration?
         if let seconds = timeoutInterval {
             timeout = try RequestValidation.timeout(seconds: seconds, what: "The endpoint's timeoutInterval", url: url)

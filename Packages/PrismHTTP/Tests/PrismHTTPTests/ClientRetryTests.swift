@@ -19,6 +19,39 @@ struct ClientRetryTests {
         }
     }
 
+    @Test(
+        "the client's retry policy applies to every request; a request's own policy wins, and PrismNoRetry sends once",
+        arguments: TransportKind.allCases)
+    func clientWideDefault(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryPolicy: fast)
+            _ = try await client.request(
+                on: RawRequest(endpoint: ServerEndpoint(server, "/flaky/d", query: ["failures": "2", "status": "503"])))
+            #expect(server.flakyAttempts("d") == 3)
+            // Raw sends too.
+            _ = try await client.send(PrismHTTPRequest(url: server.url("/flaky/r?failures=1&status=503")))
+            #expect(server.flakyAttempts("r") == 2)
+            // A request's own policy replaces the client's: two attempts are not enough here.
+            let two = PrismExponentialBackoff(
+                baseDelay: .milliseconds(5), maxDelay: .milliseconds(50), maxAttempts: 2, jitter: .milliseconds(5))
+            await #expect(throws: PrismHTTPError.self) {
+                _ = try await client.request(
+                    on: RawRequest(
+                        endpoint: ServerEndpoint(server, "/flaky/o", query: ["failures": "3", "status": "503"])),
+                    retryPolicy: two)
+            }
+            #expect(server.flakyAttempts("o") == 2)
+            let once = await #expect(throws: PrismHTTPError.self) {
+                _ = try await client.request(
+                    on: RawRequest(
+                        endpoint: ServerEndpoint(server, "/flaky/n", query: ["failures": "1", "status": "503"])),
+                    options: PrismRequestOptions(retryPolicy: PrismNoRetry()))
+            }
+            #expect(once?.statusCode == 503)
+            #expect(server.flakyAttempts("n") == 1)
+        }
+    }
+
     @Test("a 404 is not retried, nor is a POST that got a 503")
     func permanentFailuresAndNonIdempotent() async throws {
         try await withServer { (server: PrismTestServer) async throws in

@@ -1,5 +1,6 @@
 import Foundation
 import PrismHTTP
+import PrismTestServer
 import Testing
 
 @Suite("Endpoints")
@@ -146,4 +147,30 @@ struct DecodingTests {
 struct PrismEntityRequest<Value: PrismEntity>: PrismNetworkRequest {
     typealias Response = Value
     var endpoint: EndpointTests.Local { .init(path: "/") }
+}
+
+@Suite("Containers of entities")
+struct EntityContainerTests {
+    struct Repository: PrismEntity, Equatable {
+        var id: Int
+        var fullName: String
+        var stargazersCount: Int
+    }
+
+    @Test("a JSON array decodes as [Entity], and a keyed object as [String: Entity], with the element's decoder")
+    func arraysAndDictionaries() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(cache: nil)
+            let repositories = try await client.request(
+                on: ServerRequest<[Repository]>(
+                    endpoint: ServerEndpoint(server, "/users/octocat/repos", query: ["per_page": "3"])))
+            #expect(repositories.map(\.fullName) == ["octocat/repo-1", "octocat/repo-2", "octocat/repo-3"])
+            #expect(repositories.last?.stargazersCount == 3)
+            // snake_case keys of the elements become camelCase; the dictionary's own keys stay.
+            let keyed = try [String: Repository].decoder.decode(
+                [String: Repository].self,
+                from: Data(#"{"first_one": {"id": 1, "full_name": "a/b", "stargazers_count": 2}}"#.utf8))
+            #expect(keyed["first_one"]?.fullName == "a/b")
+        }
+    }
 }

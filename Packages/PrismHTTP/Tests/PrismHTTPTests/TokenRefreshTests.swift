@@ -27,6 +27,29 @@ struct TokenRefreshTests {
     }
 
     @Test(
+        "without a token, the first request waits for a refresh and is sent once, with the new token",
+        arguments: TransportKind.allCases)
+    func noTokenRefreshesFirst(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let refreshClient = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let auth = PrismBearerTokenAuthenticator(accessToken: nil) { expired in
+                #expect(expired == nil)
+                let refresh = ServerEndpoint(
+                    server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))
+                return try await refreshClient.request(on: ServerRequest<Tokens>(endpoint: refresh)).accessToken
+            }
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+            async let first = client.request(on: protected(server))
+            async let second = client.request(on: protected(server))
+            let answers = try await [first, second]
+            #expect(answers.map(\.token) == ["token-1", "token-1"])
+            // No request went out without credentials to be told 401: one refresh, two requests.
+            #expect(server.hits("/auth/protected") == 2)
+            #expect(await auth.refreshCount == 1)
+        }
+    }
+
+    @Test(
         "when the refresh fails, every waiting request fails with authenticationFailed carrying the cause",
         arguments: TransportKind.allCases)
     func failureReachesEveryWaiter(transport: TransportKind) async throws {

@@ -62,6 +62,19 @@ public struct PrismRetryFailure: Sendable {
     }
 }
 
+/// Never retries: one attempt. What a request passes (`PrismRequestOptions(retryPolicy:
+/// PrismNoRetry())`) to opt out of its client's default retry policy.
+public struct PrismNoRetry: PrismRetryPolicy {
+    /// One attempt.
+    public var maxAttempts: Int { 1 }
+
+    /// Creates the policy.
+    public init() {}
+
+    /// Always nil: no attempt after the first.
+    public func delay(afterAttempt attempt: Int, failure: PrismRetryFailure) -> Duration? { nil }
+}
+
 /// Retries transient failures with exponentially growing delays, plus random jitter.
 ///
 /// ```swift

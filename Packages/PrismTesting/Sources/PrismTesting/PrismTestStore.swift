@@ -7,7 +7,7 @@ import PrismStore
 ///
 /// Two styles, on one type:
 ///
-/// - **Light.** Plain ``send(_:)`` and ``waitForEffects(timeout:)``, then read ``state``. Only
+/// - **Light.** Plain ``send(_:fileID:filePath:line:column:)`` and ``waitForEffects(timeout:)``, then read ``state``. Only
 ///   what the test reads is checked. Good for quick tests of a reducer.
 ///
 ///   ```swift
@@ -163,12 +163,29 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
 
     // MARK: Light style
 
-    /// Sends `action`, as `PrismStore.send(_:)` does; checks nothing.
+    /// Sends `action`, as `PrismStore.send(_:)` does. A light store checks nothing; an
+    /// exhaustive one (``exhaustivity`` `.on`, or `.automatic` after the test's first assertion)
+    /// checks that the action changed nothing, as `send(action) { _ in }` would: a change the
+    /// test did not describe fails it, with a diff.
     ///
     /// Actions sent by its effects are recorded: assert them with ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``
     /// or leave them (a light test never has to).
     @discardableResult
-    public func send(_ action: Action) -> PrismEffectTask {
+    public func send(
+        _ action: Action,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> PrismEffectTask {
+        guard isExhaustive else { return sendUnchecked(action) }
+        return sendAsserting(
+            action, assert: { _ in }, what: "sending \(action) without a closure (so: no change)", fileID: fileID,
+            filePath: filePath, line: line, column: column)
+    }
+
+    /// Sends `action` and records what it does, checking nothing.
+    private func sendUnchecked(_ action: Action) -> PrismEffectTask {
         recorder.capturesSentAction = true
         defer { recorder.capturesSentAction = false }
         let task = store.send(action)
@@ -218,6 +235,22 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) async -> PrismEffectTask {
+        sendAsserting(
+            action, assert: updateStateToExpectedResult, what: "sending \(action)", fileID: fileID,
+            filePath: filePath, line: line, column: column)
+    }
+
+    /// Sends `action` and checks its change against `updateStateToExpectedResult`, and that no
+    /// received action was left unasserted before it.
+    private func sendAsserting(
+        _ action: Action,
+        assert updateStateToExpectedResult: (inout State) throws -> Void,
+        what: String,
+        fileID: StaticString,
+        filePath: StaticString,
+        line: UInt,
+        column: UInt
+    ) -> PrismEffectTask {
         beginAssertion()
         if isExhaustive && !recorder.received.isEmpty {
             reportIssue(
@@ -235,7 +268,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             recorder.removeAllReceived()
         }
         recorder.sent = nil
-        let task = send(action)
+        let task = sendUnchecked(action)
         guard let reduction = recorder.sent else {
             reportIssue(
                 "The store did not reduce \(action) synchronously; was it sent while the store was reducing?",
@@ -249,7 +282,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         expect(
             reduction,
             matches: updateStateToExpectedResult,
-            what: "sending \(action)",
+            what: what,
             fileID: fileID,
             filePath: filePath,
             line: line,

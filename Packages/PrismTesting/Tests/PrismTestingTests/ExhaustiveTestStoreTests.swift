@@ -53,6 +53,27 @@ struct ExhaustiveTestStoreTests {
         }
     }
 
+    @Test("in exhaustive mode a send without a closure asserts no change; in light mode it asserts nothing")
+    func bareSendAssertsNoChange() async {
+        let store = counterStore()
+        store.exhaustivity = .on
+        withKnownIssue {
+            store.send(.increment)
+        } matching: { issue in
+            issue.mentions("without a closure", "count: 1", "count: 0")
+        }
+        // No change: nothing to report.
+        store.send(.echoTwice)
+        await store.receive(.increment) { $0.count = 2 }
+        await store.receive(.increment) { $0.count = 3 }
+
+        // The seed's light style: send, then read the state.
+        let light = counterStore()
+        light.send(.increment)
+        light.send(.increment)
+        #expect(light.state.count == 2)
+    }
+
     @Test("a change the closure did not describe fails")
     func undescribedChangeFails() async {
         let store = counterStore()

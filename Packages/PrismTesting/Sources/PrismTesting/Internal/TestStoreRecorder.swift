@@ -117,8 +117,10 @@ final class EndOfTestChecks: @unchecked Sendable {
 
     /// How long the store's end waits for effects that are still running to end on their own:
     /// an effect that has sent its last action ends a few instructions later, but on a busy
-    /// machine its thread may not run them for a while.
-    static let endGrace: Duration = .seconds(1)
+    /// machine its thread may not run them for a few scheduler slices. Short, because the wait
+    /// blocks the thread the store goes away on (the main actor's, often), and every test whose
+    /// effect really is still running pays it before its failure.
+    static let endGrace: Duration = .milliseconds(100)
 
     /// Reports what an exhaustive test left unasserted, then cancels what still runs.
     ///

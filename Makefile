@@ -72,9 +72,10 @@ test-all: deps ## Everything CI runs: lint, tests, TSan (six packages alone), a 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
 
-lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that README examples are compiled snippets, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/check-manifests.py
+	Tools/scripts/check-readme-code.py
 	shellcheck Tools/scripts/*.sh .ci/run
 
 format: ## Format the tree in place with the root .swift-format

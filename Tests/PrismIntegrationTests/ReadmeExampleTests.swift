@@ -1,4 +1,5 @@
-// The counter example of README.md, verbatim, so that the README cannot drift from the code.
+// README.md's counter, run. Snippets/ReadmeExamples.swift holds it verbatim (make lint checks
+// that, and every build compiles it); this copy is here to run it and check what the README says.
 import PrismArchitecture
 import Testing
 
@@ -7,7 +8,7 @@ private struct CounterState: Sendable, Equatable {
     var isLoading = false
 }
 
-private enum CounterAction: Sendable {
+private enum CounterAction: Sendable, Equatable {
     case increment
     case fetchRemoteCount
     case remoteCountLoaded(Int)

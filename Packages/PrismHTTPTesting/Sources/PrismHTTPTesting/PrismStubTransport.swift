@@ -17,7 +17,7 @@ import PrismHTTP
 /// stub.on(.post, "/sync", respond: .status(204))             // then succeeds
 ///
 /// let client = PrismNetworkAdapter(transport: stub, cache: nil)
-/// let tasks = try await client.send(TasksRequest())
+/// let tasks = try await client.request(on: TasksRequest())
 /// #expect(stub.requests.map(\.url.path) == ["/tasks"])
 /// ```
 ///

@@ -72,10 +72,11 @@ test-all: deps ## Everything CI runs: lint, tests, TSan (six packages alone), a 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
 
-lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that README examples are compiled snippets, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that README examples are compiled snippets, that documentation examples name existing Prism types, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/check-manifests.py
 	Tools/scripts/check-readme-code.py
+	Tools/scripts/check-doc-symbols.py
 	shellcheck Tools/scripts/*.sh .ci/run
 
 format: ## Format the tree in place with the root .swift-format

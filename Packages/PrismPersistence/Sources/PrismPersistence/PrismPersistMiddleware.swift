@@ -115,6 +115,13 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
         return .none
     }
 
+    /// Records `state`, put in place without an action (an undo, a redo, time travel), to be
+    /// saved like the state after an action.
+    @inlinable
+    public func stateReplaced(state: State) {
+        scheduler.record(state)
+    }
+
     /// Saves the latest state now, after any save in progress, and returns when it is saved.
     ///
     /// Throws the ``PrismPersistenceError`` of that save if it failed (it is also logged and

@@ -99,6 +99,44 @@ struct PersistMiddlewareTests {
         }
     }
 
+    @Test(
+        "a state put back by undo, redo or replaceState is saved like one after an action, and survives a relaunch",
+        arguments: [false, true])
+    func undoIsSaved(builderForm: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            let disk = PrismDiskPersistence(directory: directory)
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
+            let store =
+                builderForm
+                ? PrismStore(initialState: Counter(), reducer: Self.reducer) { persist }
+                : PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: [persist])
+            let history = PrismUndoRedoStack<Counter>(currentState: { store.state })
+            for _ in 0..<3 {
+                history.push(store.state)
+                store.send(.increment)
+            }
+            try await persist.flush()
+            #expect((try disk.load(key: "counter") as Counter?)?.count == 3)
+
+            // Undo twice: the store is put back to 1, and that is what is saved.
+            store.replaceState(with: try #require(history.undo()))
+            store.replaceState(with: try #require(history.undo()))
+            try await persist.flush()
+            #expect((try disk.load(key: "counter") as Counter?)?.count == 1)
+
+            // A relaunch restores the undone state.
+            let relaunched = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
+            #expect(relaunched.restore(default: Counter()).count == 1)
+
+            // Redo is saved too.
+            store.replaceState(with: try #require(history.redo()))
+            try await persist.flush()
+            #expect((try disk.load(key: "counter") as Counter?)?.count == 2)
+        }
+    }
+
     @Test("changes within the window are saved once, with the latest state, when flushed")
     func coalescesUntilFlush() async throws {
         try await withTemporaryDirectory { directory in

@@ -24,4 +24,16 @@ public protocol PrismMiddleware<State, Action>: Sendable {
 
     /// Called after the reducer applied `action`; `state` already reflects it.
     func run(state: State, action: Action) -> PrismEffect<Action>
+
+    /// Called after the store's state was replaced without an action
+    /// (``PrismStore/replaceState(with:)``: an undo, a redo, a jump in time travel); `state` is
+    /// the new state. Does nothing by default; a middleware that keeps the state somewhere (a
+    /// persisting one) records it as after an action.
+    func stateReplaced(state: State)
+}
+
+extension PrismMiddleware {
+    /// Does nothing.
+    @inlinable
+    public func stateReplaced(state: State) {}
 }

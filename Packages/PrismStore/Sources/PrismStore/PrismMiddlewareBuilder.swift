@@ -88,6 +88,15 @@ public enum PrismMiddlewareBuilder<State: Sendable, Action: Sendable> {
             case .second(let middleware): return middleware.run(state: state, action: action)
             }
         }
+
+        /// Tells the chosen middleware that the state was replaced.
+        @inlinable
+        public func stateReplaced(state: State) {
+            switch self {
+            case .first(let middleware): middleware.stateReplaced(state: state)
+            case .second(let middleware): middleware.stateReplaced(state: state)
+            }
+        }
     }
 }
 
@@ -117,6 +126,13 @@ where First.State == Second.State, First.Action == Second.Action {
     @inlinable
     public func run(state: State, action: Action) -> PrismEffect<Action> {
         first.run(state: state, action: action).merge(with: second.run(state: state, action: action))
+    }
+
+    /// Tells `first`, then `second`, that the state was replaced.
+    @inlinable
+    public func stateReplaced(state: State) {
+        first.stateReplaced(state: state)
+        second.stateReplaced(state: state)
     }
 }
 

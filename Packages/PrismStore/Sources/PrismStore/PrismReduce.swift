@@ -80,4 +80,11 @@ where Reducer.State == Middleware.State, Reducer.Action == Middleware.Action {
         let effect = reducer.reduce(into: &state, action: action)
         return effect.merge(with: middleware.run(state: state, action: action))
     }
+
+    /// Tells the reducer, then the middleware, that the state was replaced.
+    @inlinable
+    public func stateReplaced(_ state: State) {
+        reducer.stateReplaced(state)
+        middleware.stateReplaced(state: state)
+    }
 }

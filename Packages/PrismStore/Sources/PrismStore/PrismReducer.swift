@@ -35,4 +35,16 @@ public protocol PrismReducer<State, Action>: Sendable {
 
     /// Applies `action` to `state` and returns the effect to run next (often `.none`).
     func reduce(into state: inout State, action: Action) -> PrismEffect<Action>
+
+    /// Hears that the store's state was replaced without an action (``PrismStore/replaceState(with:)``:
+    /// an undo, a redo, a jump in time travel). Does nothing unless the reducer carries
+    /// middleware (``handling(with:)``), which hears it in turn: so that a persisting middleware
+    /// saves an undone state like any other.
+    func stateReplaced(_ state: State)
+}
+
+extension PrismReducer {
+    /// Does nothing: a reducer without middleware has nothing to tell.
+    @inlinable
+    public func stateReplaced(_ state: State) {}
 }

@@ -53,5 +53,6 @@ extension PrismStore {
         (core as? RootCore<State, Action>)?.setEffectContext { body in
             await dependencies.yield { await body() }
         }
+        hearReplacements { reducer.stateReplaced($0) }
     }
 }

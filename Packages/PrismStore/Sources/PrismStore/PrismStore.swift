@@ -94,6 +94,13 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         reducer: R
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
+        hearReplacements { reducer.stateReplaced($0) }
+    }
+
+    /// Makes `body` hear every ``replaceState(with:)`` of this (root) store, with the new state.
+    @usableFromInline
+    func hearReplacements(_ body: @escaping (State) -> Void) {
+        (core as? RootCore<State, Action>)?.stateReplaced = body
     }
 
     /// Creates a store that runs `reducer`, then `middleware`, for every action.
@@ -148,6 +155,10 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
                 if !next.isNone { effect = effect.merge(with: next) }
             }
             return effect
+        }
+        hearReplacements { state in
+            reducer.stateReplaced(state)
+            for each in middleware { each.stateReplaced(state: state) }
         }
     }
 

@@ -306,8 +306,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         return effect
     }
 
+    /// Hears every ``replaceState(_:)`` with the new state: the reducer's middleware (see
+    /// ``PrismMiddleware/stateReplaced(state:)``).
+    @usableFromInline
+    var stateReplaced: ((State) -> Void)?
+
     override func replaceState(_ newState: State) {
         mutate { $0 = newState }
+        stateReplaced?(statePointer.pointee)
     }
 
     /// Changes the state in place, notifying whoever is looking.

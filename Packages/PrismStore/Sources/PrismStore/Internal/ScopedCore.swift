@@ -55,6 +55,7 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
             )
         }
         root.mutate { write(&$0, state) }
+        root.stateReplaced?(root.statePointer.pointee)
     }
 
     override func makeReader<Value>(

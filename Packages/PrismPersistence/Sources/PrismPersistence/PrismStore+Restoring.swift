@@ -35,6 +35,47 @@ extension PrismStore where State: Codable {
         self.init(restored: persistence.restore(default: defaultState()), with: persistence, reducer: reducer)
     }
 
+    /// Creates a restored store, like ``init(restoringWith:default:reducer:)``, whose reducer and
+    /// effects see the dependencies `prepareDependencies` sets (as
+    /// `PrismStore(initialState:reducer:withDependencies:)` does for a store made from a state):
+    ///
+    /// ```swift
+    /// let store = PrismStore(
+    ///     restoringWith: PrismPersistMiddleware(strategy: PrismDiskPersistence(), key: "app_state"),
+    ///     default: AppState(),
+    ///     reducer: AppReducer()
+    /// ) {
+    ///     $0.continuousClock = ContinuousClock()
+    /// }
+    /// ```
+    public convenience init<R: PrismReducer>(
+        restoringWith persistence: PrismPersistMiddleware<State, Action>,
+        default defaultState: @autoclosure () -> State,
+        reducer: R,
+        withDependencies prepareDependencies: (inout DependencyValues) -> Void
+    ) where R.State == State, R.Action == Action {
+        self.init(
+            initialState: persistence.restore(default: defaultState()), reducer: reducer.handling(with: persistence),
+            withDependencies: prepareDependencies)
+        persistence.scheduler.attach { [weak self] in self?.state }
+    }
+
+    /// Creates a store restored off the main actor, like
+    /// ``init(restoringOffMainActorWith:default:reducer:)``, whose reducer and effects see the
+    /// dependencies `prepareDependencies` sets.
+    public convenience init<R: PrismReducer>(
+        restoringOffMainActorWith persistence: PrismPersistMiddleware<State, Action>,
+        default defaultState: @autoclosure () -> State,
+        reducer: R,
+        withDependencies prepareDependencies: (inout DependencyValues) -> Void
+    ) async where R.State == State, R.Action == Action {
+        let restored = (try? await persistence.restore()) ?? nil
+        self.init(
+            initialState: restored ?? defaultState(), reducer: reducer.handling(with: persistence),
+            withDependencies: prepareDependencies)
+        persistence.scheduler.attach { [weak self] in self?.state }
+    }
+
     /// Creates a store whose state is the one `persistence` saved, or `defaultState`, loading it
     /// off the main actor, and that saves it with `persistence` after actions.
     ///

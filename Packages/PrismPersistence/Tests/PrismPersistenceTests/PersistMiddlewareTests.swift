@@ -137,6 +137,40 @@ struct PersistMiddlewareTests {
         }
     }
 
+    @Test("a restored store takes dependencies like any store, and saves what they gave")
+    func restoredWithDependencies() async throws {
+        try await withTemporaryDirectory { directory in
+            let disk = PrismDiskPersistence(directory: directory)
+            try disk.save(Counter(count: 5), key: "counter")
+            let stamping = PrismReduce<Counter, CounterAction> { state, _ in
+                @Dependency(\.date.now) var now
+                state.note = "\(Int(now.timeIntervalSince1970))"
+                return .none
+            }
+            let persist = PrismPersistMiddleware<Counter, CounterAction>(
+                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
+            let store = PrismStore(restoringWith: persist, default: Counter(), reducer: stamping) {
+                $0.date = .constant(Date(timeIntervalSince1970: 42))
+            }
+            #expect(store.state.count == 5)
+            store.send(.noop)
+            #expect(store.state.note == "42")
+            try await persist.flush()
+            #expect((try disk.load(key: "counter") as Counter?)?.note == "42")
+
+            let later = await PrismStore(
+                restoringOffMainActorWith: PrismPersistMiddleware<Counter, CounterAction>(
+                    strategy: disk, key: "counter", coalescingWindow: .seconds(3600)),
+                default: Counter(), reducer: stamping
+            ) {
+                $0.date = .constant(Date(timeIntervalSince1970: 7))
+            }
+            later.send(.noop)
+            #expect(later.state.count == 5)
+            #expect(later.state.note == "7")
+        }
+    }
+
     @Test("changes within the window are saved once, with the latest state, when flushed")
     func coalescesUntilFlush() async throws {
         try await withTemporaryDirectory { directory in

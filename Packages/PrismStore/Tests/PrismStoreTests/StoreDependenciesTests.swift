@@ -103,4 +103,21 @@ struct StoreDependenciesTests {
         #expect(first.state.notes.map(\.id) == [UUID(0), UUID(1)])
         #expect(second.state.notes == [Note(id: UUID(42), createdAt: Date(timeIntervalSince1970: 0))])
     }
+
+    @Test("a reducer's .dependency modifier sets a value for that reducer alone, over the store's")
+    func reducerModifier() {
+        let epoch = Date(timeIntervalSince1970: 0)
+        let later = Date(timeIntervalSince1970: 1_000)
+        let store = PrismStore(
+            initialState: NotesState(),
+            reducer: NotesFeature().dependency(\.date, .constant(later)).dependency(\.uuid, .incrementing)
+        ) {
+            $0.date = .constant(epoch)
+        }
+        store.send(.add)
+        store.send(.add)
+        // The modifier's date wins over the store's; UUIDs count from zero.
+        #expect(store.state.notes.map(\.createdAt) == [later, later])
+        #expect(store.state.notes.map { $0.id.uuidString.suffix(2) } == ["00", "01"])
+    }
 }

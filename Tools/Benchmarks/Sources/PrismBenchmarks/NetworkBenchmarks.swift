@@ -73,7 +73,7 @@ func networkBenchmarks() async throws -> [Result] {
     var results: [Result] = []
     guard
         selected("client") || selected("cache hit") || selected("cache get/set") || selected("hit loop")
-            || selected("disk hit")
+            || selected("disk hit") || selected("raw loop") || selected("client loop")
     else {
         return results
     }
@@ -150,6 +150,30 @@ func networkBenchmarks() async throws -> [Result] {
     if selected("cache get/set") {
         results += try await cacheStructureBenchmarks()
     }
+    // `--filter "client loop"` / `"raw loop"`: 20,000 requests at concurrency 1, typed or raw
+    // AsyncHTTPClient + JSONDecoder, to count what each costs (`perf stat -e context-switches`);
+    // no figure, and only when asked for by name (not in `make bench`).
+    #if AsyncHTTPClient && os(Linux)
+    if let filter = benchmarkFilter, "client loop".contains(filter) || "raw loop".contains(filter) {
+        let decoder = PrismJSON.makeDecoder()
+        let typedLoop = "client loop".contains(filter)
+        let elapsed = try await Task.detached {
+            let start = ContinuousClock.now
+            for _ in 0..<20_000 {
+                if typedLoop {
+                    _ = try await client.request(on: request)
+                } else {
+                    let response = try await HTTPClient.shared.execute(
+                        HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 20)
+                    _ = try decoder.decode(Document.self, from: Data(body.readableBytesView))
+                }
+            }
+            return ContinuousClock.now - start
+        }.value
+        print("\(typedLoop ? "client" : "raw") loop: \(elapsed / 20_000) per request")
+    }
+    #endif
     // `--filter "hit loop"`: cache hits only, 300,000 of them, to profile (`perf record`); no figure.
     if selected("hit loop") {
         let cachingClient = PrismNetworkAdapter()

@@ -286,16 +286,17 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let sender = try client(for: url)
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            let prepared = outgoing
             let resendable = request.method.isIdempotent
-            let exchange = Task {
+            let work: @Sendable () async throws -> PrismHTTPResponse = {
                 let response: HTTPClientResponse
                 do {
-                    response = try await sender.execute(outgoing, deadline: deadline)
+                    response = try await sender.execute(prepared, deadline: deadline)
                 } catch  where resendable && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
                     // A kept-alive connection the server closed as the request left on it, before
                     // any of a response: an idempotent request goes once more, on a new connection
                     // (RFC 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
-                    response = try await sender.execute(outgoing, deadline: deadline)
+                    response = try await sender.execute(prepared, deadline: deadline)
                 }
                 guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
                 let status = Int(response.status.code)
@@ -312,6 +313,15 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 for header in response.headers { headers.add(name: header.name, value: header.value) }
                 return PrismHTTPResponse(
                     statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
+            }
+            // The exchange starts on this thread, up to its first wait (the request is handed to
+            // AsyncHTTPClient at once): a task started the usual way would wait for a thread of
+            // its own first, one more context switch per request.
+            let exchange: Task<PrismHTTPResponse, any Error>
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                exchange = Task.immediate { try await work() }
+            } else {
+                exchange = Task { try await work() }
             }
             let expired = ExpiryFlag()
             let timer = sender.eventLoopGroup.any().scheduleTask(deadline: deadline) {

@@ -22,7 +22,10 @@ typealias PlatformMutex = pthread_mutex_t
 /// `ManagedBuffer`, where its address is stable), as in swift-nio's `NIOLockedValueBox`.
 /// `Synchronization.Mutex` would serve, but it needs macOS 15 / iOS 18; this keeps the
 /// deployment targets at the ones the Observation framework needs.
-struct Locked<Value>: @unchecked Sendable {
+///
+/// SPI for Prism's own packages (PrismStore's enum case extraction), not part of the public API.
+@_spi(PrismInternals)
+public struct PrismLocked<Value>: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Value, PlatformMutex> {
         deinit {
             withUnsafeMutablePointerToElements { mutex in
@@ -36,7 +39,8 @@ struct Locked<Value>: @unchecked Sendable {
 
     private let storage: Storage
 
-    init(_ value: Value) {
+    /// A lock around `value`.
+    public init(_ value: Value) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in value }
         storage = unsafeDowncast(buffer, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
@@ -52,7 +56,7 @@ struct Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             #if canImport(Darwin)
             os_unfair_lock_lock(mutex)
@@ -65,3 +69,6 @@ struct Locked<Value>: @unchecked Sendable {
         }
     }
 }
+
+/// The module's own name for ``PrismLocked``.
+typealias Locked<Value> = PrismLocked<Value>

@@ -178,7 +178,9 @@ struct StaleResponseTests {
             server.script(
                 "typed",
                 [
-                    Scripted(headers: [("Cache-Control", "max-age=10, stale-if-error=600")], body: "value"),
+                    // max-age leaves room for a slow first exchange: its real duration counts in the
+                    // age (RFC 9111 §4.2.3, response_delay), the test clock's steps after it.
+                    Scripted(headers: [("Cache-Control", "max-age=30, stale-if-error=600")], body: "value"),
                     Scripted(status: 503),
                 ])
             let request = RawRequest(endpoint: ServerEndpoint(server, "/scripted/typed"))

@@ -49,6 +49,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the
+        // macro, and swift-syntax with it, is built only by users who add CasePaths themselves.
+        .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
         // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
         // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
         .package(
@@ -79,6 +82,8 @@ let package = Package(
             dependencies: [
                 "PrismEffects",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                // CaseKeyPath and CasePathable, for `action: \.detail`.
+                .product(name: "CasePathsCore", package: "swift-case-paths"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ],

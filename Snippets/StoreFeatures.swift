@@ -142,20 +142,11 @@ struct DashboardFeature: PrismFeature {
         case removeRow(id: Row.ID)
         case showDetail
         case hideDetail
-
-        var timer: TimerFeature.Action? {
-            if case .timer(let action) = self { action } else { nil }
-        }
-        var row: (id: Row.ID, action: TimerFeature.Action)? {
-            if case .row(let id, let action) = self { (id, action) } else { nil }
-        }
-        var detail: SearchFeature.Action? {
-            if case .detail(let action) = self { action } else { nil }
-        }
     }
 
     var body: some PrismReducer<State, Action> {
-        PrismScope(state: \.timer, action: Action.timer, toChildAction: \.timer) {
+        // A case of the action enum is all a child needs: no extractor, no macro.
+        PrismScope(state: \.timer, action: Action.timer) {
             TimerFeature()
         }
         PrismReduce<State, Action> { state, action in
@@ -173,12 +164,12 @@ struct DashboardFeature: PrismFeature {
             }
             return .none
         }
-        .forEach(\.rows, action: { Action.row(id: $0, action: $1) }, toElementAction: \.row) {
+        .forEach(\.rows, action: Action.row) {
             PrismScope(state: \.timer, action: { $0 }, toChildAction: { $0 }) {
                 TimerFeature()
             }
         }
-        .ifLet(\.detail, action: Action.detail, toChildAction: \.detail) {
+        .ifLet(\.detail, action: Action.detail) {
             SearchFeature()
         }
     }

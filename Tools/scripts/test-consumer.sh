@@ -4,6 +4,10 @@
 # consumer package that depends on it with `.package(url:from:)`:
 #   - one target uses single products (PrismEffects, PrismStore, PrismRouting) and runs;
 #   - one target uses the PrismArchitecture umbrella and runs;
+#   - one target adds swift-case-paths' CasePaths and scopes child features with `@CasePathable`
+#     case key paths (`action: \.detail`), and runs (it builds swift-syntax for the macro);
+#   - one target makes the common mistake (a case key path on an enum without `@CasePathable`)
+#     and must fail to build with an error that names the missing conformance;
 #   - one target uses the Prism umbrella (everything); the package graph that needs it is resolved
 #     and checked in every run, and the target is built too when PRISM_CONSUMER_FULL=1 (it
 #     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
@@ -25,7 +29,8 @@ git clone --quiet "$root" "$work/prism"
 git -C "$work/prism" tag --force "$version" >/dev/null
 
 consumer="$work/consumer"
-mkdir -p "$consumer/Sources/UsesModules" "$consumer/Sources/UsesArchitecture" "$consumer/Sources/UsesEverything"
+mkdir -p "$consumer/Sources/UsesModules" "$consumer/Sources/UsesArchitecture" "$consumer/Sources/UsesEverything" \
+    "$consumer/Sources/UsesCasePathable" "$consumer/Sources/ForgetsCasePathable"
 cat >"$consumer/Package.swift" <<MANIFEST
 // swift-tools-version: 6.0
 import PackageDescription
@@ -35,6 +40,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(url: "file://$work/prism", from: "$version"),
+        .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
     ],
     targets: [
         .executableTarget(name: "UsesModules", dependencies: [
@@ -44,6 +50,13 @@ let package = Package(
         ]),
         .executableTarget(name: "UsesArchitecture", dependencies: [
             .product(name: "PrismArchitecture", package: "prism"),
+        ]),
+        .executableTarget(name: "UsesCasePathable", dependencies: [
+            .product(name: "PrismStore", package: "prism"),
+            .product(name: "CasePaths", package: "swift-case-paths"),
+        ]),
+        .executableTarget(name: "ForgetsCasePathable", dependencies: [
+            .product(name: "PrismStore", package: "prism"),
         ]),
         .executableTarget(name: "UsesEverything", dependencies: [
             .product(name: "Prism", package: "prism"),
@@ -97,6 +110,89 @@ MainActor.assumeIsolated {
 }
 SWIFT
 
+cat >"$consumer/Sources/UsesCasePathable/main.swift" <<'SWIFT'
+import CasePaths
+import PrismStore
+
+struct Row: Equatable, Identifiable, Sendable {
+    let id: Int
+    var count = 0
+}
+
+@CasePathable
+enum RowAction: Sendable { case increment }
+
+struct RowFeature: PrismReducer {
+    func reduce(into state: inout Row, action: RowAction) -> PrismEffect<RowAction> {
+        state.count += 1
+        return .none
+    }
+}
+
+struct Detail: Equatable, Sendable { var text = "" }
+
+@CasePathable
+enum DetailAction: Sendable { case set(String) }
+
+struct DetailFeature: PrismReducer {
+    func reduce(into state: inout Detail, action: DetailAction) -> PrismEffect<DetailAction> {
+        if case .set(let text) = action { state.text = text }
+        return .none
+    }
+}
+
+struct AppState: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+    var detail: Detail? = Detail()
+    var settings = Detail()
+}
+
+@CasePathable
+enum AppAction: Sendable {
+    case row(id: Int, action: RowAction)
+    case detail(DetailAction)
+    case settings(DetailAction)
+}
+
+struct AppFeature: PrismFeature {
+    var body: some PrismReducer<AppState, AppAction> {
+        PrismScope(state: \.settings, action: \.settings) { DetailFeature() }
+        PrismReduce<AppState, AppAction> { _, _ in .none }
+            .ifLet(\.detail, action: \.detail) { DetailFeature() }
+            .forEach(\.rows, action: \.row) { RowFeature() }
+    }
+}
+
+MainActor.assumeIsolated {
+    let store = PrismStore(initialState: AppState(), reducer: AppFeature())
+    store.send(.row(id: 2, action: .increment))
+    store.send(.detail(.set("shown")))
+    store.send(.settings(.set("dark")))
+    let counts = store.state.rows.map { "\($0.count)" }.joined(separator: ",")
+    print("case paths: rows \(counts), detail \(store.state.detail?.text ?? "-"), settings \(store.state.settings.text)")
+}
+SWIFT
+
+cat >"$consumer/Sources/ForgetsCasePathable/main.swift" <<'SWIFT'
+import PrismStore
+
+struct Row: Equatable, Identifiable, Sendable { let id: Int }
+enum RowAction: Sendable { case tap }
+struct RowFeature: PrismReducer {
+    func reduce(into state: inout Row, action: RowAction) -> PrismEffect<RowAction> { .none }
+}
+struct ListState: Equatable, Sendable { var rows: IdentifiedArrayOf<Row> = [] }
+// No @CasePathable: `action: \.row` below cannot work.
+enum ListAction: Sendable { case row(id: Int, action: RowAction) }
+
+struct ListFeature: PrismFeature {
+    var body: some PrismReducer<ListState, ListAction> {
+        PrismReduce<ListState, ListAction> { _, _ in .none }
+            .forEach(\.rows, action: \.row) { RowFeature() }
+    }
+}
+SWIFT
+
 cat >"$consumer/Sources/UsesEverything/main.swift" <<'SWIFT'
 import Prism
 
@@ -119,6 +215,28 @@ swift build --product UsesModules
 output="$(swift run --skip-build UsesModules)"
 echo "$output"
 [[ "$output" == "modules: count 5, path 1" ]] || { echo "unexpected output from UsesModules" >&2; exit 1; }
+
+echo "== @CasePathable case key paths (builds swift-syntax for the macro)"
+swift build --product UsesCasePathable
+output="$(swift run --skip-build UsesCasePathable)"
+echo "$output"
+[[ "$output" == "case paths: rows 0,1, detail shown, settings dark" ]] || {
+    echo "unexpected output from UsesCasePathable" >&2
+    exit 1
+}
+
+echo "== a case key path without @CasePathable: the error names the missing conformance"
+if swift build --product ForgetsCasePathable >"$work/forgets.log" 2>&1; then
+    echo "ForgetsCasePathable built, but it should not have" >&2
+    exit 1
+fi
+grep -m1 "error:" "$work/forgets.log" || true
+if ! grep -q "error: .*requires that 'ListAction' conform to 'CasePathable'" "$work/forgets.log" ||
+    grep -q "non-Sendable function value" "$work/forgets.log"; then
+    echo "the error for a missing @CasePathable does not name the conformance:" >&2
+    grep "error:" "$work/forgets.log" >&2 || cat "$work/forgets.log" >&2
+    exit 1
+fi
 
 echo "== the PrismArchitecture umbrella"
 swift build --product UsesArchitecture

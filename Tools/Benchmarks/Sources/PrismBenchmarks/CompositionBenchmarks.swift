@@ -56,6 +56,42 @@ struct BenchListFeature: PrismFeature {
     }
 }
 
+/// The same list with the case alone: no extractor property, the case read back by its tag.
+struct BenchCaseOnlyListFeature: PrismFeature {
+    var body: some PrismReducer<BenchListState, BenchListAction> {
+        PrismReduce<BenchListState, BenchListAction> { state, action in
+            if case .count = action { state.counter += 1 }
+            return .none
+        }
+        .forEach(\.rows, action: BenchListAction.row) {
+            BenchRowFeature()
+        }
+    }
+}
+
+extension BenchListAction: CasePathable {
+    /// What `@CasePathable` writes, by hand (the benchmarks do not build the macro).
+    struct AllCasePaths {
+        var row: AnyCasePath<BenchListAction, (id: Int, action: BenchRowAction)> {
+            AnyCasePath(embed: { .row(id: $0.id, action: $0.action) }, extract: \.row)
+        }
+    }
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+}
+
+/// The same list with a case key path.
+struct BenchCaseKeyPathListFeature: PrismFeature {
+    var body: some PrismReducer<BenchListState, BenchListAction> {
+        PrismReduce<BenchListState, BenchListAction> { state, action in
+            if case .count = action { state.counter += 1 }
+            return .none
+        }
+        .forEach(\.rows, action: \.row) {
+            BenchRowFeature()
+        }
+    }
+}
+
 /// The same list written by hand: one switch, the row changed through its id.
 struct BenchListByHand: PrismReducer {
     func reduce(into state: inout BenchListState, action: BenchListAction) -> PrismEffect<BenchListAction> {
@@ -109,6 +145,41 @@ func compositionBenchmarks() -> [Result] {
             baselineName: "the same, 1,000 rows",
             baseline: features[1_000]!,
             bar: .atMostRatio(2)
+        )
+    )
+
+    // The ways to name the rows' case: an extractor property (above), the case alone, a case key path.
+    let extracted = PrismStore(initialState: BenchListState(count: 1_000), reducer: BenchListFeature())
+    let caseOnly = PrismStore(initialState: BenchListState(count: 1_000), reducer: BenchCaseOnlyListFeature())
+    let keyPath = PrismStore(initialState: BenchListState(count: 1_000), reducer: BenchCaseKeyPathListFeature())
+    let caseSends = 200_000
+    let (alone, withProperty) = measurePair(operations: caseSends) {
+        for index in 0..<caseSends { caseOnly.send(.row(id: (index &* 7_919) % 1_000, action: .toggle)) }
+    } against: {
+        for index in 0..<caseSends { extracted.send(.row(id: (index &* 7_919) % 1_000, action: .toggle)) }
+    }
+    let (byKeyPath, withPropertyAgain) = measurePair(operations: caseSends) {
+        for index in 0..<caseSends { keyPath.send(.row(id: (index &* 7_919) % 1_000, action: .toggle)) }
+    } against: {
+        for index in 0..<caseSends { extracted.send(.row(id: (index &* 7_919) % 1_000, action: .toggle)) }
+    }
+    precondition(caseOnly.state.rows == keyPath.state.rows)
+    results.append(
+        Result(
+            name: "forEach: row action, the case alone (1,000 rows)",
+            timing: alone,
+            baselineName: "an extractor property",
+            baseline: withProperty,
+            bar: .atMostRatio(1.25)
+        )
+    )
+    results.append(
+        Result(
+            name: "forEach: row action, a case key path (1,000 rows)",
+            timing: byKeyPath,
+            baselineName: "an extractor property",
+            baseline: withPropertyAgain,
+            bar: .none
         )
     )
 

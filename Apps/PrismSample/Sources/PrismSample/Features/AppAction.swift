@@ -14,19 +14,10 @@ enum AppAction: Equatable, Sendable {
     /// goes through the reducer and the middleware (and is saved) like any other.
     case restoreTasks(TaskListState, reason: String)
 
-    /// The task-list action, when this is one.
+    /// The task-list action, when this is one (for the history's labels; the features need no
+    /// such property: a case is all `PrismScope` and `ifLet` need).
     var tasks: TaskListAction? {
         if case .tasks(let action) = self { action } else { nil }
-    }
-
-    /// The sync action, when this is one.
-    var sync: SyncAction? {
-        if case .sync(let action) = self { action } else { nil }
-    }
-
-    /// The detail action, when this is one.
-    var detail: TaskDetailAction? {
-        if case .detail(let action) = self { action } else { nil }
     }
 
     /// How the action reads in the history, or nil for actions the history does not record

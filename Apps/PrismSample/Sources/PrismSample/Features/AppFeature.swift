@@ -18,10 +18,10 @@ struct AppFeature: PrismFeature {
     let detailInterval: Duration
 
     var body: some PrismReducer<AppState, AppAction> {
-        PrismScope(state: \.tasks, action: AppAction.tasks, toChildAction: \.tasks) {
+        PrismScope(state: \.tasks, action: AppAction.tasks) {
             TaskListFeature()
         }
-        PrismScope(state: \.sync, action: AppAction.sync, toChildAction: \.sync) {
+        PrismScope(state: \.sync, action: AppAction.sync) {
             sync
         }
         PrismReduce<AppState, AppAction> { state, action in
@@ -42,7 +42,7 @@ struct AppFeature: PrismFeature {
             }
             return .none
         }
-        .ifLet(\.detail, action: AppAction.detail, toChildAction: \.detail) {
+        .ifLet(\.detail, action: AppAction.detail) {
             TaskDetailFeature(interval: detailInterval)
         }
     }

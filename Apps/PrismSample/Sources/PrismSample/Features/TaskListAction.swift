@@ -7,11 +7,6 @@ enum TaskListAction: Codable, Equatable, Sendable {
     /// Removes the task with this id.
     case remove(id: Int)
 
-    /// The task id and its action, when this is a task's action (for `forEach`).
-    var item: (id: Int, action: TaskItemAction)? {
-        if case .item(let id, let action) = self { (id, action) } else { nil }
-    }
-
     /// How the action reads in the history (`add "Buy milk"`).
     var label: String {
         switch self {

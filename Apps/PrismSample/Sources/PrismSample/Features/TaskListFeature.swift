@@ -24,7 +24,7 @@ struct TaskListFeature: PrismFeature {
             }
             return .none
         }
-        .forEach(\.items, action: TaskListAction.item, toElementAction: \.item) {
+        .forEach(\.items, action: TaskListAction.item) {
             TaskItemFeature()
         }
     }

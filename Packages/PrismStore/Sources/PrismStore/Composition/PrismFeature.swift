@@ -6,17 +6,17 @@
 ///     typealias Action = AppAction
 ///
 ///     var body: some PrismReducer<AppState, AppAction> {
-///         PrismScope(state: \.settings, action: AppAction.settings, toChildAction: \.settings) {
+///         PrismScope(state: \.settings, action: AppAction.settings) {
 ///             SettingsFeature()
 ///         }
 ///         PrismReduce { state, action in
 ///             // what the app itself does with its actions
 ///             .none
 ///         }
-///         .ifLet(\.detail, action: AppAction.detail, toChildAction: \.detail) {
+///         .ifLet(\.detail, action: AppAction.detail) {
 ///             DetailFeature()
 ///         }
-///         .forEach(\.rows, action: AppAction.row, toElementAction: \.row) {
+///         .forEach(\.rows, action: AppAction.row) {
 ///             RowFeature()
 ///         }
 ///     }

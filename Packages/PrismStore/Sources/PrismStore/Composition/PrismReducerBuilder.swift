@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// var body: some PrismReducer<AppState, AppAction> {
-///     PrismScope(state: \.settings, action: AppAction.settings, toChildAction: \.settings) {
+///     PrismScope(state: \.settings, action: AppAction.settings) {
 ///         SettingsReducer()
 ///     }
 ///     AppCoreReducer()

@@ -29,6 +29,9 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         var deliver: Deliver?
         var errorHandler: (@Sendable (PrismEffectError) -> Void)?
         var taskContext: TaskContext?
+        /// The `TaskExecutor` effect tasks prefer (typed `Any` so that the stored property needs
+        /// no availability): PrismTestStore's, so that its test clock can wait for them.
+        var taskExecutor: (any Sendable)?
     }
 
     private let state = Locked(State())
@@ -45,6 +48,14 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// starts inherit its task-local values).
     public func setTaskContext(_ context: @escaping TaskContext) {
         state.withLock { $0.taskContext = context }
+    }
+
+    /// Starts every later effect task of this runtime with a preference for `executor`: its jobs,
+    /// and those of the tasks it starts, run there. PrismTestStore uses it to know when its
+    /// effects have settled.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public func setTaskExecutor(_ executor: (any TaskExecutor)?) {
+        state.withLock { $0.taskExecutor = executor }
     }
 
     /// The handler for errors effects throw and do not handle; `nil` uses
@@ -141,17 +152,17 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         group.enter(token)
         // One lock for the bookkeeping of every task, id or not: the store's release
         // (`cancelAll`) must reach every task, and one that starts after it must not run.
-        let (isShutDown, taskContext) = state.withLock { state -> (Bool, TaskContext?) in
+        let (isShutDown, taskContext, taskExecutor) = state.withLock { state -> (Bool, TaskContext?, (any Sendable)?) in
             state.running[key] = token
             for id in ids { state.cancellables[id, default: [:]][key] = token }
             // Only tasks started by the store (no parent) enter the context: the tasks they
             // start inherit it.
-            return (state.isShutDown, parent == nil ? state.taskContext : nil)
+            return (state.isShutDown, parent == nil ? state.taskContext : nil, state.taskExecutor)
         }
         if isShutDown { token.cancel() }
         let send = Send<Action>(runtime: self, group: group, token: token)
         let context = Context(group: group, token: token, send: send)
-        let task = Task(priority: priority) { [self] in
+        let body: @Sendable () async -> Void = { [self] in
             // Cancelled before it started (its store went away, its id or group was
             // cancelled): it does not run at all.
             if !context.isCancelled {
@@ -169,6 +180,14 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
                 }
             }
             group.leave(token)
+        }
+        let task: Task<Void, Never>
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = taskExecutor as? any TaskExecutor
+        {
+            task = Task(executorPreference: executor, priority: priority, operation: body)
+        } else {
+            task = Task(priority: priority, operation: body)
         }
         token.attach(task)
         return token

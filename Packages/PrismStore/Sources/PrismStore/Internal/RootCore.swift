@@ -159,6 +159,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         effectRuntime.setTaskContext(context)
     }
 
+    /// Starts this store's effect tasks with a preference for `executor` (see
+    /// `PrismStore._setEffectExecutor(_:)`).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func setEffectExecutor(_ executor: (any TaskExecutor)?) {
+        effectRuntime.setTaskExecutor(executor)
+    }
+
     override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
         get { effectRuntime.unhandledErrorHandler }
         set { effectRuntime.unhandledErrorHandler = newValue }

@@ -21,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
+.PHONY: help deps build test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -53,6 +53,12 @@ test-tsan: deps ## Run the architecture packages and PrismCache under ThreadSani
 test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds SwiftNIO with TSan)
 	$(WITH_KEYRING) $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)-all
 
+test-stress: deps ## Run the documentation's tests (Getting started, the testing article, README) 300 times beside busy loops on every core (PRISM_STRESS_REPETITIONS=N)
+	SWIFT="$(SWIFT)" Tools/scripts/test-stress.sh
+
+test-stress-short: deps ## The short stress run test-all does: 40 repetitions
+	PRISM_STRESS_REPETITIONS=40 SWIFT="$(SWIFT)" Tools/scripts/test-stress.sh
+
 test-consumer: deps ## Build throwaway packages that depend on a tagged clone by URL and version; check what a traits-off PrismStore user fetches
 	Tools/scripts/test-consumer.sh
 
@@ -66,8 +72,8 @@ inspector-screenshot: deps ## Run the browser test and save its screenshot where
 # (about ten minutes on two cores) to run the tests `make test` already ran. What it would catch is
 # checked without a build: `make lint` compares every nested manifest with the root
 # (Tools/scripts/check-manifests.py), and `make test-tsan` builds and tests six nested packages alone.
-test-all: deps ## Everything CI runs: lint, tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
-	Tools/scripts/timed.sh lint test test-tsan test-consumer test-browser docs api-check
+test-all: deps ## Everything CI runs: lint, tests, a short stress run of the documented tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-stress-short test-tsan test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)

@@ -387,6 +387,25 @@ let package = Package(
             dependencies: ["Prism", "PrismArchitecture", "PrismNetwork", "PrismTestServer"],
             path: "Tests/PrismIntegrationTests"
         ),
+        // The documentation's own tests, run: each target's one source is a link to a file under
+        // Snippets/ (the Getting started article, the testing article, README.md's), so the code
+        // the pages show is the code that runs. `make test-stress` runs them hundreds of times
+        // beside busy cores.
+        .testTarget(
+            name: "PrismGettingStartedSnippetTests",
+            dependencies: ["Prism", "PrismTesting"],
+            path: "Tests/PrismDocumentedTests/GettingStarted"
+        ),
+        .testTarget(
+            name: "PrismTestingSnippetTests",
+            dependencies: ["Prism", "PrismTesting"],
+            path: "Tests/PrismDocumentedTests/TestingFeatures"
+        ),
+        .testTarget(
+            name: "PrismReadmeSnippetTests",
+            dependencies: ["Prism", "PrismTesting"],
+            path: "Tests/PrismDocumentedTests/ReadmeExamples"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -147,6 +147,3 @@ extension FactClient: DependencyKey {
     }()
 }
 // snippet.end
-
-// snippet.hide
-countTwice()

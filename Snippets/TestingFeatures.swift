@@ -56,10 +56,12 @@ struct CountdownFeature: PrismReducer {
 @Suite struct CountdownTests {
     // snippet.light
     @Test func countsDownToZero() async throws {
+        let clock = PrismTestClock()
         let store = PrismTestStore(initialState: CountdownFeature.State(), reducer: CountdownFeature()) {
-            $0.continuousClock = ImmediateClock()
+            $0.continuousClock = clock
         }
         store.send(.start)
+        await clock.run()
         try await store.waitForEffects()
         #expect(store.state.finished)
         #expect(store.state.remaining == 0)
@@ -68,7 +70,7 @@ struct CountdownFeature: PrismReducer {
 
     // snippet.exhaustive
     @Test func ticksOncePerSecond() async {
-        let clock = TestClock()
+        let clock = PrismTestClock()
         let store = PrismTestStore(initialState: CountdownFeature.State(), reducer: CountdownFeature()) {
             $0.continuousClock = clock
         }
@@ -87,7 +89,7 @@ struct CountdownFeature: PrismReducer {
 
     // snippet.cancel
     @Test func cancellingStopsTheTimer() async {
-        let clock = TestClock()
+        let clock = PrismTestClock()
         let store = PrismTestStore(initialState: CountdownFeature.State(), reducer: CountdownFeature()) {
             $0.continuousClock = clock
         }
@@ -100,12 +102,15 @@ struct CountdownFeature: PrismReducer {
 
     // snippet.partial
     @Test func finishesWhateverTheSteps() async {
+        let clock = PrismTestClock()
         let store = PrismTestStore(initialState: CountdownFeature.State(), reducer: CountdownFeature()) {
-            $0.continuousClock = ImmediateClock()
+            $0.continuousClock = clock
         }
         store.exhaustivity = .off
         store.send(.start)
+        await clock.advance(by: .seconds(1))
         await store.receive({ $0 == .tick }, assert: { $0.remaining = 2 })
+        await clock.run()
         store.skipReceivedActions()
         await store.finish()
         #expect(store.state.finished)

@@ -1,6 +1,6 @@
 import CustomDump
 import IssueReporting
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 
 /// A store for tests: send actions, then check the state, the actions effects send back, and
 /// that every effect finished.
@@ -80,7 +80,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
     /// clock, a date, a UUID generator, an HTTP client) fails the test, naming it:
     ///
     /// ```swift
-    /// let clock = TestClock()
+    /// let clock = PrismTestClock()
     /// let store = PrismTestStore(initialState: SearchState(), reducer: SearchFeature()) {
     ///     $0.continuousClock = clock
     /// }
@@ -111,6 +111,11 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             },
             withDependencies: prepareDependencies
         )
+        // Effects run on an executor that counts their work, so that PrismTestClock can wait
+        // until they have settled before it moves time on.
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            store._setEffectExecutor(PrismTestEffectExecutor())
+        }
         store.unhandledEffectErrorHandler = { error in
             reportIssue(
                 "An effect failed: \(error.description)",

@@ -1,0 +1,1 @@
+../../../Snippets/ReadmeExamples.swift

@@ -56,8 +56,8 @@ test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds S
 test-stress: deps ## Run the documentation's tests (Getting started, the testing article, README) 300 times beside busy loops on every core (PRISM_STRESS_REPETITIONS=N)
 	SWIFT="$(SWIFT)" Tools/scripts/test-stress.sh
 
-test-stress-short: deps ## The short stress run test-all does: 40 repetitions
-	PRISM_STRESS_REPETITIONS=40 SWIFT="$(SWIFT)" Tools/scripts/test-stress.sh
+test-stress-short: deps ## The short stress run test-all does right after make test: 40 repetitions, on the tests make test built
+	PRISM_STRESS_REPETITIONS=40 PRISM_STRESS_SKIP_BUILD=1 SWIFT="$(SWIFT)" Tools/scripts/test-stress.sh
 
 test-consumer: deps ## Build throwaway packages that depend on a tagged clone by URL and version; check what a traits-off PrismStore user fetches
 	Tools/scripts/test-consumer.sh

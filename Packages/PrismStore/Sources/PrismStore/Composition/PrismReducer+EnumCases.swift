@@ -68,14 +68,10 @@ extension PrismReducer {
         column: UInt = #column
     ) -> PrismIfLet<Self, Child, PrismNoChildID> where ChildState == Child.State, ChildAction == Child.Action {
         let location = PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return PrismIfLet(
-            parent: self,
-            child: child(),
-            toChildState: toChildState,
-            identify: { _ in PrismNoChildID() },
-            fromChildAction: fromChildAction,
-            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location),
-            location: location
+        return ifLet(
+            toChildState, action: fromChildAction,
+            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location), then: child,
+            fileID: fileID, filePath: filePath, line: line, column: column
         )
     }
 
@@ -93,14 +89,10 @@ extension PrismReducer {
     ) -> PrismIfLet<Self, Child, ChildState.ID>
     where ChildState == Child.State, ChildAction == Child.Action, ChildState.ID: Sendable {
         let location = PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return PrismIfLet(
-            parent: self,
-            child: child(),
-            toChildState: toChildState,
-            identify: { $0.id },
-            fromChildAction: fromChildAction,
-            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location),
-            location: location
+        return ifLet(
+            toChildState, action: fromChildAction,
+            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location), then: child,
+            fileID: fileID, filePath: filePath, line: line, column: column
         )
     }
 
@@ -141,13 +133,10 @@ extension PrismReducer {
             embed: { (payload: (Elements.ID, ElementAction)) in fromElementAction(payload.0, payload.1) },
             location: location
         )
-        return PrismForEach(
-            parent: self,
-            element: element(),
-            toElements: toElements,
-            fromElementAction: fromElementAction,
-            toElementAction: { action in extract(action).map { (id: $0.0, action: $0.1) } },
-            location: location
+        return forEach(
+            toElements, action: fromElementAction,
+            toElementAction: { action in extract(action).map { (id: $0.0, action: $0.1) } }, element: element,
+            fileID: fileID, filePath: filePath, line: line, column: column
         )
     }
 }

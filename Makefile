@@ -78,10 +78,10 @@ test-all: deps ## Everything CI runs: lint, tests, a short stress run of the doc
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
 
-lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that README examples are compiled snippets, that documentation examples name existing Prism types, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/check-manifests.py
-	Tools/scripts/check-readme-code.py
+	Tools/scripts/check-doc-code.py
 	Tools/scripts/check-doc-symbols.py
 	shellcheck Tools/scripts/*.sh .ci/run
 

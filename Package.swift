@@ -388,7 +388,7 @@ let package = Package(
             path: "Tests/PrismIntegrationTests"
         ),
         // The documentation's own tests, run: each target's one source is a link to a file under
-        // Snippets/ (the Getting started article, the testing article, README.md's), so the code
+        // Snippets/ (the Getting started article, the testing article, PrismTesting's and PrismHTTPTesting's pages, README.md's), so the code
         // the pages show is the code that runs. `make test-stress` runs them hundreds of times
         // beside busy cores.
         .testTarget(
@@ -400,6 +400,16 @@ let package = Package(
             name: "PrismTestingSnippetTests",
             dependencies: ["Prism", "PrismTesting"],
             path: "Tests/PrismDocumentedTests/TestingFeatures"
+        ),
+        .testTarget(
+            name: "PrismTestingOverviewSnippetTests",
+            dependencies: ["Prism", "PrismHTTPTesting", "PrismTesting"],
+            path: "Tests/PrismDocumentedTests/TestingOverview"
+        ),
+        .testTarget(
+            name: "PrismStubTransportSnippetTests",
+            dependencies: ["PrismHTTP", "PrismHTTPTesting", "PrismTesting"],
+            path: "Tests/PrismDocumentedTests/StubTransport"
         ),
         .testTarget(
             name: "PrismReadmeSnippetTests",

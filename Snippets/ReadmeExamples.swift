@@ -1,7 +1,6 @@
 // swift-format-ignore-file
-// README.md's complete examples, verbatim: `make lint` (Tools/scripts/check-readme-code.py) fails
-// when a README block that starts with an import is not in a file under Snippets/, and building
-// the snippets compiles them. Not formatted: it is what the README shows.
+// README.md's examples, verbatim: `make lint` (Tools/scripts/check-doc-code.py) fails when a
+// README block is not in a compiled file, and building the snippets compiles them. Not formatted: it is what the README shows.
 
 import PrismArchitecture
 

@@ -2,16 +2,19 @@
 # Proves that Prism can be used the way users add it: by URL and version. Clones the committed
 # repository into a temporary folder, tags the clone with a version, and builds a throwaway
 # consumer package that depends on it with `.package(url:from:)`:
+#   - its manifest is README.md's "Adding Prism" block, pasted as a user would, and that block's
+#     App target builds README.md's counter example;
 #   - one target uses single products (PrismEffects, PrismStore, PrismRouting) and runs;
 #   - one target uses the PrismArchitecture umbrella and runs;
 #   - one target adds swift-case-paths' CasePaths and scopes child features with `@CasePathable`
 #     case key paths (`action: \.detail`), and runs (it builds swift-syntax for the macro);
+#   - one target builds the Scoping and Composing article's `@CasePathable` example, and runs;
 #   - one target makes the common mistake (a case key path on an enum without `@CasePathable`)
 #     and must fail to build with an error that names the missing conformance;
 #   - one target uses the Prism umbrella (everything); the package graph that needs it is resolved
 #     and checked in every run, and the target is built too when PRISM_CONSUMER_FULL=1 (it
 #     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
-#   - a second consumer adds Prism with `traits: []` and uses PrismStore: its .build/checkouts is
+#   - a second consumer adds Prism with README.md's `traits: []` line and uses PrismStore: its .build/checkouts is
 #     listed, and the check fails when it holds a package that only the test server, the sample
 #     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL or swift-websocket; its second target builds
 #     PrismNetwork without the traits and checks the URLSession default and that a subscription
@@ -28,43 +31,62 @@ version="99.0.0"
 git clone --quiet "$root" "$work/prism"
 git -C "$work/prism" tag --force "$version" >/dev/null
 
+# A code block of the documentation that Snippets/ cannot compile, as a user pastes it, with this
+# clone's URL and version in place of README.md's placeholders (doc-code-block.py finds the block
+# by the name of its marker; check-doc-code.py checks that every marked block is built here).
+doc_block() {
+    "$root/Tools/scripts/doc-code-block.py" "$root/$1" "$2" |
+        sed -e "s|https://github.com/<owner>/prism.git|file://$work/prism|" -e "s|from: \"0.1.0\"|from: \"$version\"|"
+}
+
 consumer="$work/consumer"
-mkdir -p "$consumer/Sources/UsesModules" "$consumer/Sources/UsesArchitecture" "$consumer/Sources/UsesEverything" \
-    "$consumer/Sources/UsesCasePathable" "$consumer/Sources/ForgetsCasePathable"
+mkdir -p "$consumer/Sources/App" "$consumer/Sources/UsesModules" "$consumer/Sources/UsesArchitecture" \
+    "$consumer/Sources/UsesEverything" "$consumer/Sources/UsesCasePathable" "$consumer/Sources/ForgetsCasePathable" \
+    "$consumer/Sources/ScopingArticle"
+# The manifest starts as README.md's "Adding Prism" block (its App target builds README.md's
+# counter example); the other targets are added to it.
 cat >"$consumer/Package.swift" <<MANIFEST
 // swift-tools-version: 6.0
 import PackageDescription
 
-let package = Package(
+var package = Package(
     name: "Consumer",
     platforms: [.macOS(.v14)],
-    dependencies: [
-        .package(url: "file://$work/prism", from: "$version"),
-        .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
-    ],
-    targets: [
-        .executableTarget(name: "UsesModules", dependencies: [
-            .product(name: "PrismEffects", package: "prism"),
-            .product(name: "PrismStore", package: "prism"),
-            .product(name: "PrismRouting", package: "prism"),
-        ]),
-        .executableTarget(name: "UsesArchitecture", dependencies: [
-            .product(name: "PrismArchitecture", package: "prism"),
-        ]),
-        .executableTarget(name: "UsesCasePathable", dependencies: [
-            .product(name: "PrismStore", package: "prism"),
-            .product(name: "CasePaths", package: "swift-case-paths"),
-        ]),
-        .executableTarget(name: "ForgetsCasePathable", dependencies: [
-            .product(name: "PrismStore", package: "prism"),
-        ]),
-        .executableTarget(name: "UsesEverything", dependencies: [
-            .product(name: "Prism", package: "prism"),
-        ]),
-    ],
-    swiftLanguageModes: [.v6]
+$(doc_block README.md manifest)
 )
+package.dependencies.append(.package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"))
+package.targets += [
+    .executableTarget(name: "UsesModules", dependencies: [
+        .product(name: "PrismEffects", package: "prism"),
+        .product(name: "PrismStore", package: "prism"),
+        .product(name: "PrismRouting", package: "prism"),
+    ]),
+    .executableTarget(name: "UsesArchitecture", dependencies: [
+        .product(name: "PrismArchitecture", package: "prism"),
+    ]),
+    .executableTarget(name: "UsesCasePathable", dependencies: [
+        .product(name: "PrismStore", package: "prism"),
+        .product(name: "CasePaths", package: "swift-case-paths"),
+    ]),
+    .executableTarget(name: "ScopingArticle", dependencies: [
+        .product(name: "PrismStore", package: "prism"),
+        .product(name: "CasePaths", package: "swift-case-paths"),
+    ]),
+    .executableTarget(name: "ForgetsCasePathable", dependencies: [
+        .product(name: "PrismStore", package: "prism"),
+    ]),
+    .executableTarget(name: "UsesEverything", dependencies: [
+        .product(name: "Prism", package: "prism"),
+    ]),
+]
+package.swiftLanguageModes = [.v6]
 MANIFEST
+# README.md's counter example (the block that starts with `import PrismArchitecture`).
+python3 - "$root/README.md" >"$consumer/Sources/App/Counter.swift" <<'PYTHON'
+import re, sys
+text = open(sys.argv[1]).read()
+print(next(b for b in re.findall(r"```swift\n(.*?)```", text, re.S) if b.startswith("import PrismArchitecture")), end="")
+PYTHON
 
 cat >"$consumer/Sources/UsesModules/main.swift" <<'SWIFT'
 import PrismEffects
@@ -173,6 +195,54 @@ MainActor.assumeIsolated {
 }
 SWIFT
 
+# The Scoping and Composing article's @CasePathable block, and the types it names.
+doc_block Packages/PrismStore/Sources/PrismStore/PrismStore.docc/ScopingAndComposing.md case-pathable \
+    >"$consumer/Sources/ScopingArticle/Article.swift"
+cat >"$consumer/Sources/ScopingArticle/main.swift" <<'SWIFT'
+import CasePaths
+import PrismStore
+
+struct Row: Equatable, Identifiable, Sendable {
+    let id: Int
+    var done = false
+}
+
+enum RowAction: Sendable { case toggle }
+
+struct RowFeature: PrismReducer {
+    func reduce(into state: inout Row, action: RowAction) -> PrismEffect<RowAction> {
+        state.done.toggle()
+        return .none
+    }
+}
+
+enum DetailAction: Sendable { case rename(String) }
+
+struct DetailFeature: PrismReducer {
+    func reduce(into state: inout String, action: DetailAction) -> PrismEffect<DetailAction> {
+        if case .rename(let title) = action { state = title }
+        return .none
+    }
+}
+
+struct ListState: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+    var detail: String? = ""
+}
+
+struct ListCoreReducer: PrismReducer {
+    func reduce(into state: inout ListState, action: ListAction) -> PrismEffect<ListAction> { .none }
+}
+
+MainActor.assumeIsolated {
+    let store = PrismStore(initialState: ListState(), reducer: ListFeature())
+    store.send(.row(id: 2, action: .toggle))
+    store.send(.detail(.rename("Groceries")))
+    let done = store.state.rows.filter(\.done).map { "\($0.id)" }.joined(separator: ",")
+    print("article: done \(done), detail \(store.state.detail ?? "-")")
+}
+SWIFT
+
 cat >"$consumer/Sources/ForgetsCasePathable/main.swift" <<'SWIFT'
 import PrismStore
 
@@ -225,6 +295,12 @@ echo "$output"
     exit 1
 }
 
+echo "== the Scoping and Composing article's @CasePathable example"
+swift build --product ScopingArticle
+output="$(swift run --skip-build ScopingArticle)"
+echo "$output"
+[[ "$output" == "article: done 2, detail Groceries" ]] || { echo "unexpected output from ScopingArticle" >&2; exit 1; }
+
 echo "== a case key path without @CasePathable: the error names the missing conformance"
 if swift build --product ForgetsCasePathable >"$work/forgets.log" 2>&1; then
     echo "ForgetsCasePathable built, but it should not have" >&2
@@ -238,7 +314,8 @@ if ! grep -q "error: .*requires that 'ListAction' conform to 'CasePathable'" "$w
     exit 1
 fi
 
-echo "== the PrismArchitecture umbrella"
+echo "== the PrismArchitecture umbrella, and README.md's manifest and counter example"
+swift build --target App
 swift build --product UsesArchitecture
 output="$(swift run --skip-build UsesArchitecture)"
 echo "$output"
@@ -269,7 +346,9 @@ import PackageDescription
 let package = Package(
     name: "StoreOnly",
     platforms: [.macOS(.v14)],
-    dependencies: [.package(url: "file://$work/prism", from: "$version", traits: [])],
+    dependencies: [
+$(doc_block README.md traits-off)
+    ],
     targets: [
         .executableTarget(name: "App", dependencies: [.product(name: "PrismStore", package: "prism")]),
         .executableTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the documentation's own tests (the Getting started article's, the testing article's and
-# README.md's: test targets whose sources are links to Snippets/) many times over while busy loops
+# Runs the documentation's own tests (the Getting started article's, the testing article's,
+# PrismHTTPTesting's and README.md's: test targets whose sources are links to Snippets/) many
+# times over while busy loops
 # keep every core busy. A test that ends on `receive` must never find the effect "still running",
 # and a test clock's advance must never outrun a timer, however loaded the machine is. (The test
 # store's own race tests, EffectEndRaceTests and PrismTestClockTests, load the cores themselves in
@@ -23,7 +24,7 @@ binary="$($swift build --show-bin-path)/PrismPackageTests.xctest"
 if [[ "${PRISM_STRESS_SKIP_BUILD:-0}" != "1" || ! -x "$binary" ]]; then
     $swift build --build-tests >/dev/null
 fi
-filter="PrismGettingStartedSnippetTests|PrismTestingSnippetTests|PrismReadmeSnippetTests"
+filter="PrismGettingStartedSnippetTests|PrismTestingSnippetTests|PrismTestingOverviewSnippetTests|PrismStubTransportSnippetTests|PrismReadmeSnippetTests"
 
 pids=()
 stop_loops() { [[ ${#pids[@]} -eq 0 ]] || kill "${pids[@]}" 2>/dev/null || true; }

@@ -40,7 +40,7 @@ import Foundation
 /// ``PrismCachePolicy/cacheOnly``):
 ///
 /// ```swift
-/// let folder = URL.cachesDirectory.appending(path: "responses")
+/// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appending(path: "responses")
 /// let cache = try PrismResponseCache(maxSize: 200, directory: folder, maxDiskBytes: 50_000_000)
 /// ```
 ///

@@ -65,6 +65,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -195,6 +196,11 @@ let package = Package(
                     condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
+                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through
+                // Network.framework, which brings up the cellular radio and honours VPN On Demand.
+                .product(
+                    name: "NIOTransportServices", package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS], traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),

@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
@@ -50,6 +51,11 @@ let package = Package(
                     condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
+                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through
+                // Network.framework, which brings up the cellular radio and honours VPN On Demand.
+                .product(
+                    name: "NIOTransportServices", package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS], traits: ["WebSocketSubscriptions"])),
             ]
         ),
         .testTarget(

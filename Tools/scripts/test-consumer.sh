@@ -16,7 +16,7 @@
 #     compiles SwiftNIO and the rest of the networking half: several minutes on two cores);
 #   - a second consumer adds Prism with README.md's `traits: []` line and uses PrismStore: its .build/checkouts is
 #     listed, and the check fails when it holds a package that only the test server, the sample
-#     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL or swift-websocket; its second target builds
+#     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL, NIOTransportServices or swift-websocket; its second target builds
 #     PrismNetwork without the traits and checks the URLSession default and that a subscription
 #     ends with subscriptionsUnavailable.
 set -euo pipefail
@@ -382,7 +382,7 @@ echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' 
 (cd "$store_only" && swift package show-dependencies --format json) >"$work/dependencies.json"
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
-for package in async-http-client swift-nio-ssl swift-websocket; do
+for package in async-http-client swift-nio-ssl swift-nio-transport-services swift-websocket; do
     if grep -qx "$package" "$work/checkouts.txt"; then
         echo "a consumer with Prism's traits off fetched $package" >&2
         exit 1

@@ -35,9 +35,12 @@ enum SampleApp {
         if let executable = Bundle.main.executableURL {
             folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }
+        #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             folders.append(URL(fileURLWithPath: path).deletingLastPathComponent())
         }
+        #endif
+        folders += imageFolders()
         // Apple platforms: <products>/<name>.xctest/Contents/MacOS/<name>, run by xctest.
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             folders.append(bundle.bundleURL.deletingLastPathComponent())
@@ -173,4 +176,15 @@ func withDemoServer<Result>(
         try? await server.shutdown()
         throw error
     }
+}
+
+/// A class of this test target's own, for `Bundle(for:)`.
+private final class TestBundleMarker {}
+
+/// The folders where the test bundle is: `Bundle(for:)` finds the bundle this code was linked
+/// into (on Apple platforms `<products>/<name>.xctest`), which `Bundle.allBundles` may not list
+/// when Swift Testing runs the tests.
+private func imageFolders() -> [URL] {
+    let bundle = Bundle(for: TestBundleMarker.self).bundleURL.resolvingSymlinksInPath()
+    return [bundle.deletingLastPathComponent(), bundle]
 }

@@ -11,7 +11,7 @@ struct SampleCommand: AsyncParsableCommand {
         abstract: "A task list built with Prism: store, scoped features, router, persistence, sync, undo, time travel.",
         discussion: """
             With no subcommand it runs the tour. The task list is saved between runs in --data-dir \
-            (or $PRISM_SAMPLE_DATA_DIR, else ~/.local/share/prism-sample).
+            (or $PRISM_SAMPLE_DATA_DIR, else \(SessionOptions.defaultFolderForHelp)).
             """,
         subcommands: [
             TourCommand.self,

@@ -309,9 +309,12 @@ enum CacheTestHelper {
         if let override = ProcessInfo.processInfo.environment["PRISM_CACHE_TEST_HELPER"] {
             candidates.append(URL(fileURLWithPath: override))
         }
+        #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name))
         }
+        #endif
+        candidates += imageFolders().map { $0.appendingPathComponent(name) }
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
@@ -332,4 +335,15 @@ private func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
+}
+
+/// A class of this test target's own, for `Bundle(for:)`.
+private final class TestBundleMarker {}
+
+/// The folders where the test bundle is: `Bundle(for:)` finds the bundle this code was linked
+/// into (on Apple platforms `<products>/<name>.xctest`), which `Bundle.allBundles` may not list
+/// when Swift Testing runs the tests.
+private func imageFolders() -> [URL] {
+    let bundle = Bundle(for: TestBundleMarker.self).bundleURL.resolvingSymlinksInPath()
+    return [bundle.deletingLastPathComponent(), bundle]
 }

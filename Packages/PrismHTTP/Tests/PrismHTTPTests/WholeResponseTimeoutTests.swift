@@ -67,6 +67,21 @@ struct WholeResponseTimeoutTests {
         }
     }
 
+    @Test(
+        "a request's own timeout, longer than the configuration's, is the one that applies",
+        arguments: TransportKind.allCases)
+    func longerRequestTimeout(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // The configuration says one second; this request gives itself ten. The server answers
+            // after two: URLSession's resource timeout must not cut it at the configuration's.
+            let client = PrismNetworkAdapter(
+                transport: transport.make(PrismTransportConfiguration(requestTimeout: .seconds(1))), cache: nil)
+            let response = try await client.send(
+                PrismHTTPRequest(url: server.url("/delay/2000"), timeout: .seconds(10)))
+            #expect(response.statusCode == 200)
+        }
+    }
+
     @Test("after a timed-out body the transport still serves the next request", arguments: TransportKind.allCases)
     func transportRecovers(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

@@ -11,9 +11,9 @@ import Foundation
 /// ```
 ///
 /// ## Where
-/// ``init()`` uses ``defaultDirectory(applicationName:)``: the app's Documents folder on Apple
-/// platforms; on Linux the XDG data folder (`$XDG_DATA_HOME`, else `~/.local/share`) and in
-/// it a folder named after the app. ``init(directory:)`` uses any folder; it is created on the
+/// ``init()`` uses ``defaultDirectory(applicationName:)``: a folder named after the app in
+/// Application Support on Apple platforms (Caches on tvOS), in the XDG data folder on Linux
+/// (`$XDG_DATA_HOME`, else `~/.local/share`). ``init(directory:)`` uses any folder; it is created on the
 /// first save.
 ///
 /// ## Crash safety
@@ -76,15 +76,22 @@ public struct PrismDiskPersistence: PrismPersistenceStrategy {
         self.store = DiskStore(directory: directory)
     }
 
-    /// The folder ``init()`` saves in.
+    /// The folder ``init()`` saves in: a folder named `applicationName` in the platform's folder
+    /// for an app's own data.
     ///
-    /// - On Apple platforms: the app's Documents folder (`applicationName` is not used: a
-    ///   sandboxed app's Documents folder is its own).
-    /// - On Linux: `$XDG_DATA_HOME/<applicationName>`, or `~/.local/share/<applicationName>`
+    /// - macOS, iOS, watchOS, visionOS: Application Support (`~/Library/Application Support` on
+    ///   macOS, the app's container when sandboxed), as Apple's file-system guidance says for data
+    ///   the app creates and the user does not manage: not the user's Documents, which the
+    ///   user sees (and on macOS every program shares).
+    /// - tvOS: Caches, the only local folder an app may write; the system may purge it when space
+    ///   runs low, so keep what must survive in iCloud.
+    /// - Linux: `$XDG_DATA_HOME/<applicationName>`, or `~/.local/share/<applicationName>`
     ///   when `XDG_DATA_HOME` is not set (or not an absolute path, as the XDG specification
-    ///   says). `applicationName` defaults to the main bundle's identifier if it has one, else
-    ///   the name of the executable (`ProcessInfo.processInfo.processName`). Characters that
-    ///   cannot be in a file name become `_`.
+    ///   says).
+    ///
+    /// `applicationName` defaults to the main bundle's identifier if it has one, else the name of
+    /// the executable (`ProcessInfo.processInfo.processName`), so that two programs never share a
+    /// folder. Characters that cannot be in a file name become `_`.
     ///
     /// ```swift
     /// let persistence = PrismDiskPersistence(
@@ -92,14 +99,20 @@ public struct PrismDiskPersistence: PrismPersistenceStrategy {
     /// )
     /// ```
     public static func defaultDirectory(applicationName: String? = nil) -> URL {
-        #if canImport(Darwin)
-        return FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        let name = applicationName ?? defaultApplicationName()
+        #if os(tvOS)
+        return appDirectory(in: FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0], name)
+        #elseif canImport(Darwin)
+        return appDirectory(
+            in: FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0], name)
         #else
-        return dataDirectory(
-            environment: ProcessInfo.processInfo.environment,
-            applicationName: applicationName ?? defaultApplicationName()
-        )
+        return dataDirectory(environment: ProcessInfo.processInfo.environment, applicationName: name)
         #endif
+    }
+
+    /// The folder of `applicationName` in `base`.
+    static func appDirectory(in base: URL, _ applicationName: String) -> URL {
+        base.appendingPathComponent(folderName(applicationName), isDirectory: true)
     }
 
     /// The XDG data folder of `environment`, with a folder for `applicationName` in it.
@@ -113,7 +126,7 @@ public struct PrismDiskPersistence: PrismPersistenceStrategy {
                 .appendingPathComponent(".local", isDirectory: true)
                 .appendingPathComponent("share", isDirectory: true)
         }
-        return base.appendingPathComponent(folderName(applicationName), isDirectory: true)
+        return appDirectory(in: base, applicationName)
     }
 
     /// The main bundle's identifier, else the executable's name.

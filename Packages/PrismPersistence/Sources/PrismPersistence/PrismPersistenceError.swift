@@ -59,6 +59,11 @@ public struct PrismPersistenceError: Error, Sendable, CustomStringConvertible {
         /// No Secret Service is running (Linux), no D-Bus session bus is reachable, or the
         /// service has no default keyring.
         public static let secretServiceUnavailable = Code("secretServiceUnavailable")
+        /// The system keychain cannot be used by this program (Apple platforms): it lacks the
+        /// keychain entitlement (`errSecMissingEntitlement`, -34018: an unsigned command-line
+        /// tool on macOS), or no keychain is available. ``PrismPersistenceError/errorNumber`` is
+        /// the `OSStatus`.
+        public static let keychainUnavailable = Code("keychainUnavailable")
         /// The keychain or keyring collection is locked, and unlocking it was refused or not
         /// possible.
         public static let keychainLocked = Code("keychainLocked")

@@ -146,6 +146,21 @@ struct DiskPersistenceTests {
         #expect(PrismDiskPersistence.folderName("..") == "PrismApp")
     }
 
+    @Test("on Apple platforms each program has a folder of its own in Application Support, never Documents itself")
+    func appleFolderIsPerApplication() {
+        let support = URL(fileURLWithPath: "/Users/ada/Library/Application Support", isDirectory: true)
+        let notes = PrismDiskPersistence.appDirectory(in: support, "com.example.notes")
+        let tool = PrismDiskPersistence.appDirectory(in: support, "notes-cli")
+        #expect(notes.path == "/Users/ada/Library/Application Support/com.example.notes")
+        #expect(notes != tool)  // equal keys of two programs never meet
+        #expect(PrismDiskPersistence.appDirectory(in: support, "a/b").lastPathComponent == "a_b")
+        #if canImport(Darwin)
+        let folder = PrismDiskPersistence.defaultDirectory(applicationName: "com.example.notes")
+        #expect(folder.lastPathComponent == "com.example.notes")
+        #expect(!folder.path.contains("/Documents"))
+        #endif
+    }
+
     #if os(Linux)
     @Test("init() saves under the XDG data folder, in a folder named after the executable")
     func defaultInit() {

@@ -112,9 +112,12 @@ enum TestHelper {
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }
+        #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: path).deletingLastPathComponent())
         }
+        #endif
+        candidates += imageFolders()
         // Apple platforms: <products>/<name>.xctest/Contents/MacOS/<name>, run by xctest.
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             candidates.append(bundle.bundleURL.deletingLastPathComponent())
@@ -206,3 +209,14 @@ let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
 
 /// Whether the tests run inside Tools/scripts/with-keyring.sh, with a real Secret Service.
 let isInsideKeyring = ProcessInfo.processInfo.environment["PRISM_KEYRING"] == "1"
+
+/// A class of this test target's own, for `Bundle(for:)`.
+private final class TestBundleMarker {}
+
+/// The folders where the test bundle is: `Bundle(for:)` finds the bundle this code was linked
+/// into (on Apple platforms `<products>/<name>.xctest`), which `Bundle.allBundles` may not list
+/// when Swift Testing runs the tests.
+private func imageFolders() -> [URL] {
+    let bundle = Bundle(for: TestBundleMarker.self).bundleURL.resolvingSymlinksInPath()
+    return [bundle.deletingLastPathComponent(), bundle]
+}

@@ -56,8 +56,10 @@ extension View {
     /// Presents a ``PrismRouter``'s sheet with `.sheet(item:)` and its full-screen cover with
     /// `.fullScreenCover(item:)` (a sheet on macOS), each built by `content`.
     ///
-    /// Use it when you build the `NavigationStack` yourself; ``PrismNavigationStack`` applies it
-    /// for you.
+    /// SwiftUI shows one modal per presenting view, so a cover over a sheet is presented from the
+    /// sheet's view, never from the same view as the sheet (``PrismModalPresentation`` is the
+    /// rule). Use it when you build the `NavigationStack` yourself; ``PrismNavigationStack``
+    /// applies it for you.
     ///
     /// ```swift
     /// NavigationStack(path: $router.stack) { HomeView() }
@@ -69,15 +71,24 @@ extension View {
         @ViewBuilder content: @escaping (Route) -> Content
     ) -> some View {
         @Bindable var router = router
+        let overSheet = { (route: Route) in
+            content(route).prismCover(item: $router.presentedOverModal, content: content)
+        }
+        return self.sheet(item: $router.presentedAsSheet) { layer in overSheet(layer.route) }
+            .prismCover(item: $router.presentedAsCover, content: content)
+    }
+
+    /// `.fullScreenCover(item:)`, or on macOS (which has none) a sheet attached to a view of its
+    /// own.
+    @MainActor
+    fileprivate func prismCover<Route: PrismRoutable, Content: View>(
+        item: Binding<PrismModalPresentation<Route>.Layer?>,
+        @ViewBuilder content: @escaping (Route) -> Content
+    ) -> some View {
         #if os(macOS)
-        // No full-screen cover on macOS: a second sheet, attached to a view of its own.
-        return self.sheet(item: $router.sheet, content: content)
-            .background {
-                Color.clear.sheet(item: $router.fullScreenCover, content: content)
-            }
+        return self.background { Color.clear.sheet(item: item) { layer in content(layer.route) } }
         #else
-        return self.sheet(item: $router.sheet, content: content)
-            .fullScreenCover(item: $router.fullScreenCover, content: content)
+        return self.fullScreenCover(item: item) { layer in content(layer.route) }
         #endif
     }
 }

@@ -43,16 +43,21 @@ func multipartMemoryBenchmark() async throws -> [String] {
     var form = PrismMultipartFormData()
     form.append(string: "holiday photos", name: "title")
     try form.append(fileURL: file, name: "file", fileName: "payload.bin", mimeType: "application/octet-stream")
-    let baseline = heapInUse()
+    guard let baseline = heapInUse() else {
+        return [
+            "multipart body of 100 MB from a file, peak memory under 32 MB: NO"
+                + " (not measured: this platform has no proc file system)"
+        ]
+    }
     var peak = 0
     var total = 0
     var chunks = 0
     for try await chunk in form.bodyStream() {
         total += chunk.count
         chunks += 1
-        if chunks % 16 == 0 { peak = max(peak, heapInUse() - baseline) }
+        if chunks % 16 == 0 { peak = max(peak, (heapInUse() ?? baseline) - baseline) }
     }
-    peak = max(peak, heapInUse() - baseline)
+    peak = max(peak, (heapInUse() ?? baseline) - baseline)
     precondition(Int64(total) == form.contentLength, "the stream ended early")
     let megabytes = Double(peak) / Double(1 << 20)
     let verdict = peak < 32 << 20 ? "yes" : "NO"

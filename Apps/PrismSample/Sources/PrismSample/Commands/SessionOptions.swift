@@ -3,8 +3,8 @@ import Foundation
 import Prism
 
 /// Where the task list is kept: `--data-dir`, else `$PRISM_SAMPLE_DATA_DIR`, else the user's
-/// data folder (`$XDG_DATA_HOME/prism-sample`, or `~/.local/share/prism-sample`; Documents on
-/// Apple platforms).
+/// data folder (`$XDG_DATA_HOME/prism-sample`, or `~/.local/share/prism-sample`; Application
+/// Support on Apple platforms).
 struct SessionOptions: ParsableArguments {
     /// The environment variable that sets the folder when `--data-dir` is not given.
     static let environmentVariable = "PRISM_SAMPLE_DATA_DIR"
@@ -13,12 +13,19 @@ struct SessionOptions: ParsableArguments {
         name: .customLong("data-dir"),
         help: ArgumentHelp(
             "The folder the task list is saved in.",
-            discussion: "Default: $PRISM_SAMPLE_DATA_DIR, else the user's data folder (~/.local/share/prism-sample).",
+            discussion: "Default: $PRISM_SAMPLE_DATA_DIR, else \(SessionOptions.defaultFolderForHelp).",
             valueName: "folder"
         ),
         completion: .directory
     )
     var dataDirectory: String?
+
+    /// The default folder on this platform, with the home folder written `~`.
+    static var defaultFolderForHelp: String {
+        let path = PrismDiskPersistence.defaultDirectory(applicationName: "prism-sample").path
+        let home = NSHomeDirectory()
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
 
     /// The folder to use.
     var directory: URL {

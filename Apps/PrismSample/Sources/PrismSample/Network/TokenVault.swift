@@ -56,6 +56,7 @@ struct TokenVault: Sendable {
         guard let error = error as? PrismPersistenceError else { return "\(error)" }
         switch error.code {
         case .secretServiceUnavailable: return "no Secret Service (such as gnome-keyring) is running"
+        case .keychainUnavailable: return "this build cannot use the system keychain (\(error.message))"
         case .keychainLocked: return "the keychain is locked"
         default: return "\(error.code): \(error.message)"
         }

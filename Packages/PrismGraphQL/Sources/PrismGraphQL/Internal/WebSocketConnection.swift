@@ -8,6 +8,10 @@ import NIOSSL
 import NIOWebSocket
 @_spi(PrismInternals) import PrismHTTP
 
+#if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+import NIOTransportServices
+#endif
+
 /// One client WebSocket over SwiftNIO: TCP, TLS for `wss`, the HTTP/1.1 upgrade, then whole
 /// messages (fragments joined, at most `maximumMessageSize` bytes).
 ///
@@ -16,6 +20,21 @@ import NIOWebSocket
 /// the wait for the upgrade's answer at once. A server that accepts the connection and never
 /// answers the upgrade cannot hold it.
 enum WebSocketConnection {
+    /// Opens a TCP connection the platform's way: on iOS, tvOS, watchOS and visionOS through
+    /// Network.framework (NIOTransportServices), which brings up the cellular radio and honours
+    /// VPN On Demand as BSD sockets do not; elsewhere with SwiftNIO's POSIX sockets.
+    private static func connectTCP<Output: Sendable>(
+        host: String, port: Int, channelInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Output>
+    ) async throws -> Output {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        try await NIOTSConnectionBootstrap(group: NIOTSEventLoopGroup.singleton)
+            .connect(host: host, port: port, channelInitializer: channelInitializer)
+        #else
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: host, port: port, channelInitializer: channelInitializer)
+        #endif
+    }
+
     /// A socket being opened, that a timer or a cancelled task can abandon.
     final class Attempt: Sendable {
         private enum State {
@@ -109,26 +128,25 @@ enum WebSocketConnection {
         let upgrade: EventLoopFuture<Upgrade>
         do {
             upgrade = try await withTaskCancellationHandler {
-                try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                    .connect(host: host, port: port) { channel in
-                        attempt.connected(channel)
-                        return channel.eventLoop.makeCompletedFuture {
-                            // Over TLS, nothing is written until the handshake is done and the
-                            // server's key has passed the host's pins.
-                            var ready = channel.eventLoop.makeSucceededVoidFuture()
-                            if let sslContext {
-                                let verified = channel.eventLoop.makePromise(of: Void.self)
-                                let sync = channel.pipeline.syncOperations
-                                try sync.addHandler(
-                                    try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
-                                try sync.addHandler(HandshakeGate(host: host, tls: tls, url: url, verified: verified))
-                                ready = verified.futureResult
-                            }
-                            return ready.flatMapThrowing {
-                                try configure(channel, head: head, maximumMessageSize: maximumMessageSize)
-                            }.flatMap { $0 }
+                try await connectTCP(host: host, port: port) { channel in
+                    attempt.connected(channel)
+                    return channel.eventLoop.makeCompletedFuture {
+                        // Over TLS, nothing is written until the handshake is done and the
+                        // server's key has passed the host's pins.
+                        var ready = channel.eventLoop.makeSucceededVoidFuture()
+                        if let sslContext {
+                            let verified = channel.eventLoop.makePromise(of: Void.self)
+                            let sync = channel.pipeline.syncOperations
+                            try sync.addHandler(
+                                try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                            try sync.addHandler(HandshakeGate(host: host, tls: tls, url: url, verified: verified))
+                            ready = verified.futureResult
                         }
+                        return ready.flatMapThrowing {
+                            try configure(channel, head: head, maximumMessageSize: maximumMessageSize)
+                        }.flatMap { $0 }
                     }
+                }
             } onCancel: {
                 attempt.abort()
             }

@@ -54,7 +54,10 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         settings.urlCache = nil
         settings.requestCachePolicy = .reloadIgnoringLocalCacheData
         settings.timeoutIntervalForRequest = min(configuration.requestTimeout, RequestValidation.maximumTimeout).seconds
-        settings.timeoutIntervalForResource = settings.timeoutIntervalForRequest
+        // The whole transfer is bounded by Prism's own deadline (the request's timeout, which may be
+        // longer than the configuration's, and moves on while an upload makes progress), never by
+        // URLSession's resource timeout, which on Apple platforms cuts the transfer at this value.
+        settings.timeoutIntervalForResource = RequestValidation.maximumTimeout.seconds
         settings.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never

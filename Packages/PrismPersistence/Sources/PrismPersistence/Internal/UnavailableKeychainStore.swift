@@ -11,7 +11,7 @@ struct UnavailableKeychainStore: RawStore {
 
     private func unavailable(_ key: String) -> PrismPersistenceError {
         PrismPersistenceError(
-            code: .secretServiceUnavailable,
+            code: .keychainUnavailable,
             key: key,
             message: "This platform has no keychain that PrismKeychainPersistence can use."
         )

@@ -83,7 +83,7 @@ final class RawConnection {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(self.descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { readSome(into: $0) }
             if count == 0 { break }  // closed by the peer
             guard count > 0 else {
                 if errno == ECONNRESET { break }
@@ -113,12 +113,21 @@ final class RawConnection {
             if let end = headEnd(), received.count - end >= bodyBytes {
                 return String(decoding: received[..<end], as: UTF8.self)
             }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(self.descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { readSome(into: $0) }
             guard count > 0 else {
                 throw TestFailure("the peer closed or read() failed before the head and body arrived")
             }
             received += buffer[..<count]
         }
+    }
+
+    /// One `read(2)` into `buffer`: the byte count, 0 when the peer closed, -1 on an error.
+    private func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+        #else
+        Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+        #endif
     }
 }
 

@@ -96,7 +96,7 @@ struct HeaderParameters: Equatable {
         let charset = pieces[0].lowercased()
         let decoded = RequestTarget.percentDecodedBytes(pieces[2])
         switch charset {
-        case "utf-8": return String(validating: decoded, as: UTF8.self)
+        case "utf-8": return String(validatingUTF8Bytes: decoded)
         case "iso-8859-1": return String(String.UnicodeScalarView(decoded.map { Unicode.Scalar($0) }))
         default: return nil
         }

@@ -216,7 +216,7 @@ struct MultipartParser {
 
     /// `bytes` as UTF-8, or as ISO-8859-1 when not valid UTF-8.
     static func text(_ bytes: ArraySlice<UInt8>) -> String {
-        if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+        if let utf8 = String(validatingUTF8Bytes: bytes) { return utf8 }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 }

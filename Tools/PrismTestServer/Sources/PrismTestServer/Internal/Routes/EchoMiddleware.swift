@@ -32,7 +32,7 @@ struct EchoMiddleware: RouterMiddleware {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
         }
-        let text = bytes.isEmpty ? nil : String(validating: bytes, as: UTF8.self)
+        let text = bytes.isEmpty ? nil : String(validatingUTF8Bytes: bytes)
         let json: JSONValue = [
             "method": .string(request.method.rawValue),
             "path": .string(path),

@@ -77,16 +77,21 @@ DECLARATION = re.compile(
 )
 
 
-def balanced(text: str, start: int) -> int:
+def matching(text: str, start: int, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket that closes the one at `start` (the end of `text` if none)."""
     depth = 0
     for index in range(start, len(text)):
-        if text[index] == "(":
+        if text[index] == opening:
             depth += 1
-        elif text[index] == ")":
+        elif text[index] == closing:
             depth -= 1
             if depth == 0:
                 return index
     return len(text)
+
+
+def balanced(text: str, start: int) -> int:
+    return matching(text, start)
 
 
 def newer_declarations():
@@ -184,15 +189,7 @@ def guarded_ranges(text: str):
 
 
 def block_end(text: str, brace: int) -> int:
-    depth = 0
-    for index in range(brace, len(text)):
-        if text[index] == "{":
-            depth += 1
-        elif text[index] == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-    return len(text)
+    return matching(text, brace, "{", "}")
 
 
 def enclosing_end(text: str, position: int) -> int:

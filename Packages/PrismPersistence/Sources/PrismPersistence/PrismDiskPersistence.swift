@@ -53,7 +53,10 @@ import Foundation
 /// ``PrismPersistenceError/Code-swift.struct/invalidKey`` and nothing is read or written.
 /// Keys are Unicode-normalised (NFC): "café" typed with a precomposed "é" or with a combining
 /// accent is one key and one file, on every file system. A file saved under another spelling
-/// by an earlier version is still loaded under that spelling, until the next save.
+/// by an earlier version is still loaded under that spelling, until the next save. Case is not
+/// folded: on a case-insensitive file system (macOS's default APFS volume) keys that differ only
+/// in case (`Token`, `token`) name the same file, on Linux and iOS two files; use keys that differ
+/// in more than case.
 public struct PrismDiskPersistence: PrismPersistenceStrategy {
     /// The folder the files are in.
     public var directory: URL { store.directory }

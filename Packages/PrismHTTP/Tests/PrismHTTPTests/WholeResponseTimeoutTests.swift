@@ -82,6 +82,32 @@ struct WholeResponseTimeoutTests {
         }
     }
 
+    @Test(
+        "a shorter timeout after a longer one on the same transport still ends its request first",
+        arguments: TransportKind.allCases)
+    func shorterAfterLonger(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let finished = LockedBox(false)
+            // The first request stalls with thirty seconds to go; the second one, sent after it,
+            // stalls with half a second: its deadline comes first, and must end it first.
+            let long = Task {
+                defer { finished.mutate { $0 = true } }
+                return try await client.send(
+                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=60000"), timeout: .seconds(30)))
+            }
+            try await eventually { server.hits("/hostile/stall") == 1 }
+            let error = await #expect(throws: PrismHTTPError.self) {
+                try await client.send(
+                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=60000"), timeout: .milliseconds(500)))
+            }
+            #expect(error?.code == .timedOut)
+            #expect(finished.wrappedValue == false)
+            long.cancel()
+            _ = await long.result
+        }
+    }
+
     @Test("after a timed-out body the transport still serves the next request", arguments: TransportKind.allCases)
     func transportRecovers(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in

@@ -21,13 +21,13 @@ import PrismStore
 /// only. A window without changes ends it, and the next change is again saved at once. With an
 /// `Equatable` state, a state equal to the one saved last is not saved again.
 ///
-/// A send only notes the change on the main actor. Encoding and writing happen on a serial queue of the middleware's own, off the main actor,
-/// in order. Passed to `PrismStore(initialState:reducer:middleware:)`, the middleware keeps the
-/// latest state until it saves it; keeping it means a reducer's next change to a collection in
-/// the state copies the collection first. Attached with
-/// `PrismStore(restoringWith:default:reducer:)`, it reads the store's state when it saves
-/// instead, keeping no copy: prefer that for large states (PrismStore's article "Observation
-/// and performance" says what each costs).
+/// A send only notes the change on the main actor. Encoding and writing happen on a serial queue
+/// of the middleware's own, off the main actor, in order. However it is attached
+/// (`PrismStore(initialState:reducer:middleware:)`, the middleware builder, `handling(with:)` or
+/// `PrismStore(restoringWith:default:reducer:)`), the store tells it how to read its state
+/// (``storeAttached(reading:)``) and it reads the state when it saves, keeping no copy between
+/// sends: a reducer's change to a large collection is made in place. (Until the store is made,
+/// or used inside a child feature's scope, it keeps the latest state it was given instead.)
 ///
 /// Call ``flush()`` to save the latest state now and wait for it, for example when the app
 /// moves to the background. A command-line tool or a service calls ``flushOnExit(timeout:)``
@@ -120,6 +120,12 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
     @inlinable
     public func stateReplaced(state: State) {
         scheduler.record(state)
+    }
+
+    /// Reads the store's state when it saves, from now on, instead of keeping the state of every
+    /// send: what any store made with this middleware does.
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
+        scheduler.attach(currentState)
     }
 
     /// Saves the latest state now, after any save in progress, and returns when it is saved.

@@ -57,7 +57,6 @@ extension PrismStore where State: Codable {
         self.init(
             initialState: persistence.restore(default: defaultState()), reducer: reducer.handling(with: persistence),
             withDependencies: prepareDependencies)
-        persistence.scheduler.attach { [weak self] in self?.state }
     }
 
     /// Creates a store restored off the main actor, like
@@ -73,7 +72,6 @@ extension PrismStore where State: Codable {
         self.init(
             initialState: restored ?? defaultState(), reducer: reducer.handling(with: persistence),
             withDependencies: prepareDependencies)
-        persistence.scheduler.attach { [weak self] in self?.state }
     }
 
     /// Creates a store whose state is the one `persistence` saved, or `defaultState`, loading it
@@ -109,6 +107,5 @@ extension PrismStore where State: Codable {
         self.init(initialState: restored, reducer: reducer, middleware: persistence)
         // At the end of a window, the middleware reads the state from here instead of keeping
         // a copy of every state sent: a send then costs it one flag check.
-        persistence.scheduler.attach { [weak self] in self?.state }
     }
 }

@@ -81,6 +81,51 @@ struct PersistMiddlewareTests {
         }
     }
 
+    /// A state with a large list, and an action that changes one item of it.
+    struct Listing: Codable, Sendable, Equatable {
+        var items = Array(0..<10_000)
+    }
+
+    enum ListingAction: Sendable {
+        case touch
+    }
+
+    @Test(
+        "attached as middleware (the seed pages' form), it keeps no copy of the state between sends",
+        arguments: [false, true])
+    func keepsNoCopy(builderForm: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            // Whether each change was made in place: a list that somebody else also holds is
+            // copied whole by the change (its storage moves).
+            let inPlace = LockedBox<[Bool]>([])
+            let reducer = PrismReduce<Listing, ListingAction> { state, _ in
+                let before = state.items.withUnsafeBufferPointer { $0.baseAddress }
+                state.items[0] += 1
+                let after = state.items.withUnsafeBufferPointer { $0.baseAddress }
+                inPlace.mutate { $0.append(before == after) }
+                return .none
+            }
+            let disk = PrismDiskPersistence(directory: directory)
+            let persist = PrismPersistMiddleware<Listing, ListingAction>(
+                strategy: disk, key: "listing", coalescingWindow: .seconds(3600))
+            let store =
+                builderForm
+                ? PrismStore(initialState: Listing(), reducer: reducer) { persist }
+                : PrismStore(initialState: Listing(), reducer: reducer, middleware: persist)
+            // The first change is saved at once, and the writer keeps the state it saved last
+            // (to skip saving an equal one): the next change copies the list once. After that,
+            // the changes within the window are made in place: nothing keeps a copy of the state.
+            store.send(.touch)
+            try await persist.flush()
+            for _ in 0..<4 { store.send(.touch) }
+            #expect(Array(inPlace.wrappedValue.suffix(3)) == [true, true, true])
+            // What the window saves is still the latest state, read from the store.
+            try await persist.flush()
+            let saved: Listing? = try disk.load(key: "listing")
+            #expect(saved?.items.first == 5)
+        }
+    }
+
     @Test("the first change is saved at once, off the main thread")
     func firstChangeAtOnce() async throws {
         try await withTemporaryDirectory { directory in

@@ -27,6 +27,12 @@ public struct PrismDependencyReducer<Base: PrismReducer>: PrismReducer {
     public func stateReplaced(_ state: Base.State) {
         base.stateReplaced(state)
     }
+
+    /// Tells the base reducer how to read the store's state.
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> Base.State?) {
+        base.storeAttached(reading: currentState)
+    }
 }
 
 extension PrismReducer {

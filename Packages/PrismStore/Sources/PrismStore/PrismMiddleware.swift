@@ -30,10 +30,20 @@ public protocol PrismMiddleware<State, Action>: Sendable {
     /// the new state. Does nothing by default; a middleware that keeps the state somewhere (a
     /// persisting one) records it as after an action.
     func stateReplaced(state: State)
+
+    /// Called once when a root store is made with this middleware, with a function that reads
+    /// the store's current state (nil once the store is gone). Does nothing by default; a
+    /// middleware that needs the latest state later, off the send path (a persisting one, at the
+    /// end of its coalescing window), reads it there instead of keeping each state it is given.
+    func storeAttached(reading currentState: @escaping @MainActor () -> State?)
 }
 
 extension PrismMiddleware {
     /// Does nothing.
     @inlinable
     public func stateReplaced(state: State) {}
+
+    /// Does nothing.
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
 }

@@ -97,6 +97,15 @@ public enum PrismMiddlewareBuilder<State: Sendable, Action: Sendable> {
             case .second(let middleware): middleware.stateReplaced(state: state)
             }
         }
+
+        /// Tells the chosen middleware how to read the store's state.
+        @inlinable
+        public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
+            switch self {
+            case .first(let middleware): middleware.storeAttached(reading: currentState)
+            case .second(let middleware): middleware.storeAttached(reading: currentState)
+            }
+        }
     }
 }
 
@@ -133,6 +142,13 @@ where First.State == Second.State, First.Action == Second.Action {
     public func stateReplaced(state: State) {
         first.stateReplaced(state: state)
         second.stateReplaced(state: state)
+    }
+
+    /// Tells `first`, then `second`, how to read the store's state.
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
+        first.storeAttached(reading: currentState)
+        second.storeAttached(reading: currentState)
     }
 }
 

@@ -87,4 +87,11 @@ where Reducer.State == Middleware.State, Reducer.Action == Middleware.Action {
         reducer.stateReplaced(state)
         middleware.stateReplaced(state: state)
     }
+
+    /// Tells the reducer, then the middleware, how to read the store's state.
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
+        reducer.storeAttached(reading: currentState)
+        middleware.storeAttached(reading: currentState)
+    }
 }

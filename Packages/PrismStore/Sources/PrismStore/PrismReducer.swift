@@ -41,10 +41,21 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// middleware (``handling(with:)``), which hears it in turn: so that a persisting middleware
     /// saves an undone state like any other.
     func stateReplaced(_ state: State)
+
+    /// Hears, once, that a root store was made with this reducer, and how to read that store's
+    /// current state (nil once the store is gone). Does nothing unless the reducer carries
+    /// middleware (``handling(with:)``), which hears it in turn: a persisting middleware then
+    /// reads the latest state when it saves instead of keeping a copy of every state, a copy
+    /// that would make the reducer's next change to a large collection copy the collection.
+    func storeAttached(reading currentState: @escaping @MainActor () -> State?)
 }
 
 extension PrismReducer {
     /// Does nothing: a reducer without middleware has nothing to tell.
     @inlinable
     public func stateReplaced(_ state: State) {}
+
+    /// Does nothing: a reducer without middleware has nothing to tell.
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
 }

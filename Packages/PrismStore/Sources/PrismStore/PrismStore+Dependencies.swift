@@ -54,6 +54,7 @@ extension PrismStore {
             await dependencies.yield { await body() }
         }
         hearReplacements { reducer.stateReplaced($0) }
+        reducer.storeAttached(reading: { [weak self] in self?.state })
     }
 }
 

@@ -7,11 +7,12 @@
 /// changes meanwhile, hands the latest state to the writer and sleeps again; after a quiet
 /// window it ends, and the next change is saved at once again.
 ///
-/// The latest state comes from one of two places. Attached to its store (what
-/// `PrismStore(restoringWith:default:reducer:)` does), the scheduler reads the store's state
-/// when the window ends, and a send only sets a flag. Otherwise it keeps the state of every
-/// send; keeping it is a retain, but it also means the reducer's next change to a collection
-/// of the state copies that collection first.
+/// The latest state comes from one of two places. Attached to its store (every root store made
+/// with the middleware does it, through `PrismMiddleware.storeAttached(reading:)`), the
+/// scheduler reads the store's state when the window ends, and a send only sets a flag.
+/// Otherwise (the middleware inside a child feature's scope, which no store attaches) it keeps
+/// the state of every send; keeping it is a retain, but it also means the reducer's next change
+/// to a collection of the state copies that collection first.
 @MainActor
 @usableFromInline
 final class PersistScheduler<State: Codable & Sendable> {

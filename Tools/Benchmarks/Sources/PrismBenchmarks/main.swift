@@ -27,7 +27,7 @@ if !persistence.isEmpty {
     all += persistence
 }
 
-let network = try await networkBenchmarks() + uploadThroughputBenchmarks()
+let network = try await networkBenchmarks() + uploadThroughputBenchmarks() + serverSentEventBenchmarks()
 if !network.isEmpty {
     printReport("PrismHTTP and PrismCache", network)
     all += network

@@ -96,6 +96,19 @@ public struct PrismServerSentEventParser: Sendable {
     /// - Throws: ``PrismHTTPError`` (`responseTooLarge`) when a line or an event's data passes
     ///   `maximumEventBytes`; the parser should not be used after.
     public mutating func parse(_ bytes: some Sequence<UInt8>) throws(PrismHTTPError) -> [PrismServerSentEvent] {
+        // Read through contiguous storage when there is some (an array, `Data`, a buffer), so the
+        // loop below runs on a concrete buffer rather than through the generic sequence.
+        let read = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(PrismHTTPError) in try parse(buffer: buffer) }
+        }
+        if let read { return try read.get() }
+        let copied = Array(bytes)
+        return try copied.withUnsafeBufferPointer { buffer throws(PrismHTTPError) in try parse(buffer: buffer) }
+    }
+
+    private mutating func parse(buffer bytes: UnsafeBufferPointer<UInt8>) throws(PrismHTTPError)
+        -> [PrismServerSentEvent]
+    {
         var events: [PrismServerSentEvent] = []
         for byte in bytes {
             if let matched = byteOrderMarkMatched {
@@ -139,34 +152,26 @@ public struct PrismServerSentEventParser: Sendable {
         defer { line.removeAll(keepingCapacity: true) }
         if line.isEmpty { return dispatch() }
         if line[0] == UInt8(ascii: ":") { return nil }
-        let name: String
-        var value: ArraySlice<UInt8>
-        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            name = String(decoding: line[..<colon], as: UTF8.self)
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        } else {
-            name = String(decoding: line, as: UTF8.self)
-            value = []
-        }
-        switch name {
-        case "event":
-            eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        // The field's name is compared as bytes: no string is made for it.
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let name = line[..<(colon ?? line.endIndex)]
+        var value = colon.map { line[($0 + 1)...] } ?? []
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        if name.elementsEqual("data".utf8) {
             if hasData { data.append("\n") }
             data.append(String(decoding: value, as: UTF8.self))
             hasData = true
             guard data.utf8.count <= maximumEventBytes else { throw tooLarge("The data of an event") }
-        case "id":
+        } else if name.elementsEqual("event".utf8) {
+            eventType = String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
             {
                 retry = .milliseconds(milliseconds)
             }
-        default:
-            break
         }
         return nil
     }

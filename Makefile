@@ -78,9 +78,10 @@ test-all: deps ## Everything CI runs: lint, tests, a short stress run of the doc
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
 
-lint: deps ## Check formatting (swift format lint --strict), that the manifests agree, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that nothing needs a newer Apple platform than Package.swift's or a Linux-only module outside its #if, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that the manifests agree and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that nothing needs a newer Apple platform than Package.swift's or a Linux-only module outside its #if, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/check-manifests.py
+	Tools/scripts/check-imports.py
 	Tools/scripts/check-doc-code.py
 	Tools/scripts/check-doc-symbols.py
 	Tools/scripts/check-availability.py

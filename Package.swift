@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the
         // macro, and swift-syntax with it, is built only by users who add CasePaths themselves.
         .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
@@ -83,6 +84,8 @@ let package = Package(
             dependencies: [
                 "PrismEffects",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                // OrderedDictionary, under PrismIdentifiedCollection.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 // CaseKeyPath and CasePathable, for `action: \.detail`.
                 .product(name: "CasePathsCore", package: "swift-case-paths"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -136,7 +139,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "PrismInspectorFixture",
-            dependencies: ["PrismInspector"],
+            dependencies: ["PrismInspector", "PrismStore"],
             path: "Packages/PrismInspector/Sources/PrismInspectorFixture"
         ),
 
@@ -223,6 +226,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -313,6 +317,7 @@ let package = Package(
             name: "PrismPersistenceTests",
             dependencies: [
                 "PrismPersistence", "PrismPersistenceTestHelper", "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
         ),
@@ -323,13 +328,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismTestingTests",
-            dependencies: ["PrismTesting", "PrismTestSupport"],
+            dependencies: ["PrismTesting", "PrismStore", "PrismTestSupport"],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
         ),
         .testTarget(
             name: "PrismInspectorTests",
             dependencies: [
-                "PrismInspector",
+                "PrismInspector", "PrismStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -345,11 +350,13 @@ let package = Package(
         .testTarget(
             name: "PrismHTTPTests",
             dependencies: [
-                "PrismHTTP", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
+                "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 // The SHA-256 of what an upload sent, to compare with the server's.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -358,14 +365,15 @@ let package = Package(
         .testTarget(
             name: "PrismGraphQLTests",
             dependencies: [
-                "PrismGraphQL", "PrismTestServer", "PrismTestSupport", .product(name: "Logging", package: "swift-log"),
+                "PrismGraphQL", "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
         ),
         .testTarget(
             name: "PrismHTTPTestingTests",
             dependencies: [
-                "PrismHTTPTesting", "PrismGraphQL", "PrismTestSupport",
+                "PrismHTTPTesting", "PrismHTTP", "PrismGraphQL", "PrismTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"

@@ -62,6 +62,8 @@ let package = Package(
             name: "PrismGraphQLTests",
             dependencies: [
                 "PrismGraphQL",
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),

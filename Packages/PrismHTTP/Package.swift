@@ -59,6 +59,7 @@ let package = Package(
             name: "PrismHTTPTests",
             dependencies: [
                 "PrismHTTP",
+                .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
@@ -66,6 +67,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 // The SHA-256 of what an upload sent, to compare with the server's.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

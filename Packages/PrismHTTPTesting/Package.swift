@@ -25,6 +25,7 @@ let package = Package(
             name: "PrismHTTPTestingTests",
             dependencies: [
                 "PrismHTTPTesting",
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
                 .product(name: "PrismGraphQL", package: "PrismGraphQL"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

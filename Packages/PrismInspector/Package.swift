@@ -35,12 +35,13 @@ let package = Package(
         // test (Tools/scripts/test-inspector-browser.sh) runs it.
         .executableTarget(
             name: "PrismInspectorFixture",
-            dependencies: ["PrismInspector"]
+            dependencies: ["PrismInspector", .product(name: "PrismStore", package: "PrismStore")]
         ),
         .testTarget(
             name: "PrismInspectorTests",
             dependencies: [
                 "PrismInspector",
+                .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "PrismPersistence", "PrismPersistenceTestHelper",
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismEffects"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the
         // macro, and swift-syntax with it, is built only by users who add CasePaths themselves.
         .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
@@ -28,6 +29,8 @@ let package = Package(
                 .product(name: "PrismEffects", package: "PrismEffects"),
                 // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                // OrderedDictionary, under PrismIdentifiedCollection.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 // CaseKeyPath and CasePathable, for `action: \.detail`.
                 .product(name: "CasePathsCore", package: "swift-case-paths"),
                 // Runtime warnings, e.g. for an action sent to a child feature that is not there.

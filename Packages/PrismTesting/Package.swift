@@ -30,7 +30,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismTestingTests",
-            dependencies: ["PrismTesting", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
+            dependencies: [
+                "PrismTesting", .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -27,7 +27,7 @@ if ! git rev-parse --verify --quiet "$baseline^{commit}" >/dev/null; then
 fi
 
 # The library products of the public API (see "Versioning" in README.md): not the test server.
-default_products="PrismEffects PrismStore PrismRouting PrismPersistence PrismTesting PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting"
+default_products="PrismEffects PrismStore PrismRouting PrismPersistence PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting"
 read -r -a products <<<"${PRODUCTS:-$default_products}"
 
 echo "api-check: comparing the public API of ${products[*]} with $baseline"

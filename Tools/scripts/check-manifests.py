@@ -12,12 +12,17 @@ fails when they disagree:
   3. every library product of a package under Packages/ is a product of the root, with the same
      targets;
   4. an external package is required from the same minimum version, with the same traits,
-     wherever it is declared (the root and every nested package).
+     wherever it is declared (the root and every nested package);
+  5. the other lists of the modules agree with the manifests: the Makefile's PACKAGES are the
+     packages under Packages/ (and TSAN_PACKAGES some of them), api-check.sh checks every library
+     product whose sources are in Packages/, README.md's Modules table has a row for every
+     library product, and test-in-groups.sh names only test targets that exist.
 
 Usage: Tools/scripts/check-manifests.py [ROOT]   (exit 1 and a list of differences on failure)
 """
 
 import json
+import re
 import pathlib
 import subprocess
 import sys
@@ -97,6 +102,50 @@ def target_source(root: pathlib.Path, target: dict) -> pathlib.Path | None:
     return (root / path).resolve() if path else None
 
 
+def module_list_problems(root: pathlib.Path, manifest: dict) -> list:
+    """Rule 5: every other list of the modules against the manifests."""
+    problems = []
+    packages = {path.parent.name for path in root.glob("Packages/*/Package.swift")}
+    makefile = (root / "Makefile").read_text()
+
+    def make_list(name: str) -> list:
+        match = re.search(rf"^{name} := (.*)$", makefile, re.M)
+        return match.group(1).split() if match else []
+
+    if set(make_list("PACKAGES")) != packages:
+        problems.append(
+            f"Makefile PACKAGES is {sorted(make_list('PACKAGES'))}, the packages under Packages/ are {sorted(packages)}")
+    if not set(make_list("TSAN_PACKAGES")) <= packages:
+        problems.append(f"Makefile TSAN_PACKAGES names {sorted(set(make_list('TSAN_PACKAGES')) - packages)}, not packages")
+
+    targets = {target["name"]: target for target in manifest["targets"]}
+    libraries = [product for product in manifest["products"] if "library" in product["type"]]
+    module_products = {
+        product["name"] for product in libraries
+        if any(targets[name].get("path", "").startswith("Packages/") for name in product["targets"])
+    }
+    api_check = (root / "Tools/scripts/api-check.sh").read_text()
+    match = re.search(r'^default_products="([^"]*)"', api_check, re.M)
+    checked = set(match.group(1).split()) if match else set()
+    if checked != module_products:
+        problems.append(
+            f"api-check.sh checks {sorted(checked)}; the library products of Packages/ are {sorted(module_products)}")
+
+    readme = (root / "README.md").read_text()
+    table = readme.split("## Modules", 1)[-1]
+    rows = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    missing = {product["name"] for product in libraries} - rows
+    if missing:
+        problems.append(f"README.md's Modules table has no row for {sorted(missing)}")
+
+    groups = (root / "Tools/scripts/test-in-groups.sh").read_text()
+    named = set(re.findall(r"\b(Prism\w*Tests)\b", groups))
+    unknown = named - {name for name, target in targets.items() if target["type"] == "test"}
+    if unknown:
+        problems.append(f"test-in-groups.sh names {sorted(unknown)}, which are not test targets")
+    return problems
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     nested_dirs = sorted(
@@ -170,6 +219,8 @@ def main() -> int:
                 for name, lower, traits, _ in uses
             )
             problems.append(f"package {identity} is required differently:\n{lines}")
+
+    problems += module_list_problems(root, root_manifest)
 
     if problems:
         print("check-manifests: the manifests disagree:")

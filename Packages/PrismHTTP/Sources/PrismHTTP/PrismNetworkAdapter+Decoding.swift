@@ -9,7 +9,8 @@ extension PrismNetworkAdapter {
     /// Otherwise the status is validated and the body decoded, and when the body is what the
     /// cache holds and the decode may be reused (``PrismNetworkRequest/decodedResponseReuse``),
     /// the value is kept beside it for the next hit.
-    func value<Request: PrismNetworkRequest>(of delivery: Delivery, for request: Request) async throws
+    nonisolated(nonsending) func value<Request: PrismNetworkRequest>(of delivery: Delivery, for request: Request)
+        async throws
         -> Request.Response
     {
         let response: PrismHTTPResponse

@@ -22,6 +22,13 @@ import Logging
 /// ``prepare(_:options:)`` and ``send(_:)``. Each attempt is prepared (stages 2-4) exactly once:
 /// the first uses the preparation the lookup was keyed on, each later one (a retry, the resend
 /// after a refresh) is prepared again from ``PrismPreparedRequest/original``.
+///
+/// Nothing waits where nothing needs to: a client with no interceptor and no authenticator
+/// prepares without a suspension (``prepareNow(built:options:cacheInterval:)``), and a fresh hit
+/// whose decoded value is kept beside it is served at once (``freshValue(_:for:prepared:)``), the
+/// same checks as stages 5 and 8 make; whatever else the lookup found goes on to stage 5 with it.
+/// The internal stages are `nonisolated(nonsending)`: they run on their caller's executor, with
+/// no hop between stages.
 extension PrismNetworkAdapter {
     // MARK: Ways in
 
@@ -31,9 +38,23 @@ extension PrismNetworkAdapter {
         options: PrismRequestOptions
     ) async throws -> Request.Response {
         let built = try build(request.endpoint, options: options)
-        let prepared = try await prepare(
-            built: built.request, options: options, cacheInterval: built.cacheInterval, fromEndpoint: true)
-        let delivery = try await deliver(prepared, decodedBy: DecodedReuse.identity(of: Request.self))
+        let decoding = DecodedReuse.identity(of: Request.self)
+        let prepared: PrismPreparedRequest
+        var found: Found?
+        if let now = try prepareNow(built: built.request, options: options, cacheInterval: built.cacheInterval) {
+            // A fresh hit with the value kept beside it goes from stage 2 to 8 without a
+            // suspension; whatever else the lookup found, stage 5 goes on with it.
+            if let decoding, let cache = cache(for: now) {
+                let lookup = lookUp(now, in: cache, decodedBy: decoding)
+                if let value = freshValue(lookup, for: request, prepared: now) { return value }
+                found = lookup
+            }
+            prepared = now
+        } else {
+            prepared = try await prepare(
+                built: built.request, options: options, cacheInterval: built.cacheInterval, fromEndpoint: true)
+        }
+        let delivery = try await deliver(prepared, decodedBy: decoding, found: found)
         return try await value(of: delivery, for: request)
     }
 
@@ -116,23 +137,59 @@ extension PrismNetworkAdapter {
     /// Stages 2 to 4 for one attempt: the interceptors, the authenticator, and the checks, last,
     /// so that whatever an interceptor, the authenticator or a cached validator (`revalidating`'s
     /// `ETag`) put in the request is checked before any transport sees it.
-    func prepare(
+    nonisolated(nonsending) func prepare(
         built: PrismHTTPRequest,
         options: PrismRequestOptions,
         cacheInterval: Duration? = nil,
         revalidating entry: PrismCacheEntry? = nil,
         fromEndpoint: Bool = false
     ) async throws -> PrismPreparedRequest {
-        var request = built
-        for interceptor in interceptors { request = try await interceptor.adapt(request) }
-        var credential: String?
+        var adapted = built
+        for interceptor in interceptors { adapted = try await interceptor.adapt(adapted) }
+        guard let authenticator else {
+            return try validated(
+                adapted, built: built, credential: nil, options: options, cacheInterval: cacheInterval,
+                revalidating: entry, fromEndpoint: fromEndpoint)
+        }
+        let authorized: (PrismHTTPRequest, String?)
         do {
-            if let authenticator { (request, credential) = try await authenticator.authorize(request) }
-            if let entry { request = HTTPCaching.conditional(request, revalidating: entry) }
+            authorized = try await authenticator.authorize(adapted)
+        } catch let error as PrismHTTPError {
+            logFailure(error, of: adapted)
+            throw error
+        }
+        return try validated(
+            authorized.0, built: built, credential: authorized.1, options: options, cacheInterval: cacheInterval,
+            revalidating: entry, fromEndpoint: fromEndpoint)
+    }
+
+    /// Stages 2 to 4 without a suspension, for a client with no interceptor and no
+    /// authenticator (nothing to wait for); nil for any other client.
+    func prepareNow(built: PrismHTTPRequest, options: PrismRequestOptions, cacheInterval: Duration?) throws
+        -> PrismPreparedRequest?
+    {
+        guard interceptors.isEmpty, authenticator == nil else { return nil }
+        return try validated(
+            built, built: built, credential: nil, options: options, cacheInterval: cacheInterval, revalidating: nil,
+            fromEndpoint: true)
+    }
+
+    /// Stage 4, the last step of a preparation: the cached validators added, then the checks.
+    private func validated(
+        _ adapted: PrismHTTPRequest,
+        built: PrismHTTPRequest,
+        credential: String?,
+        options: PrismRequestOptions,
+        cacheInterval: Duration?,
+        revalidating entry: PrismCacheEntry?,
+        fromEndpoint: Bool
+    ) throws -> PrismPreparedRequest {
+        let request = entry.map { HTTPCaching.conditional(adapted, revalidating: $0) } ?? adapted
+        do {
             // A URL an endpoint built (stage 1 checks scheme, host, port and path) that no
             // interceptor changed is not parsed again.
             try RequestValidation.validate(request, urlChecked: fromEndpoint && request.url == built.url)
-        } catch let error as PrismHTTPError {
+        } catch {
             logFailure(error, of: request)
             throw error
         }
@@ -147,12 +204,16 @@ extension PrismNetworkAdapter {
     /// The cache, then the network: a cache hit comes back as the entry (with the value
     /// `decodedBy` kept beside it, if there is one), a fetched response is stored as HTTP and
     /// the policy allow. The key is made (and hashed) once, and the cache's clock read once.
-    func deliver(_ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?) async throws -> Delivery {
+    ///
+    /// `found` is what a lookup of `prepared` already found, if one was made.
+    nonisolated(nonsending) func deliver(
+        _ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?, found: Found? = nil
+    ) async throws -> Delivery {
         let policy = prepared.options.cachePolicy
-        guard let cache, policy != .networkOnly, HTTPCaching.isCacheable(prepared.request) else {
+        guard let cache = cache(for: prepared) else {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
-        let found = lookUp(prepared, in: cache, decodedBy: decoding)
+        let found = found ?? lookUp(prepared, in: cache, decodedBy: decoding)
         let asked = RequestCacheControl(prepared.request.headers)
         func cached(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
             // A range of the body is not the value decoded from all of it.
@@ -222,6 +283,32 @@ extension PrismNetworkAdapter {
             let exchange = try await fetch(prepared, revalidating: nil)
             return .network(exchange.response, slot: await store(exchange, context: context))
         }
+    }
+
+    /// The cache `prepared` goes through: nil when the client has none, the policy is
+    /// `networkOnly`, or the request is not one a cache keeps (RFC 9111 §2).
+    func cache(for prepared: PrismPreparedRequest) -> PrismResponseCache? {
+        guard let cache, prepared.options.cachePolicy != .networkOnly, HTTPCaching.isCacheable(prepared.request)
+        else { return nil }
+        return cache
+    }
+
+    /// Stages 5 and 8 of a fresh hit that needs nothing but the value kept beside it: that value,
+    /// when the policy serves a fresh entry, the request's own directives accept it, the
+    /// request asks for all of the body, and `request` accepts the entry's status; else nil.
+    func freshValue<Request: PrismNetworkRequest>(_ found: Found, for request: Request, prepared: PrismPreparedRequest)
+        -> Request.Response?
+    {
+        guard case .fresh(let entry) = found.lookup, let value = found.decoded as? Request.Response,
+            PrismCachePlan.servesFresh(prepared.options.cachePolicy),
+            RequestCacheControl(prepared.request.headers).acceptsFresh(entry),
+            HTTPCaching.byteRange(of: prepared.request, in: entry) == nil,
+            request.accepts(statusCode: entry.statusCode)
+        else { return nil }
+        if let logger {
+            logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
+        }
+        return value
     }
 
     /// What a lookup found: the entry (or a miss), the value kept beside it, and where a

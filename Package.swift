@@ -168,6 +168,9 @@ let package = Package(
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOFoundationCompat", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 // Their error types, which the transport classifies.
                 .product(
                     name: "NIOPosix", package: "swift-nio",

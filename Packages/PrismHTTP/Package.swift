@@ -46,6 +46,10 @@ let package = Package(
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                // A streamed body's chunks become `Data` without a copy.
+                .product(
+                    name: "NIOFoundationCompat", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 // Their error types, which the transport classifies.
                 .product(
                     name: "NIOPosix", package: "swift-nio",

@@ -26,11 +26,31 @@ public protocol PrismHTTPTransport: Sendable {
     /// The settings the transport applies; PrismGraphQL's subscription socket applies their TLS
     /// settings too. The default is ``PrismTransportConfiguration/default``.
     var configuration: PrismTransportConfiguration { get }
+
+    /// Sends `request`, following redirects as the configuration says, and returns as soon as
+    /// the status and headers arrive; the body is read from the response's
+    /// ``PrismHTTPStreamedResponse/body`` as it arrives.
+    ///
+    /// The request's timeout (or the configuration's) bounds the wait for the head; after it,
+    /// `idleTimeout` bounds each wait for more of the body, however long the whole takes.
+    /// Leaving the body's loop or cancelling the reading task closes the connection.
+    ///
+    /// The default, for transports that cannot stream, sends the request with ``send(_:)`` and
+    /// streams the whole body in one chunk (so `maximumResponseBytes` bounds it).
+    func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse
 }
 
 extension PrismHTTPTransport {
     /// The defaults.
     public var configuration: PrismTransportConfiguration { .default }
+
+    /// Sends `request` with ``send(_:)`` and streams its whole body in one chunk.
+    public func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
+        let response = try await send(request)
+        return PrismHTTPStreamedResponse(
+            statusCode: response.statusCode, headers: response.headers, url: response.url, request: response.request,
+            body: PrismHTTPBodyStream(data: response.body))
+    }
 }
 
 extension Duration {

@@ -357,7 +357,7 @@ extension PrismNetworkAdapter {
     func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
         let send = sendChecked
         let conditional = entry.flatMap { HTTPCaching.canRevalidate($0) ? $0 : nil }
-        var first: PrismPreparedRequest? = prepared
+        var first = prepared
         if let conditional {
             var request = HTTPCaching.conditional(prepared.request, revalidating: conditional)
             try RequestValidation.validateHeaders(request.headers, url: request.url)
@@ -366,23 +366,46 @@ extension PrismNetworkAdapter {
                 original: prepared.original, request: request, credential: prepared.credential,
                 options: prepared.options)
         }
+        return try await retrying(
+            prepared, first: first, revalidating: conditional,
+            attempt: { try await self.attempt($0, revalidating: conditional, send: send) },
+            response: \.response, discard: { _ in })
+    }
+
+    /// The retry loop for any kind of answer (an exchange, a stream): `attempt` runs with
+    /// `first`, then, while the options' retry policy (or the client's) allows, with `prepared`
+    /// prepared again. A transient status (408, 429, 5xx) counts as a failed attempt, its answer
+    /// `discard`ed; when the attempts are spent the last is an error that lists them.
+    func retrying<Answer>(
+        _ prepared: PrismPreparedRequest,
+        first: PrismPreparedRequest,
+        revalidating conditional: PrismCacheEntry?,
+        attempt: (PrismPreparedRequest) async throws -> Answer,
+        response: (Answer) -> PrismHTTPResponse,
+        discard: (Answer) -> Void
+    ) async throws -> Answer {
         guard let retryPolicy = prepared.options.retryPolicy ?? self.retryPolicy, retryPolicy.maxAttempts > 1 else {
-            return try await attempt(first ?? prepared, revalidating: conditional, send: send)
+            return try await attempt(first)
         }
+        var pending: PrismPreparedRequest? = first
         return try await Retrying.run(policy: retryPolicy, sleep: sleep) {
             let current: PrismPreparedRequest
-            if let next = first {
+            if let next = pending {
                 current = next
-                first = nil
+                pending = nil
             } else {
                 current = try await self.prepare(
                     built: prepared.original, options: prepared.options, revalidating: conditional,
                     fromEndpoint: prepared.isFromEndpoint)
             }
-            let exchange = try await attempt(current, revalidating: conditional, send: send)
-            let failure = PrismHTTPError.unacceptable(exchange.response, method: current.request.method)
-            if !exchange.response.isSuccess, PrismRetryFailure(error: failure).isTransient { throw failure }
-            return exchange
+            let answer = try await attempt(current)
+            let status = response(answer)
+            let failure = PrismHTTPError.unacceptable(status, method: current.request.method)
+            if !status.isSuccess, PrismRetryFailure(error: failure).isTransient {
+                discard(answer)
+                throw failure
+            }
+            return answer
         }
     }
 
@@ -413,18 +436,25 @@ extension PrismNetworkAdapter {
         guard let authenticator, authenticator.isAuthenticationFailure(response) else {
             return Exchange(response: response, sent: prepared.request, requestTime: requestTime)
         }
+        let again = try await refreshed(prepared, by: authenticator, revalidating: entry)
+        let againTime = Exchange.now()
+        return Exchange(
+            response: try await transmit(again.request, send: send), sent: again.request, requestTime: againTime)
+    }
+
+    /// `prepared` again after `authenticator` refreshed the credentials it was refused with.
+    func refreshed(
+        _ prepared: PrismPreparedRequest, by authenticator: any PrismAuthenticator, revalidating entry: PrismCacheEntry?
+    ) async throws -> PrismPreparedRequest {
         do {
             try await authenticator.refresh(replacing: prepared.credential)
         } catch let error as PrismHTTPError {
             logFailure(error, of: prepared.request)
             throw error
         }
-        let again = try await prepare(
+        return try await prepare(
             built: prepared.original, options: prepared.options, revalidating: entry,
             fromEndpoint: prepared.isFromEndpoint)
-        let againTime = Exchange.now()
-        return Exchange(
-            response: try await transmit(again.request, send: send), sent: again.request, requestTime: againTime)
     }
 
     /// Sends one prepared request through `send` (the transport, which follows redirects),

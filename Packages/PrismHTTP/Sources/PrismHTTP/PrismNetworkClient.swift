@@ -86,9 +86,26 @@ public protocol PrismNetworkClient: Sendable {
     /// applies to its own; the default is nil (the system's trust, no pins, no client
     /// certificate).
     var tlsConfiguration: PrismTLSConfiguration? { get }
+
+    /// Sends `prepared` and returns as soon as the status and headers arrive; the body is read
+    /// from the response's ``PrismHTTPStreamedResponse/body`` as it arrives (never cached).
+    /// `idleTimeout` bounds each wait for more of the body; nil means the request's timeout.
+    ///
+    /// The default sends `prepared` with ``send(_:)`` and streams the whole body in one chunk.
+    func stream(_ prepared: PrismPreparedRequest, idleTimeout: Duration?) async throws -> PrismHTTPStreamedResponse
 }
 
 extension PrismNetworkClient {
+    /// Sends `prepared` with ``send(_:)`` and streams the whole body in one chunk.
+    public func stream(_ prepared: PrismPreparedRequest, idleTimeout: Duration?) async throws
+        -> PrismHTTPStreamedResponse
+    {
+        let response = try await send(prepared)
+        return PrismHTTPStreamedResponse(
+            statusCode: response.statusCode, headers: response.headers, url: response.url,
+            request: response.request ?? prepared.request, body: PrismHTTPBodyStream(data: response.body))
+    }
+
     /// Builds the endpoint's request, prepares and sends it, checks the status and decodes the body.
     public func request<Request: PrismNetworkRequest>(
         on request: Request,

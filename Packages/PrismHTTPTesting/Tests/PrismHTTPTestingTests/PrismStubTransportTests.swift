@@ -290,4 +290,16 @@ struct PrismStubTransportTests {
         #expect(bodies == Set((0..<100).map(String.init)))
         #expect(stub.requests.count == 100)
     }
+
+    @Test("a stream through the stub has the stubbed body, whole, in one chunk")
+    func streamsTheStubbedBody() async throws {
+        let stub = PrismStubTransport()
+        stub.on(.get, "/export", respond: .text("a\nb\nc"))
+        let client = PrismNetworkAdapter(transport: stub, cache: nil)
+        let response = try await client.stream(PrismHTTPRequest(url: URL(string: "https://api.example.com/export")!))
+        #expect(response.statusCode == 200)
+        var lines: [String] = []
+        for try await line in response.body.lines() { lines.append(line) }
+        #expect(lines == ["a", "b", "c"])
+    }
 }

@@ -11,22 +11,47 @@ extension PrismTestServer {
         /// How long the server waits before it answers, in milliseconds (the wait ends early
         /// when the client leaves or the server stops).
         public var delayMilliseconds: Int
+        /// More of the body, each written (and flushed) after its own wait, after `body`: a body
+        /// that arrives over time, chunked (no `Content-Length`).
+        public var parts: [Part]
+        /// Whether the server closes the connection after the parts instead of ending the body:
+        /// a stream cut midway.
+        public var dropsConnection: Bool
 
-        /// An answer with `status`, `headers` and `body`, after `delayMilliseconds`.
+        /// A piece of a body written after a wait.
+        public struct Part: Sendable, Equatable {
+            /// The wait before the piece, in milliseconds.
+            public var delayMilliseconds: Int
+            /// The piece.
+            public var text: String
+
+            /// `text`, written `delayMilliseconds` after what came before.
+            public init(after delayMilliseconds: Int = 0, _ text: String) {
+                self.delayMilliseconds = delayMilliseconds
+                self.text = text
+            }
+        }
+
+        /// An answer with `status`, `headers` and `body`, after `delayMilliseconds`; then `parts`,
+        /// each after its wait; then the end of the body, or a closed connection when
+        /// `dropsConnection`.
         public init(
             status: Int = 200, headers: [(name: String, value: String)] = [], body: String = "",
-            delayMilliseconds: Int = 0
+            delayMilliseconds: Int = 0, parts: [Part] = [], dropsConnection: Bool = false
         ) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delayMilliseconds = delayMilliseconds
+            self.parts = parts
+            self.dropsConnection = dropsConnection
         }
 
-        /// Whether the answers have the same status, header lines (in order) and body.
+        /// Whether the answers have the same status, header lines (in order), body and parts.
         public static func == (lhs: ScriptedResponse, rhs: ScriptedResponse) -> Bool {
             lhs.status == rhs.status && lhs.body == rhs.body && lhs.delayMilliseconds == rhs.delayMilliseconds
-                && lhs.headers.elementsEqual(rhs.headers, by: ==)
+                && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.parts == rhs.parts
+                && lhs.dropsConnection == rhs.dropsConnection
         }
     }
 

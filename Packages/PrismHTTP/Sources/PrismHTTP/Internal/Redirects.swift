@@ -40,14 +40,30 @@ enum Redirects {
         policy: PrismRedirectPolicy,
         send: (PrismHTTPRequest, _ withBody: Bool) async throws -> PrismHTTPResponse
     ) async throws -> PrismHTTPResponse {
+        try await follow(request, hasBody: hasBody, policy: policy, send: send, head: { $0 }, discard: { _ in })
+    }
+
+    /// ``follow(_:hasBody:policy:send:)`` for any kind of answer, a streamed one among them:
+    /// `head` gives an answer's status and headers, and `discard` is called with each
+    /// redirect's answer before the next hop is sent (a stream is closed there).
+    static func follow<Answer>(
+        _ request: PrismHTTPRequest,
+        hasBody: Bool,
+        policy: PrismRedirectPolicy,
+        send: (PrismHTTPRequest, _ withBody: Bool) async throws -> Answer,
+        head: (Answer) -> PrismHTTPResponse,
+        discard: (Answer) async -> Void
+    ) async throws -> Answer {
         var hop = Hop(request: request, keepsBody: hasBody)
         var followed = 0
         while true {
-            let response = try await send(hop.request, hop.keepsBody)
+            let answer = try await send(hop.request, hop.keepsBody)
+            let response = head(answer)
             guard
                 let next = nextHop(
                     after: response, to: hop.request, bodyIsSent: hop.keepsBody, original: request.url, policy: policy)
-            else { return response }
+            else { return answer }
+            await discard(answer)
             guard followed < policy.maximum else {
                 throw PrismHTTPError(
                     code: .tooManyRedirects,

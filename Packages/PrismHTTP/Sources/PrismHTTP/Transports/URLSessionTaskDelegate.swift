@@ -7,7 +7,7 @@ import FoundationNetworking
 /// The delegate of one URLSession task: it refuses every redirect (Prism follows them itself),
 /// collects the body up to the limit and cancels the task past it, reports upload progress, and
 /// resumes the caller once, when the task completes.
-final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Why the task was cut off for its size.
     struct TooLarge {
         var announced: Int?

@@ -34,7 +34,24 @@ struct ScriptedMiddleware: RouterMiddleware {
         if [204, 205, 304].contains(answer.status) || request.method == .head {
             return Response(status: status, headers: headers)
         }
-        return Response(
-            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
+        guard !answer.parts.isEmpty || answer.dropsConnection else {
+            return Response(
+                status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
+        }
+        let channel = context.channel
+        let body = ResponseBody { writer in
+            if !answer.body.isEmpty { try await writer.write(ByteBuffer(string: answer.body)) }
+            for part in answer.parts {
+                guard await context.pause(milliseconds: part.delayMilliseconds), channel.isActive else { return }
+                try await writer.write(ByteBuffer(string: part.text))
+            }
+            if answer.dropsConnection {
+                // Each part was flushed as it was written; the body's end never is.
+                try? await channel.close().get()
+                return
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
     }
 }

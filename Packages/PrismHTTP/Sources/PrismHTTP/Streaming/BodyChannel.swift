@@ -1,0 +1,251 @@
+import Foundation
+
+/// The hand-over between a transport that receives a body and the code that reads it, for one
+/// streamed response.
+///
+/// | event | what happens |
+/// |---|---|
+/// | the transport receives a chunk (`send`, `offer`) | queued for the reader, who is woken if waiting; `send` waits while `highWater` bytes are queued (back-pressure) |
+/// | the reader asks (`next`) | the oldest chunk; else it waits; after the end, nil or the error, once every chunk is read |
+/// | the body ends (`finish`) | the reader gets the queued chunks, then the end |
+/// | the reader leaves (`cancel`: its loop ended early, its task was cancelled, the stream was dropped unread) | the queue is dropped and `onCancel` closes the connection, at once |
+/// | no chunk for `idleTimeout` while the queue had room | the body ends with `timedOut`, and the connection is closed |
+///
+/// Time spent with a full queue is the reader's, not the server's: it never counts as idle.
+final class BodyChannel: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [Data] = []
+    private var head = 0
+    private var queuedBytes = 0
+    private var ended = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private var reader: CheckedContinuation<Data?, any Error>?
+    private var writer: CheckedContinuation<Bool, Never>?
+    private var onCancel: (@Sendable () -> Void)?
+    private var onDrain: (@Sendable () -> Void)?
+    private var lastArrival = ContinuousClock.now
+    private var watchdog: Task<Void, Never>?
+
+    /// The bytes queued past which `send` waits (and `offer` asks its transport to pause).
+    let highWater: Int
+
+    init(highWater: Int = 1 << 20) {
+        self.highWater = highWater
+    }
+
+    deinit {
+        watchdog?.cancel()
+    }
+
+    // MARK: The transport's side
+
+    /// What closes the connection when the reader leaves or the stream goes idle; run at once if
+    /// that happened already.
+    func setOnCancel(_ action: @escaping @Sendable () -> Void) {
+        let runNow = lock.withLock { () -> Bool in
+            guard !cancelled else { return true }
+            onCancel = action
+            return false
+        }
+        if runNow { action() }
+    }
+
+    /// What resumes a transport that `offer` asked to pause, once the reader has drained the
+    /// queue below `highWater`.
+    func setOnDrain(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { onDrain = action }
+    }
+
+    /// Queues `chunk`, waiting while the queue is full; false when the reader has left (stop).
+    func send(_ chunk: Data) async -> Bool {
+        guard offer(chunk) else { return lock.withLock { !cancelled } }
+        return await withCheckedContinuation { continuation in
+            let resumeNow = lock.withLock { () -> Bool? in
+                if cancelled { return false }
+                if queuedBytes < highWater { return true }
+                writer = continuation
+                return nil
+            }
+            if let resumeNow { continuation.resume(returning: resumeNow) }
+        }
+    }
+
+    /// Queues `chunk` without waiting; true when the queue is now at or past `highWater` (the
+    /// transport should pause until `onDrain`), false otherwise. A chunk offered after the
+    /// reader left is dropped.
+    @discardableResult
+    func offer(_ chunk: Data) -> Bool {
+        let (waiting, full) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            guard !cancelled, !ended else { return (nil, false) }
+            lastArrival = .now
+            if let reader {
+                self.reader = nil
+                return (reader, false)
+            }
+            chunks.append(chunk)
+            queuedBytes += chunk.count
+            return (nil, queuedBytes >= highWater)
+        }
+        waiting?.resume(returning: chunk)
+        return full
+    }
+
+    /// Ends the body, with `error` if it failed: the reader gets every queued chunk first.
+    func finish(throwing error: (any Error)? = nil) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Data?, any Error>? in
+            guard !ended, !cancelled else { return nil }
+            ended = true
+            failure = error
+            watchdog?.cancel()
+            defer { reader = nil }
+            return reader
+        }
+        guard let waiting else { return }
+        if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
+    }
+
+    /// Ends the body with `timedOut` when no chunk of the body of `url` arrives for
+    /// `idleTimeout` while the queue has room, and closes the connection.
+    func watchIdle(_ idleTimeout: Duration, url: URL) {
+        watchIdle(idleTimeout) {
+            PrismHTTPError(
+                code: .timedOut,
+                message: "No byte of the response body arrived for \(idleTimeout) (the stream's idle timeout).",
+                url: url)
+        }
+    }
+
+    /// Ends the body with the error `timedOut` makes when no chunk arrives for `idleTimeout`
+    /// while the queue has room, and closes the connection.
+    func watchIdle(_ idleTimeout: Duration, timedOut: @escaping @Sendable () -> any Error) {
+        let task = Task { [weak self] in
+            while let self {
+                let deadline = self.lock.withLock { lastArrival + idleTimeout }
+                do {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                } catch {
+                    return
+                }
+                let expired = self.lock.withLock { () -> Bool? in
+                    if ended || cancelled { return nil }
+                    // A full queue waits for the reader, not for the server.
+                    if queuedBytes >= highWater {
+                        lastArrival = .now
+                        return false
+                    }
+                    return ContinuousClock.now >= lastArrival + idleTimeout
+                }
+                guard let expired else { return }
+                if expired {
+                    self.expire(timedOut())
+                    return
+                }
+            }
+        }
+        lock.withLock { watchdog = task }
+    }
+
+    private func expire(_ error: any Error) {
+        finish(throwing: error)
+        let action = lock.withLock { onCancel }
+        action?()
+    }
+
+    // MARK: The reader's side
+
+    /// What a read finds without waiting.
+    private enum Ready {
+        case chunk(Data)
+        case end
+        case failed(any Error)
+    }
+
+    /// The next chunk, nil at the end of the body; throws the body's error after the queued
+    /// chunks. Cancelling the reading task leaves the stream (``cancel()``).
+    func next() async throws -> Data? {
+        if let ready = take(waiting: nil) { return try Self.value(of: ready) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let ready = take(waiting: continuation) {
+                    continuation.resume(with: Result { try Self.value(of: ready) })
+                }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    private static func value(of ready: Ready) throws -> Data? {
+        switch ready {
+        case .chunk(let chunk): return chunk
+        case .end: return nil
+        case .failed(let error): throw error
+        }
+    }
+
+    /// The oldest chunk, the end, or the failure, when one is ready; else nil, and `waiting`
+    /// (if given) is kept to be resumed by the transport. A read that makes room in a full queue
+    /// wakes the transport.
+    private func take(waiting: CheckedContinuation<Data?, any Error>?) -> Ready? {
+        let (ready, wake) = lock.withLock { () -> (Ready?, (@Sendable () -> Void)?) in
+            if cancelled { return (.failed(CancellationError()), nil) }
+            if head < chunks.count {
+                let wasFull = queuedBytes >= highWater
+                let chunk = chunks[head]
+                head += 1
+                queuedBytes -= chunk.count
+                if head == chunks.count {
+                    chunks.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                return (.chunk(chunk), wasFull && queuedBytes < highWater ? resumeWriterLocked() : nil)
+            }
+            if ended { return (failure.map { .failed($0) } ?? .end, nil) }
+            if let waiting { reader = waiting }
+            return (nil, nil)
+        }
+        wake?()
+        return ready
+    }
+
+    /// What wakes the transport now that the queue has room: the waiting `send`, or `onDrain`.
+    private func resumeWriterLocked() -> (@Sendable () -> Void)? {
+        if let writer {
+            self.writer = nil
+            return { writer.resume(returning: true) }
+        }
+        return onDrain
+    }
+
+    /// Leaves the stream: the queue is dropped, a waiting `send` returns false, and the
+    /// connection is closed. Later reads throw `CancellationError`.
+    func cancel() {
+        let (action, waitingWriter, waitingReader) = lock.withLock {
+            () -> ((@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?, CheckedContinuation<Data?, any Error>?)
+            in
+            guard !cancelled else { return (nil, nil, nil) }
+            cancelled = true
+            chunks = []
+            head = 0
+            queuedBytes = 0
+            watchdog?.cancel()
+            defer {
+                writer = nil
+                reader = nil
+                onCancel = nil
+            }
+            // A body that ended has no connection left to close.
+            return (ended ? nil : onCancel, writer, reader)
+        }
+        waitingWriter?.resume(returning: false)
+        waitingReader?.resume(throwing: CancellationError())
+        action?()
+    }
+
+    /// Whether the reader left before the end.
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// The bytes queued and not yet read.
+    var queuedByteCount: Int { lock.withLock { queuedBytes } }
+}

@@ -1,0 +1,82 @@
+#if AsyncHTTPClient && os(Linux)
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+@_spi(PrismInternals) import PrismCache
+
+extension PrismAsyncHTTPClientTransport {
+    /// Sends `request`, following redirects as the configuration says, and returns when the
+    /// status and headers arrive; the body streams as the caller reads it.
+    ///
+    /// The request's timeout bounds the head of each hop (AsyncHTTPClient's deadline); then
+    /// `idleTimeout` bounds each wait for the next bytes. The body is read by a task of its own
+    /// into a queue of about a megabyte, which waits while the queue is full: a slow reader holds
+    /// the server back rather than memory. Leaving the stream cancels that task, which closes the
+    /// connection. `maximumResponseBytes` does not apply.
+    public func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
+        try RequestValidation.validate(request)
+        try RequestValidation.validateTimeout(idleTimeout, what: "The idle timeout", url: request.url)
+        return try await stream(checked: request, idleTimeout: idleTimeout)
+    }
+
+    /// ``stream(_:idleTimeout:)`` for a request the client's pipeline has checked already.
+    func stream(checked request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
+        if followsRedirects { throw refusingRedirectingClient(request.url) }
+        let timeout = try effectiveTimeout(of: request)
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        return try await Redirects.follow(
+            request, hasBody: request.body != nil, policy: configuration.redirects,
+            send: { hop, withBody in
+                try await openStream(hop, body: withBody ? hop.body : nil, deadline: deadline, idleTimeout: idleTimeout)
+            },
+            head: \.head,
+            discard: { $0.body.cancel() })
+    }
+
+    /// One hop: the head by `deadline`, then a task that moves the body into the stream's queue.
+    private func openStream(
+        _ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline, idleTimeout: Duration
+    ) async throws -> PrismHTTPStreamedResponse {
+        let url = request.url
+        let limit = configuration.maximumResponseBytes
+        let response: HTTPClientResponse
+        do {
+            try Task.checkCancellation()
+            let sender = try client(for: url)
+            var outgoing = outgoingRequest(for: request)
+            if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            do {
+                response = try await sender.execute(outgoing, deadline: deadline)
+            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
+                // As `collect`: a kept-alive connection closed as the request left, resent once.
+                response = try await sender.execute(outgoing, deadline: deadline)
+            }
+            guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
+        } catch {
+            throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
+        }
+        let channel = BodyChannel()
+        let chunks = response.body
+        let producer = Task {
+            do {
+                for try await buffer in chunks {
+                    var buffer = buffer
+                    let chunk = buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
+                    guard await channel.send(chunk) else { return }
+                }
+                channel.finish()
+            } catch {
+                channel.finish(throwing: AsyncHTTPClientErrors.translate(error, url: url, limit: limit))
+            }
+        }
+        channel.setOnCancel { producer.cancel() }
+        channel.watchIdle(idleTimeout, url: url)
+        var headers = PrismHTTPHeaders()
+        for header in response.headers { headers.add(name: header.name, value: header.value) }
+        return PrismHTTPStreamedResponse(
+            statusCode: Int(response.status.code), headers: headers, url: url, request: request,
+            body: PrismHTTPBodyStream(channel: channel))
+    }
+}
+#endif

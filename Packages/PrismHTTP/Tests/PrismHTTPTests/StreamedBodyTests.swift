@@ -1,0 +1,269 @@
+import Foundation
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("Streamed bodies: the head first, then the body as it arrives, bounded by an idle timeout")
+struct StreamedBodyTests {
+    struct Record: Codable, Sendable, Equatable {
+        var id: Int
+        var text: String
+    }
+
+    @Test(
+        "a 4 MB body streams in several chunks that together are the body send returns",
+        arguments: TransportKind.allCases)
+    func wholeBody(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let response = try await client.stream(on: ServerEndpoint(server, "/large/4194304"))
+            #expect(response.statusCode == 200)
+            #expect(response.headers["Content-Length"] == "4194304")
+            var streamed = Data()
+            var chunks = 0
+            for try await chunk in response.body {
+                streamed.append(chunk)
+                chunks += 1
+            }
+            #expect(chunks > 1)
+            let whole = try await client.send(PrismHTTPRequest(url: server.url("/large/4194304")))
+            #expect(streamed == whole.body)
+        }
+    }
+
+    @Test(
+        "a body that keeps flowing outlasts the request's timeout many times over; the idle timeout bounds only the gaps",
+        arguments: TransportKind.allCases)
+    func flowingBodyOutlastsTimeout(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            // 40 bytes, one every 100 ms: 3.9 s in all, under a 1.5 s timeout for the head and a
+            // 3 s idle timeout for the gaps (both loose enough for a loaded machine).
+            var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=40&interval=100"))
+            request.timeout = .milliseconds(1_500)
+            let response = try await client.stream(request, idleTimeout: .seconds(3))
+            let body = try await response.body.collect(upTo: 1_000)
+            #expect(body.count == 40)
+        }
+    }
+
+    @Test(
+        "a body that stalls after its first bytes ends with timedOut after the idle timeout, and the connection is closed",
+        arguments: TransportKind.allCases)
+    func stalledBody(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let response = try await client.stream(
+                PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")),
+                idleTimeout: .milliseconds(700))
+            var received = 0
+            let error = await #expect(throws: PrismHTTPError.self) {
+                for try await chunk in response.body { received += chunk.count }
+            }
+            #expect(error?.code == .timedOut)
+            #expect(received == 100)
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+
+    @Test("a reader that does not read holds the server back: the body waits on the server, not in memory")
+    func backPressure() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // AsyncHTTPClient only: swift-corelibs-foundation cannot pause a transfer.
+            let client = PrismNetworkAdapter(transport: TransportKind.asyncHTTPClient.make(), cache: nil)
+            let length = 256 << 20
+            let path = "/hostile/stall?length=\(length)&sent=\(length)&ms=0"
+            let response = try await client.stream(PrismHTTPRequest(url: server.url(path)))
+            var iterator = response.body.makeAsyncIterator()
+            _ = try await iterator.next()
+            // Give the server every chance to run ahead of a reader that has stopped.
+            try await Task.sleep(for: .milliseconds(500))
+            // What Prism holds for the reader is its queue: about a megabyte, one chunk more at
+            // most. (The sockets' kernel buffers and the server's own hold more, by the kernel's
+            // rules: tcp_rmem grows to 32 MiB here.) The server could not send the whole body.
+            let queued = response.body.queuedByteCount
+            #expect(queued <= (1 << 20) + (1 << 20), "the stream holds \(queued) bytes unread")
+            #expect(server.bodyBytesSent("/hostile/stall") < length)
+            var total = 0
+            while let chunk = try await iterator.next() { total += chunk.count }
+            #expect(server.bodyBytesSent("/hostile/stall") == length)
+        }
+    }
+
+    @Test("leaving the loop early closes the connection at once", arguments: TransportKind.allCases)
+    func leavingEarly(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let response = try await client.stream(
+                PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")))
+            for try await chunk in response.body {
+                #expect(!chunk.isEmpty)
+                break
+            }
+            // The server was 30 s from finishing: it sees the client go long before.
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+
+    @Test("cancelling the reading task ends the loop and closes the connection", arguments: TransportKind.allCases)
+    func cancellingTheReader(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let url = server.url("/hostile/stall?sent=100&length=200&ms=30000")
+            let started = LockedBox(false)
+            let reader = Task {
+                let response = try await client.stream(PrismHTTPRequest(url: url))
+                for try await _ in response.body { started.mutate { $0 = true } }
+            }
+            try await eventually { started.wrappedValue }
+            reader.cancel()
+            let result = await reader.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+
+    @Test("a stream dropped unread closes its connection", arguments: TransportKind.allCases)
+    func droppedUnread(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            do {
+                let response = try await client.stream(
+                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")))
+                #expect(response.statusCode == 200)
+            }
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+
+    @Test(
+        "lines and JSON lines arrive as the server writes them, split across chunks and CRLF",
+        arguments: TransportKind.allCases)
+    func linesAsTheyArrive(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script(
+                "lines",
+                [
+                    .init(
+                        headers: [("Content-Type", "application/x-ndjson")],
+                        body: #"{"id":1,"text":"one"}"# + "\n" + #"{"id":2,"te"#,
+                        parts: [
+                            .init(after: 50, #"xt":"two"}"# + "\r"),
+                            .init(after: 50, "\n\n" + #"{"id":3,"text":"three"}"#),
+                        ])
+                ])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let records = try await client.stream(on: ServerEndpoint(server, "/scripted/lines")).body
+                .jsonLines(of: Record.self)
+            var decoded: [Record] = []
+            for try await record in records { decoded.append(record) }
+            #expect(decoded == [Record(id: 1, text: "one"), Record(id: 2, text: "two"), Record(id: 3, text: "three")])
+
+            let lines = try await client.stream(on: ServerEndpoint(server, "/scripted/lines")).body.lines()
+            var texts: [String] = []
+            for try await line in lines { texts.append(line) }
+            #expect(texts == [#"{"id":1,"text":"one"}"#, #"{"id":2,"text":"two"}"#, "", #"{"id":3,"text":"three"}"#])
+        }
+    }
+
+    @Test("a line longer than its bound ends the stream with responseTooLarge", arguments: TransportKind.allCases)
+    func lineTooLong(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // A line that never ends: the server keeps writing, the client must not keep reading.
+            let endless = (0..<50).map { _ in
+                PrismTestServer.ScriptedResponse.Part(after: 10, String(repeating: "x", count: 500))
+            }
+            server.script("endless", [.init(body: "short\n", parts: endless)])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let lines = try await client.stream(on: ServerEndpoint(server, "/scripted/endless")).body
+                .lines(maximumLineBytes: 1_000)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in lines {}
+            }
+            #expect(error?.code == .responseTooLarge)
+        }
+    }
+
+    @Test(
+        "a connection the server drops midway ends the loop with an error after what did arrive",
+        arguments: TransportKind.allCases)
+    func droppedMidway(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script("cut", [.init(body: "first\n", parts: [.init(after: 50, "second\n")], dropsConnection: true)])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let lines = try await client.stream(on: ServerEndpoint(server, "/scripted/cut")).body.lines()
+            var texts: [String] = []
+            await #expect(throws: PrismHTTPError.self) {
+                for try await line in lines { texts.append(line) }
+            }
+            #expect(texts == ["first", "second"])
+        }
+    }
+
+    @Test("redirects are followed to the stream's answer", arguments: TransportKind.allCases)
+    func redirects(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let response = try await client.stream(
+                PrismHTTPRequest(url: redirectURL(server, to: server.url("/hostile/redirect-chain/2"))))
+            #expect(response.statusCode == 200)
+            #expect(response.url.path == "/hostile/redirect-chain/0")
+            let body = try await response.body.collect(upTo: 10_000)
+            #expect(String(decoding: body, as: UTF8.self).contains("\"end\""))
+        }
+    }
+
+    @Test(
+        "a 401 before the body refreshes the credentials and opens the stream again, once; interceptors run per attempt",
+        arguments: TransportKind.allCases)
+    func refreshedOnce(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let refreshes = LockedBox(0)
+            let adapted = LockedBox(0)
+            let auth = PrismBearerTokenAuthenticator(accessToken: "stale") { _ in
+                refreshes.mutate { $0 += 1 }
+                return server.currentToken
+            }
+            let counting = PrismInterceptor { request in
+                adapted.mutate { $0 += 1 }
+                return request
+            }
+            let client = PrismNetworkAdapter(
+                transport: transport.make(), cache: nil, interceptors: [counting], authenticator: auth)
+            let response = try await client.stream(on: ServerEndpoint(server, "/auth/protected"))
+            #expect(response.statusCode == 200)
+            let body = try await response.body.collect(upTo: 10_000)
+            #expect(String(decoding: body, as: UTF8.self).contains("\"ok\":true"))
+            #expect(refreshes.wrappedValue == 1)
+            #expect(adapted.wrappedValue == 2)
+            #expect(server.hits("/auth/protected") == 2)
+        }
+    }
+
+    @Test("a transient status before the body is retried as the retry policy says", arguments: TransportKind.allCases)
+    func retriedHead(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(
+                transport: transport.make(), cache: nil,
+                retryPolicy: PrismExponentialBackoff(baseDelay: .milliseconds(10), maxAttempts: 3))
+            let response = try await client.stream(
+                on: ServerEndpoint(server, "/flaky/stream", query: ["failures": "2"]))
+            #expect(response.statusCode == 200)
+            _ = try await response.body.collect(upTo: 10_000)
+            #expect(server.flakyAttempts("stream") == 3)
+        }
+    }
+
+    @Test("an idle timeout that is not a positive duration is refused before anything is sent")
+    func invalidIdleTimeout() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let client = PrismNetworkAdapter(cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                _ = try await client.stream(PrismHTTPRequest(url: server.url("/json/10")), idleTimeout: .zero)
+            }
+            #expect(error?.code == .invalidTimeout)
+            #expect(server.hits("/json/10") == 0)
+        }
+    }
+}

@@ -27,7 +27,9 @@ if !persistence.isEmpty {
     all += persistence
 }
 
-let network = try await networkBenchmarks() + uploadThroughputBenchmarks() + serverSentEventBenchmarks()
+let network =
+    try await networkBenchmarks() + uploadThroughputBenchmarks() + serverSentEventBenchmarks()
+    + streamingNetworkBenchmarks()
 if !network.isEmpty {
     printReport("PrismHTTP and PrismCache", network)
     all += network

@@ -1,0 +1,204 @@
+import Foundation
+@_spi(PrismInternals) import PrismHTTP
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@Suite("Server-Sent Events over the wire: parsing, reconnection with Last-Event-ID, retry, 204")
+struct ServerSentEventStreamTests {
+    typealias Scripted = PrismTestServer.ScriptedResponse
+
+    static let eventStream: [(name: String, value: String)] = [("Content-Type", "text/event-stream; charset=utf-8")]
+
+    struct Message: Codable, Sendable, Equatable {
+        var text: String
+    }
+
+    /// A policy that reconnects quickly, `attempts` times in a row.
+    static func quick(_ attempts: Int = 5) -> PrismExponentialBackoff {
+        PrismExponentialBackoff(
+            baseDelay: .milliseconds(20), maxDelay: .milliseconds(50), maxAttempts: attempts, jitter: .zero)
+    }
+
+    @Test(
+        "every parsing rule of the specification holds over the wire, with the stream split at awkward places",
+        arguments: TransportKind.allCases)
+    func parsingOverTheWire(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // A byte order mark, CRLF, CR and LF line ends, a comment, a field without a colon,
+            // multi-line data, an event type, an id, an unknown field, a retry that is not a
+            // number, and a CRLF split between two writes.
+            server.script(
+                "events",
+                [
+                    Scripted(
+                        headers: Self.eventStream,
+                        body: "\u{FEFF}: a comment\r\ndata: first\r\n\r\n",
+                        parts: [
+                            .init(after: 20, "event: greeting\rdata: hello\rdata:  world\r\r"),
+                            .init(after: 20, "id: 42\nfoo: ignored\nretry: soon\ndata\n\n"),
+                            .init(after: 20, "data: {\"text\":\"json\"}\r"),
+                            .init(after: 20, "\n\r\n"),
+                            .init(after: 20, "data: never dispatched"),
+                        ]),
+                    Scripted(status: 204),
+                ])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            var events: [PrismServerSentEvent] = []
+            for try await event in client.events(
+                on: ServerEndpoint(server, "/scripted/events"), reconnection: Self.quick())
+            {
+                events.append(event)
+            }
+            #expect(
+                events == [
+                    PrismServerSentEvent(data: "first"),
+                    PrismServerSentEvent(type: "greeting", data: "hello\n world"),
+                    PrismServerSentEvent(data: "", lastEventID: "42"),
+                    PrismServerSentEvent(data: #"{"text":"json"}"#, lastEventID: "42"),
+                ])
+            #expect(try events[3].decode(Message.self) == Message(text: "json"))
+            let first = try #require(server.requests.first { $0.path == "/scripted/events" })
+            #expect(first.headers["accept"] == "text/event-stream")
+            #expect(first.headers["cache-control"] == "no-cache")
+            #expect(first.headers["last-event-id"] == nil)
+        }
+    }
+
+    @Test(
+        "a connection dropped midway reconnects with Last-Event-ID, and the stream goes on where it left off",
+        arguments: TransportKind.allCases)
+    func reconnectsWithLastEventID(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script(
+                "resume",
+                [
+                    Scripted(
+                        headers: Self.eventStream, body: "id: 1\ndata: one\n\n",
+                        parts: [.init(after: 20, "id: 2\ndata: two\n\ndata: half an ev")], dropsConnection: true),
+                    Scripted(headers: Self.eventStream, body: "id: 3\ndata: three\n\n"),
+                    Scripted(status: 204),
+                ])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            var data: [String] = []
+            for try await event in client.events(
+                on: ServerEndpoint(server, "/scripted/resume"), reconnection: Self.quick())
+            {
+                data.append(event.data)
+            }
+            // The half event of the dropped connection is never dispatched.
+            #expect(data == ["one", "two", "three"])
+            let requests = server.requests.filter { $0.path == "/scripted/resume" }
+            #expect(requests.map { $0.headers["last-event-id"] } == [nil, "2", "3"])
+        }
+    }
+
+    @Test("the server's retry field sets the wait before reconnecting", arguments: TransportKind.allCases)
+    func serverRetryDelay(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script(
+                "retry",
+                [
+                    Scripted(headers: Self.eventStream, body: "retry: 400\ndata: before\n\n"),
+                    Scripted(headers: Self.eventStream, body: "data: after\n\n"),
+                    Scripted(status: 204),
+                ])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            var arrivals: [ContinuousClock.Instant] = []
+            for try await _ in client.events(on: ServerEndpoint(server, "/scripted/retry"), reconnection: Self.quick())
+            {
+                arrivals.append(.now)
+            }
+            #expect(arrivals.count == 2)
+            // The policy alone would wait 20 ms; the server asked for 400.
+            #expect(arrivals[1] - arrivals[0] >= .milliseconds(400))
+        }
+    }
+
+    @Test(
+        "a server that closes every stream without an event exhausts the reconnection policy",
+        arguments: TransportKind.allCases)
+    func exhaustsThePolicy(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script("empty", [Scripted(headers: Self.eventStream, body: ": nothing\n")])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in client.events(
+                    on: ServerEndpoint(server, "/scripted/empty"), reconnection: Self.quick(3))
+                {}
+            }
+            #expect(error?.code == .retriesExhausted)
+            #expect(error?.attempts.count == 3)
+            #expect(server.hits("/scripted/empty") == 3)
+        }
+    }
+
+    @Test(
+        "a 503 reconnects; a 404 and a body that is not an event stream end the sequence with typed errors",
+        arguments: TransportKind.allCases)
+    func statusesAndMediaTypes(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script(
+                "flaky",
+                [
+                    Scripted(status: 503),
+                    Scripted(headers: Self.eventStream, body: "data: back\n\n"),
+                    Scripted(status: 204),
+                ])
+            server.script("missing", [Scripted(status: 404, body: "no such stream")])
+            server.script("json", [Scripted(headers: [("Content-Type", "application/json")], body: "{}")])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+
+            var data: [String] = []
+            for try await event in client.events(
+                on: ServerEndpoint(server, "/scripted/flaky"), reconnection: Self.quick())
+            {
+                data.append(event.data)
+            }
+            #expect(data == ["back"])
+
+            let missing = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in client.events(
+                    on: ServerEndpoint(server, "/scripted/missing"), reconnection: Self.quick())
+                {}
+            }
+            #expect(missing?.code == .unacceptableStatus)
+            #expect(missing?.statusCode == 404)
+            #expect(server.hits("/scripted/missing") == 1)
+
+            let json = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in client.events(
+                    on: ServerEndpoint(server, "/scripted/json"), reconnection: Self.quick())
+                {}
+            }
+            #expect(json?.code == .decodingFailed)
+            #expect(server.hits("/scripted/json") == 1)
+        }
+    }
+
+    @Test("a lastEventID from an earlier run is sent on the first connection", arguments: TransportKind.allCases)
+    func resumesAnEarlierRun(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script("earlier", [Scripted(status: 204)])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            for try await _ in client.events(on: ServerEndpoint(server, "/scripted/earlier"), lastEventID: "77") {}
+            #expect(server.requests.last?.headers["last-event-id"] == "77")
+        }
+    }
+
+    @Test("an event larger than its bound ends the sequence with responseTooLarge, without reconnecting")
+    func eventTooLarge() async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let big = "data: " + String(repeating: "x", count: 5_000) + "\n\n"
+            server.script("big", [Scripted(headers: Self.eventStream, body: big)])
+            let client = PrismNetworkAdapter(cache: nil)
+            let error = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in client.events(
+                    on: ServerEndpoint(server, "/scripted/big"), reconnection: Self.quick(), maximumEventBytes: 1_000)
+                {}
+            }
+            #expect(error?.code == .responseTooLarge)
+            #expect(server.hits("/scripted/big") == 1)
+        }
+    }
+}

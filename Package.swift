@@ -355,6 +355,8 @@ let package = Package(
             dependencies: [
                 "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                // The SHA-256 a download test expects.
+                .product(name: "Crypto", package: "swift-crypto"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),

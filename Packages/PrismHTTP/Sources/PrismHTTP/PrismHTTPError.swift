@@ -60,6 +60,13 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         public static let invalidTLSConfiguration = Code("invalidTLSConfiguration")
         /// The cache policy (`.cacheOnly`) never asks the server, and nothing usable is cached.
         public static let notCached = Code("notCached")
+        /// A download's file could not be created, written, read or moved into place (a missing
+        /// or read-only folder, a full disk); ``PrismHTTPError/underlying`` is the file system's
+        /// error. The destination is left as it was.
+        public static let fileFailed = Code("fileFailed")
+        /// A downloaded body is not what was expected: its SHA-256 differs from the one asked for.
+        /// The file was not moved into place.
+        public static let integrityCheckFailed = Code("integrityCheckFailed")
 
         /// The code's name.
         public var description: String { name }

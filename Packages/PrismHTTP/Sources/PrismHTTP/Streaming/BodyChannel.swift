@@ -164,6 +164,11 @@ final class BodyChannel: @unchecked Sendable {
     /// The next chunk, nil at the end of the body; throws the body's error after the queued
     /// chunks. Cancelling the reading task leaves the stream (``cancel()``).
     func next() async throws -> Data? {
+        // A cancelled reader stops, even with chunks queued.
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
         if let ready = take(waiting: nil) { return try Self.value(of: ready) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -168,6 +168,7 @@ let package = Package(
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                // A streamed body's chunks become `Data` without a copy.
                 .product(
                     name: "NIOFoundationCompat", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -355,8 +356,6 @@ let package = Package(
             dependencies: [
                 "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                // The SHA-256 a download test expects.
-                .product(name: "Crypto", package: "swift-crypto"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),

@@ -67,8 +67,6 @@ let package = Package(
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
-                // The SHA-256 a download test expects.
-                .product(name: "Crypto", package: "swift-crypto"),
                 // A client that trusts the HTTPS test server's certificate, and the TLS error types.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),

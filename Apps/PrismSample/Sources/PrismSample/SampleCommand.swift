@@ -25,6 +25,8 @@ struct SampleCommand: AsyncParsableCommand {
             TravelCommand.self,
             SyncCommand.self,
             LiveCommand.self,
+            FollowCommand.self,
+            DownloadCommand.self,
             InteractiveCommand.self,
             ServeCommand.self,
         ]

@@ -181,4 +181,42 @@ struct LiveFeatureTests {
         #expect(store.state.failure?.contains("4 attempts failed") == true)
         #expect(stub.requests.count == TaskSyncClient.retryPolicy.maxAttempts)
     }
+
+    @Test("the feed turns each revision the server pushes into an action, and ends when the server says so")
+    func followsTheServer() async throws {
+        let stub = PrismStubTransport()
+        let next = RemoteTaskList(revision: 5, tasks: Self.list.tasks + [RemoteTask(id: 4, title: "Live", done: false)])
+        func event(_ list: RemoteTaskList) throws -> String {
+            let data = String(decoding: try PrismJSON.makeEncoder().encode(list), as: UTF8.self)
+            return "id: \(list.revision)\nevent: revision\ndata: \(data)\n\n"
+        }
+        let stream = try ": hello\n\n" + event(Self.list) + "event: other\ndata: ignored\n\n" + event(next)
+        stub.on(
+            .get, "/tasks/events", times: 1,
+            respond: .text(stream, headers: ["Content-Type": "text/event-stream"]))
+        // After the stream ends the feed reconnects (with Last-Event-ID); 204 says it is over.
+        stub.on(.get, "/tasks/events", respond: .status(204))
+        let retryClock = TestClock()
+        let store = PrismTestStore(initialState: TaskFeedFeature.State(), reducer: TaskFeedFeature()) {
+            $0.taskAPI = Self.api(stub, retryClock: retryClock)
+        }
+        await store.send(.start) { $0.isFollowing = true }
+        await store.receive(.received(Self.list)) {
+            $0.revision = 4
+            $0.titles = ["Write the docs", "Ship Prism", "Review the docs"]
+            $0.received = 1
+        }
+        await store.receive(.received(next)) {
+            $0.revision = 5
+            $0.titles = ["Write the docs", "Ship Prism", "Review the docs", "Live"]
+            $0.received = 2
+        }
+        // The reconnection waits on the client's clock: no real waiting.
+        await retryClock.waitForSleeper()
+        await retryClock.advance(by: .seconds(1))
+        await store.receive(.ended) { $0.isFollowing = false }
+        let reconnect = try #require(stub.requests(.get, "/tasks/events").last)
+        #expect(reconnect.headers["Last-Event-ID"] == "5")
+        #expect(reconnect.headers["Accept"] == "text/event-stream")
+    }
 }

@@ -36,7 +36,9 @@ public protocol PrismHTTPTransport: Sendable {
     /// Leaving the body's loop or cancelling the reading task closes the connection.
     ///
     /// The default, for transports that cannot stream, sends the request with ``send(_:)`` and
-    /// streams the whole body in one chunk (so `maximumResponseBytes` bounds it).
+    /// streams the whole body in one chunk (so `maximumResponseBytes` bounds it). A transport
+    /// that wraps another (to log, to count) should forward this to the one it wraps, or its
+    /// streams, events and downloads are collected whole before the first byte is read.
     func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse
 }
 

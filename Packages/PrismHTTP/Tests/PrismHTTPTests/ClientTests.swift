@@ -145,6 +145,10 @@ struct ClientTests {
                     Issue.record("expected \(path) to fail")
                 } catch let error as PrismHTTPError {
                     #expect(error.code == .connectionFailed || error.code == .transportFailed, "\(path): \(error)")
+                    // AsyncHTTPClient tells a body cut short from a malformed one: lost, worth retrying.
+                    if transport == .asyncHTTPClient {
+                        #expect(error.code == .connectionFailed, "\(path): \(error)")
+                    }
                 }
             }
         }

@@ -79,7 +79,7 @@ struct StreamedBodyTests {
             _ = try await iterator.next()
             // Give the server every chance to run ahead of a reader that has stopped.
             try await Task.sleep(for: .milliseconds(500))
-            // What Prism holds for the reader is its queue: about a megabyte, one chunk more at
+            // What Prism holds for the reader is its queue: about 64 KB, one chunk more at
             // most. (The sockets' kernel buffers and the server's own hold more, by the kernel's
             // rules: tcp_rmem grows to 32 MiB here.) The server could not send the whole body.
             let queued = response.body.queuedByteCount

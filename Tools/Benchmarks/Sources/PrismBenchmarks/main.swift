@@ -1,6 +1,16 @@
 // Prism's benchmarks: `make bench`, or `swift run -c release --package-path Tools/Benchmarks`.
 // Pass `--check` to exit with a failure when a figure misses its bar.
 import Foundation
+import PrismTestServer
+
+// `--serve`: only the test server, in a process of its own, until killed (what a benchmark that
+// measures the client's memory alone talks to; see `TestServerProcess`).
+if CommandLine.arguments.contains("--serve") {
+    let server = try await PrismTestServer.start()
+    print(server.baseURL.absoluteString)
+    fflush(nil)
+    while true { try await Task.sleep(for: .seconds(3_600)) }
+}
 
 let check = CommandLine.arguments.contains("--check")
 var all: [Result] = []
@@ -41,7 +51,7 @@ if !graphQL.isEmpty {
     all += graphQL
 }
 
-let memory = historyBenchmarks() + (try await multipartMemoryBenchmark())
+let memory = historyBenchmarks() + (try await multipartMemoryBenchmark()) + (try await downloadMemoryBenchmark())
 if !memory.isEmpty {
     print("\n## Memory\n")
     for line in memory { print(line) }

@@ -7,6 +7,12 @@ enum Console {
         print(text)
     }
 
+    /// Writes `text` as it is (no newline) and flushes it: a line redrawn in place.
+    static func write(_ text: String) {
+        print(text, terminator: "")
+        fflush(nil)
+    }
+
     /// Writes each of `texts` on a line of its own.
     static func lines(_ texts: [String]) {
         for text in texts { print(text) }

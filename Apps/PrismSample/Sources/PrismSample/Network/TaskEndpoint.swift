@@ -13,6 +13,11 @@ struct TaskEndpoint: PrismNetworkEndpoint {
         /// `POST /tasks/fail-next?count=`: the server fails the next `count` requests (a demo of
         /// retries).
         case failNext(count: Int)
+        /// `GET /tasks/events`: the list's revisions as Server-Sent Events, as they happen.
+        case events
+        /// `GET /download/<name>?bytes=&dropAfter=`: a file of `bytes` bytes, served in ranges;
+        /// the demo server drops the first connection after `cutAt` bytes when given.
+        case file(name: String, bytes: Int, cutAt: Int?)
     }
 
     /// The server, such as `http://127.0.0.1:8080`.
@@ -31,12 +36,14 @@ struct TaskEndpoint: PrismNetworkEndpoint {
         switch route {
         case .list, .replace: return base + PrismPath.segments("tasks")
         case .failNext: return base + PrismPath.segments("tasks", "fail-next")
+        case .events: return base + PrismPath.segments("tasks", "events")
+        case .file(let name, _, _): return base + PrismPath.segments("download", name)
         }
     }
 
     var method: PrismNetworkMethod {
         switch route {
-        case .list: return .get
+        case .list, .events, .file: return .get
         case .replace: return .put
         case .failNext: return .post
         }
@@ -45,8 +52,11 @@ struct TaskEndpoint: PrismNetworkEndpoint {
     var queryItems: [URLQueryItem]? {
         switch route {
         case .list(let maxAge): return maxAge.map { [URLQueryItem(name: "max-age", value: String($0))] }
-        case .replace: return nil
+        case .replace, .events: return nil
         case .failNext(let count): return [URLQueryItem(name: "count", value: String(count))]
+        case .file(_, let bytes, let cutAt):
+            return [URLQueryItem(name: "bytes", value: String(bytes))]
+                + (cutAt.map { [URLQueryItem(name: "dropAfter", value: String($0))] } ?? [])
         }
     }
 

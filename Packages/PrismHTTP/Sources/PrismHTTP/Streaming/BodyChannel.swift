@@ -5,7 +5,7 @@ import Foundation
 ///
 /// | event | what happens |
 /// |---|---|
-/// | the transport receives a chunk (`send`, `offer`) | queued for the reader, who is woken if waiting; `send` waits while `highWater` bytes are queued (back-pressure) |
+/// | the transport receives a chunk (`send`, `offer`) | queued for the reader, who is woken if waiting; `send` waits while `highWater` bytes (64 KB) are queued (back-pressure) |
 /// | the reader asks (`next`) | the oldest chunk; else it waits; after the end, nil or the error, once every chunk is read |
 /// | the body ends (`finish`) | the reader gets the queued chunks, then the end |
 /// | the reader leaves (`cancel`: its loop ended early, its task was cancelled, the stream was dropped unread) | the queue is dropped and `onCancel` closes the connection, at once |
@@ -28,9 +28,13 @@ final class BodyChannel: @unchecked Sendable {
     private var watchdog: Task<Void, Never>?
 
     /// The bytes queued past which `send` waits (and `offer` asks its transport to pause).
+    ///
+    /// 64 KB, about one chunk of AsyncHTTPClient's: measured with a 1 GB download, a queue of
+    /// 256 KB or 1 MB let resident memory grow by 30 to 110 MB for a while (chunks allocated on one
+    /// thread and freed on another fragment the allocator), 64 KB by 0.2 MB, at the same speed.
     let highWater: Int
 
-    init(highWater: Int = 1 << 20) {
+    init(highWater: Int = 64 << 10) {
         self.highWater = highWater
     }
 

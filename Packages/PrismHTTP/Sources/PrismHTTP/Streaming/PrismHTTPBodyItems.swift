@@ -94,7 +94,7 @@ extension PrismHTTPBodyStream {
 
     /// The body as Server-Sent Events (`text/event-stream`), parsed by
     /// ``PrismServerSentEventParser``. For reconnection with `Last-Event-ID`, use
-    /// ``PrismNetworkAdapter/events(on:options:retryPolicy:maximumEventBytes:)``.
+    /// ``PrismNetworkAdapter/events(on:options:lastEventID:reconnection:idleTimeout:maximumEventBytes:)``.
     public func serverSentEvents(maximumEventBytes: Int = 1 << 20) -> PrismHTTPBodyItems<PrismServerSentEvent> {
         PrismHTTPBodyItems(body: self) {
             var parser = PrismServerSentEventParser(maximumEventBytes: maximumEventBytes)

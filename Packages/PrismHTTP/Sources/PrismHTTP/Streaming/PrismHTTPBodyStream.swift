@@ -9,7 +9,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// The transport waits while about a megabyte is read ahead and not yet taken (back-pressure), so
+/// The transport waits while about 64 KB is read ahead and not yet taken (back-pressure), so
 /// a body of any size streams in bounded memory. Leaving the loop early, cancelling the reading
 /// task, or dropping a stream never read closes the connection at once. When no byte arrives for
 /// the stream's idle timeout, the loop throws ``PrismHTTPError`` with the code `timedOut`; a
@@ -75,7 +75,7 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
         return data
     }
 
-    /// The bytes received and not yet read: at most about a megabyte (and one chunk) for a
+    /// The bytes received and not yet read: at most about 64 KB (and one chunk) for a
     /// transport that can hold the server back.
     @_spi(PrismInternals)
     public var queuedByteCount: Int { owner.channel.queuedByteCount }

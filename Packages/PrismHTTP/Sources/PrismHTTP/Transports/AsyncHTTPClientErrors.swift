@@ -36,6 +36,10 @@ enum AsyncHTTPClientErrors {
             return connectionFailed("the TLS handshake or session failed", url: url, error: error)
         case let error as BoringSSLError:
             return connectionFailed("the TLS handshake or session failed", url: url, error: error)
+        case let error as HTTPParserError where error == .invalidEOFState:
+            // The connection closed in the middle of a response (a body cut short): lost, as
+            // URLSession reports it, not malformed.
+            return connectionFailed("the connection closed before the whole response arrived", url: url, error: error)
         case let error as HTTPParserError:
             return PrismHTTPError(
                 code: .transportFailed,

@@ -11,7 +11,7 @@ extension PrismAsyncHTTPClientTransport {
     ///
     /// The request's timeout bounds the head of each hop (AsyncHTTPClient's deadline); then
     /// `idleTimeout` bounds each wait for the next bytes. The body is read by a task of its own
-    /// into a queue of about a megabyte, which waits while the queue is full: a slow reader holds
+    /// into a queue of about 64 KB, which waits while the queue is full: a slow reader holds
     /// the server back rather than memory. Leaving the stream cancels that task, which closes the
     /// connection. `maximumResponseBytes` does not apply.
     public func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
@@ -61,6 +61,7 @@ extension PrismAsyncHTTPClientTransport {
         let producer = Task {
             do {
                 for try await buffer in chunks {
+                    // The chunk's bytes stay where AsyncHTTPClient read them: no copy.
                     var buffer = buffer
                     let chunk = buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
                     guard await channel.send(chunk) else { return }

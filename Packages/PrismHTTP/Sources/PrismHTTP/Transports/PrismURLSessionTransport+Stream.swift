@@ -9,7 +9,7 @@ extension PrismURLSessionTransport {
     /// status and headers arrive; the body streams as the caller reads it.
     ///
     /// The request's timeout bounds the wait for the head of every hop; then `idleTimeout`
-    /// bounds each wait for the next bytes. On Apple platforms, while about a megabyte is
+    /// bounds each wait for the next bytes. On Apple platforms, while about 64 KB is
     /// received and not yet read, the task is suspended; swift-corelibs-foundation cannot pause a
     /// transfer, so on Linux what arrives is queued however slowly it is read (AsyncHTTPClient,
     /// the default transport there, holds the server back instead). Leaving the stream cancels

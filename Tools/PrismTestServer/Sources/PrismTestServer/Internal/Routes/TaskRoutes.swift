@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,6 +16,7 @@ import Foundation
 /// | `GET /tasks?max-age=<s>` | 200 `{"revision", "tasks": [{"id", "title", "done"}]}` with `ETag: "tasks-v<revision>"` and `Cache-Control: no-cache` (`max-age=<s>` when asked); 304 (ETag, no body) when `If-None-Match` matches |
 /// | `PUT /tasks` | body `{"tasks": [{"id": <positive, unique>, "title": <non-empty>, "done": <optional bool>}]}` replaces the list (the revision grows only if it changed); 200 like `GET`; 400 `{"message"}` for any other body |
 /// | `POST /tasks` | body `{"title": <non-empty>, "done": <optional bool>}` appends a task with the next id; 201 `{"id", "title", "done"}` with the new `ETag` and `Location: /tasks/<id>`; 400 `{"message"}` otherwise |
+/// | `GET /tasks/events?limit=<n>&retry=<ms>` | `text/event-stream`: `retry`, then an event `revision` (`id: <revision>`, data as `GET /tasks`) now (unless `Last-Event-ID` is the current revision) and at each change; `: keep-alive` every 5 s; ends after `limit` events |
 /// | `POST /tasks/fail-next?count=<n>&status=<code>&retryAfter=<s>` | the next `n` (default 1) requests to `/tasks` answer `status` (default 503, 400–599) `{"message": "simulated failure k of n"}`, with `Retry-After` when asked; 204 |
 ///
 /// The list lives in ``ServerState`` (``TaskBoard``), so ``PrismTestServer/reset()`` empties it.
@@ -69,6 +71,43 @@ struct TaskRoutes: RouteGroup {
                 (values.taskBoard.add(title: title, done: new.done ?? false), values.taskBoard.etag)
             }
             return .json(Self.json(item), status: .created, headers: [.eTag: etag, .location: "/tasks/\(item.id)"])
+        }
+
+        router.get("/tasks/events") { request, context -> Response in
+            // The list's revisions as Server-Sent Events: the current one first (unless the
+            // client's Last-Event-ID says it has it), then each new one as it happens; a comment
+            // every few seconds keeps the stream alive. `limit=<n>` ends the stream after n
+            // events; `retry=<ms>` sets the client's reconnection delay.
+            let limit = request.query["limit"].flatMap { Int($0) }.map { max($0, 1) } ?? Int.max
+            let retry = request.query["retry"].flatMap { Int($0) }.map { max($0, 0) } ?? 1_000
+            let seen = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
+            let state = self.state
+            let channel = context.channel
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n"))
+                var sent = 0
+                var last = seen
+                var quiet = 0
+                while sent < limit, channel.isActive {
+                    let board = state.withValues { $0.taskBoard }
+                    if board.revision != last {
+                        var event = ByteBuffer(string: "id: \(board.revision)\nevent: revision\ndata: ")
+                        Self.json(board).write(into: &event)
+                        event.writeString("\n\n")
+                        try await writer.write(event)
+                        last = board.revision
+                        sent += 1
+                        quiet = 0
+                        continue
+                    }
+                    quiet += 1
+                    if quiet % 100 == 0 { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
+                    guard await context.pause(milliseconds: 50) else { return }
+                }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
 
         router.post("/tasks/fail-next") { request, _ -> Response in

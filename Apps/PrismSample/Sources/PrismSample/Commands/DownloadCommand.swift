@@ -32,15 +32,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await TaskSession.run(
-            in: options.directory, server: server.target, timeout: server.requestTimeout
-        ) { session in
-            let client: TaskSyncClient
-            do {
-                client = try await session.connection.connect()
-            } catch {
-                throw SampleError("Could not reach the server: \(SyncConnection.describe(error))")
-            }
+        try await server.withClient(in: options.directory) { _, client in
             let destination = options.directory.appendingPathComponent("sample-download.bin")
             // A name of its own per run: the demo server cuts the first connection to each name.
             let endpoint = TaskEndpoint(

@@ -27,15 +27,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await TaskSession.run(
-            in: options.directory, server: server.target, timeout: server.requestTimeout
-        ) { session in
-            let client: TaskSyncClient
-            do {
-                client = try await session.connection.connect()
-            } catch {
-                throw SampleError("Could not reach the server: \(SyncConnection.describe(error))")
-            }
+        try await server.withClient(in: options.directory) { _, client in
             let api = TaskAPI.live(server: client.server, client: client.adapter, options: client.options)
             try await Self.follow(changes: changes, api: api)
         }

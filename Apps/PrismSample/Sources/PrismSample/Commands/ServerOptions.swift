@@ -44,3 +44,22 @@ struct ServerOptions: ParsableArguments {
         return url
     }
 }
+
+extension ServerOptions {
+    /// Runs `body` in a task session of `directory` with a client of the server these options
+    /// name, connected first; a server that cannot be reached is a ``SampleError`` that says so.
+    @MainActor
+    func withClient<Result>(
+        in directory: URL, _ body: (TaskSession, TaskSyncClient) async throws -> Result
+    ) async throws -> Result {
+        try await TaskSession.run(in: directory, server: target, timeout: requestTimeout) { session in
+            let client: TaskSyncClient
+            do {
+                client = try await session.connection.connect()
+            } catch {
+                throw SampleError("Could not reach the server: \(SyncConnection.describe(error))")
+            }
+            return try await body(session, client)
+        }
+    }
+}

@@ -38,13 +38,14 @@ struct StreamedBodyTests {
     func flowingBodyOutlastsTimeout(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            // 40 bytes, one every 100 ms: 3.9 s in all, under a 1.5 s timeout for the head and a
-            // 3 s idle timeout for the gaps (both loose enough for a loaded machine).
-            var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=40&interval=100"))
-            request.timeout = .milliseconds(1_500)
+            // 50 bytes, one every 100 ms: 4.9 s in all, under a 3 s timeout for the head and a
+            // 3 s idle timeout for the gaps (both loose enough for a loaded machine: the head
+            // comes at once, the gaps are 100 ms).
+            var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=50&interval=100"))
+            request.timeout = .seconds(3)
             let response = try await client.stream(request, idleTimeout: .seconds(3))
             let body = try await response.body.collect(upTo: 1_000)
-            #expect(body.count == 40)
+            #expect(body.count == 50)
         }
     }
 
@@ -56,7 +57,7 @@ struct StreamedBodyTests {
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let response = try await client.stream(
                 PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")),
-                idleTimeout: .milliseconds(700))
+                idleTimeout: .seconds(2))
             var received = 0
             let error = await #expect(throws: PrismHTTPError.self) {
                 for try await chunk in response.body { received += chunk.count }

@@ -24,6 +24,13 @@ public struct PrismStubResponse: Sendable {
     /// The entity tag of the body: a request whose `If-None-Match` names it gets
     /// `304 Not Modified` with no body, as a real server that supports revalidation answers.
     public var entityTag: String?
+    /// The body in pieces, for a streamed request (`client.stream`, `client.events`,
+    /// `client.download`): each arrives after its own wait on the transport's clock, and the
+    /// stream then ends, or fails with ``streamFailure``. A request that is not streamed gets
+    /// them joined. Nil: ``body`` in one piece.
+    public var chunks: [PrismStubChunk]?
+    /// The error a streamed body ends with after its chunks (a connection cut midway), if any.
+    public var streamFailure: PrismHTTPError?
 
     /// A response with `statusCode`, `headers` and `body`.
     public init(statusCode: Int = 200, headers: PrismHTTPHeaders = [:], body: Data = Data()) {
@@ -68,6 +75,26 @@ public struct PrismStubResponse: Sendable {
         return PrismStubResponse(statusCode: statusCode, headers: headers, body: Data(text.utf8))
     }
 
+    /// A response whose body arrives in `chunks`, each after its own wait on the transport's
+    /// clock, then ends, or fails with `failure` (a connection cut midway):
+    ///
+    /// ```swift
+    /// stub.on(.get, "/events", respond: .stream([
+    ///     PrismStubChunk("data: one\n\n"),
+    ///     PrismStubChunk("data: two\n\n", after: .seconds(1)),
+    /// ], headers: ["Content-Type": "text/event-stream"]))
+    /// ```
+    public static func stream(
+        _ chunks: [PrismStubChunk], statusCode: Int = 200, headers: PrismHTTPHeaders = [:],
+        failingWith failure: PrismHTTPError? = nil
+    ) -> Self {
+        var response = PrismStubResponse(statusCode: statusCode, headers: headers)
+        response.body = chunks.reduce(into: Data()) { $0.append($1.data) }
+        response.chunks = chunks
+        response.streamFailure = failure
+        return response
+    }
+
     /// A response with `statusCode`, no headers and no body.
     public static func status(_ statusCode: Int) -> Self {
         PrismStubResponse(statusCode: statusCode)
@@ -106,5 +133,24 @@ public struct PrismStubResponse: Sendable {
         response.entityTag = quoted
         response.headers["ETag"] = quoted
         return response
+    }
+}
+
+/// A piece of a streamed stub body (``PrismStubResponse/stream(_:statusCode:headers:failingWith:)``).
+public struct PrismStubChunk: Sendable, Hashable {
+    /// The bytes.
+    public var data: Data
+    /// The wait before the piece, on the transport's clock (none: at once).
+    public var delay: Duration?
+
+    /// `data`, after `delay`.
+    public init(data: Data, after delay: Duration? = nil) {
+        self.data = data
+        self.delay = delay
+    }
+
+    /// `text` in UTF-8, after `delay`.
+    public init(_ text: String, after delay: Duration? = nil) {
+        self.init(data: Data(text.utf8), after: delay)
     }
 }

@@ -147,6 +147,42 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
         try await answer(request)
     }
 
+    /// Records `request` and answers it from the first route that matches; a response given as
+    /// ``PrismStubResponse/stream(_:statusCode:headers:failingWith:)`` arrives chunk by chunk, each
+    /// after its wait on the transport's clock. (`idleTimeout` is not applied: the clock is the
+    /// test's.)
+    public func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
+        let (response, stubbed) = try await resolve(request)
+        guard let stubbed, let chunks = stubbed.chunks, request.method != .head, response.statusCode != 304 else {
+            return PrismHTTPStreamedResponse(
+                statusCode: response.statusCode, headers: response.headers, url: response.url,
+                body: PrismHTTPBodyStream(data: response.body))
+        }
+        let clock = self.clock
+        let failure = stubbed.streamFailure.map { failure in
+            var failure = failure
+            if failure.url == nil { failure.url = request.url }
+            return failure
+        }
+        let pieces = AsyncThrowingStream<Data, any Error> { continuation in
+            let task = Task {
+                do {
+                    for chunk in chunks {
+                        if let delay = chunk.delay { try await clock.sleep(for: delay) }
+                        continuation.yield(chunk.data)
+                    }
+                    continuation.finish(throwing: failure)
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return PrismHTTPStreamedResponse(
+            statusCode: response.statusCode, headers: response.headers, url: response.url,
+            body: PrismHTTPBodyStream(pieces))
+    }
+
     /// Reads `body` chunk by chunk (reporting each to `progress`, as a real transport reports
     /// bytes sent), records the request with the whole body, and answers it as ``send(_:)``
     /// does. An error the body throws while it is read is what the upload throws.
@@ -169,6 +205,19 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
     // MARK: Answering
 
     private func answer(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+        let (response, stubbed) = try await resolve(request)
+        // A streamed body sent whole: its chunks joined, or its failure.
+        if let failure = stubbed?.streamFailure, stubbed?.chunks != nil, response.statusCode != 304 {
+            var failure = failure
+            if failure.url == nil { failure.url = request.url }
+            if failure.method == nil { failure.method = request.method }
+            throw failure
+        }
+        return response
+    }
+
+    /// The answer to `request`, and the stubbed response it came from (nil when no route matched).
+    private func resolve(_ request: PrismHTTPRequest) async throws -> (PrismHTTPResponse, PrismStubResponse?) {
         try Task.checkCancellation()
         let found: Stub? = storage.withLock { storage in
             storage.requests.append(request)
@@ -183,7 +232,7 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
             }
             return stub
         }
-        guard let found else { return try unanswered(request) }
+        guard let found else { return (try unanswered(request), nil) }
 
         let response = try await found.answer(request)
         if let delay = response.delay {
@@ -200,14 +249,15 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
             for name in ["Cache-Control", "Expires", "Vary"] {
                 if let value = response.headers[name] { headers[name] = value }
             }
-            return PrismHTTPResponse(statusCode: 304, headers: headers, body: Data(), url: request.url)
+            return (PrismHTTPResponse(statusCode: 304, headers: headers, body: Data(), url: request.url), response)
         }
-        return PrismHTTPResponse(
+        let answer = PrismHTTPResponse(
             statusCode: response.statusCode,
             headers: response.headers,
             body: request.method == .head ? Data() : response.body,
             url: request.url
         )
+        return (answer, response)
     }
 
     private func unanswered(_ request: PrismHTTPRequest) throws -> PrismHTTPResponse {

@@ -302,4 +302,41 @@ struct PrismStubTransportTests {
         for try await line in response.body.lines() { lines.append(line) }
         #expect(lines == ["a", "b", "c"])
     }
+
+    @Test("a streamed stub arrives chunk by chunk on the stub's clock, and can end with a cut connection")
+    func streamedChunks() async throws {
+        let clock = TestClock()
+        let stub = PrismStubTransport(clock: clock)
+        let events = [
+            PrismStubChunk("data: one\n\n"),
+            PrismStubChunk("data: two\n\n", after: .seconds(5)),
+        ]
+        stub.on(
+            .get, "/events",
+            respond: .stream(
+                events, headers: ["Content-Type": "text/event-stream"],
+                failingWith: PrismHTTPError(code: .connectionFailed, message: "cut")))
+        let client = PrismNetworkAdapter(transport: stub, cache: nil)
+        let response = try await client.stream(PrismHTTPRequest(url: URL(string: "https://api.example.com/events")!))
+        let received = LockedBox<[String]>([])
+        let reader = _Concurrency.Task {
+            for try await event in response.body.serverSentEvents() { received.mutate { $0.append(event.data) } }
+        }
+        // The first event is there at once; the second waits five seconds of the test's clock.
+        await clock.waitForSleeper()
+        #expect(received.wrappedValue == ["one"])
+        await clock.advance(by: .seconds(5))
+        let result = await reader.result
+        #expect(received.wrappedValue == ["one", "two"])
+        #expect(throws: PrismHTTPError.self) { try result.get() }
+
+        // Sent whole (not streamed), the same response is its chunks joined, or its failure.
+        stub.on(.get, "/whole", respond: .stream(events))
+        let whole = try await client.send(PrismHTTPRequest(url: URL(string: "https://api.example.com/whole")!))
+        #expect(String(decoding: whole.body, as: UTF8.self) == "data: one\n\ndata: two\n\n")
+        let cut = await #expect(throws: PrismHTTPError.self) {
+            try await client.send(PrismHTTPRequest(url: URL(string: "https://api.example.com/events")!))
+        }
+        #expect(cut?.code == .connectionFailed)
+    }
 }

@@ -210,7 +210,8 @@ extension PrismNetworkAdapter {
         _ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?, found: Found? = nil
     ) async throws -> Delivery {
         let policy = prepared.options.cachePolicy
-        guard let cache = cache(for: prepared) else {
+        // A lookup already made says the cache applies: its slot holds it.
+        guard let cache = found?.slot.cache ?? cache(for: prepared) else {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
         let found = found ?? lookUp(prepared, in: cache, decodedBy: decoding)

@@ -112,17 +112,6 @@ final class BodyChannel: @unchecked Sendable {
     /// Ends the body with `timedOut` when no chunk of the body of `url` arrives for
     /// `idleTimeout` while the queue has room, and closes the connection.
     func watchIdle(_ idleTimeout: Duration, url: URL) {
-        watchIdle(idleTimeout) {
-            PrismHTTPError(
-                code: .timedOut,
-                message: "No byte of the response body arrived for \(idleTimeout) (the stream's idle timeout).",
-                url: url)
-        }
-    }
-
-    /// Ends the body with the error `timedOut` makes when no chunk arrives for `idleTimeout`
-    /// while the queue has room, and closes the connection.
-    func watchIdle(_ idleTimeout: Duration, timedOut: @escaping @Sendable () -> any Error) {
         let task = Task { [weak self] in
             while let self {
                 let deadline = self.lock.withLock { lastArrival + idleTimeout }
@@ -142,7 +131,12 @@ final class BodyChannel: @unchecked Sendable {
                 }
                 guard let expired else { return }
                 if expired {
-                    self.expire(timedOut())
+                    self.expire(
+                        PrismHTTPError(
+                            code: .timedOut,
+                            message:
+                                "No byte of the response body arrived for \(idleTimeout) (the stream's idle timeout).",
+                            url: url))
                     return
                 }
             }
@@ -251,9 +245,6 @@ final class BodyChannel: @unchecked Sendable {
         waitingReader?.resume(throwing: CancellationError())
         action?()
     }
-
-    /// Whether the reader left before the end.
-    var isCancelled: Bool { lock.withLock { cancelled } }
 
     /// The bytes queued and not yet read.
     var queuedByteCount: Int { lock.withLock { queuedBytes } }

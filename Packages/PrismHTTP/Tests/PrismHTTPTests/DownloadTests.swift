@@ -150,6 +150,34 @@ struct DownloadTests {
     }
 
     @Test(
+        "a server that answers a range with another range is not believed: the part is dropped, the next download is whole",
+        arguments: TransportKind.allCases)
+    func lyingRange(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let folder = try Folder()
+            try Data("the old file".utf8).write(to: folder.file("l.bin"))
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let bytes = 1_000_000
+            let url = server.url("/download/liar?bytes=\(bytes)&lieRange=1&dropAfter=300000")
+            let policy = PrismDownloadPolicy(resumable: true)
+            await #expect(throws: PrismHTTPError.self) {
+                try await client.download(PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
+            }
+            // The resume is answered 206 "bytes 0-999999/1000000": appending it would corrupt the file.
+            let lie = await #expect(throws: PrismHTTPError.self) {
+                try await client.download(PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
+            }
+            #expect(lie?.statusCode == 206)
+            #expect(folder.names == ["l.bin"])
+            #expect(try Data(contentsOf: folder.file("l.bin")) == Data("the old file".utf8))
+            let download = try await client.download(
+                PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
+            #expect(download.statusCode == 200)
+            #expect(try Data(contentsOf: folder.file("l.bin")) == Self.expected(bytes: bytes))
+        }
+    }
+
+    @Test(
         "without resumability, a cut or cancelled download leaves nothing behind, and an old file in place is untouched",
         arguments: TransportKind.allCases)
     func notResumableLeavesNothing(transport: TransportKind) async throws {

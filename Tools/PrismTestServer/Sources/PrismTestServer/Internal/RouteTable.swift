@@ -48,7 +48,7 @@ protocol RouteGroup: Sendable {
 /// | `ANY /hostile/redirect?to=<url>&status=<code>` | `status` (300–399, default 302) with `Location: <url>` (any URL, any origin, any scheme) and `{"message", "location"}` |
 /// | `ANY /hostile/redirect-chain/:n?status=` | n > 0: `status` (default 302) to `/hostile/redirect-chain/<n-1>` (relative, query kept); n = 0: 200 `{"chain": "end", "method"}` |
 /// | `ANY /hostile/unauthorized` | always 401 `{"message": "credentials rejected"}` with `WWW-Authenticate: Bearer` |
-/// | `GET /download/:name?bytes=&validator=etag\|last-modified\|none&ignoreRange=1&dropAfter=&drops=` | a file of `bytes` bytes (default 1048576) that `POST /etag/:name/bump` changes, with its validator, `Range`/`If-Range` (206, 416), and the first `drops` requests (default 1) cut after `dropAfter` bytes (see ``DownloadRoutes``) |
+/// | `GET /download/:name?bytes=&validator=etag\|last-modified\|none&ignoreRange=1&lieRange=1&dropAfter=&drops=` | a file of `bytes` bytes (default 1048576) that `POST /etag/:name/bump` changes, with its validator, `Range`/`If-Range` (206, 416; `lieRange=1`: a 206 from byte 0 whatever was asked), and the first `drops` requests (default 1) cut after `dropAfter` bytes (see ``DownloadRoutes``) |
 /// | `GET /tls/client-certificate` | 200 `{"subject": "<common name>"}` on a TLS connection that presented a client certificate signed by the test client authority (one it did not sign fails the handshake); else 403 `{"message": "a client certificate is required"}` |
 /// | anything else | 404 `{"message": "not found", "path"}` |
 enum RouteTable {

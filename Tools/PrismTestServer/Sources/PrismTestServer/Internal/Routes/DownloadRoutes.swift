@@ -14,6 +14,7 @@ import NIOCore
 /// - `Range: bytes=<first>-[<last>]` gets a 206 with `Content-Range`, unless `If-Range` names
 ///   another validator than the current one or `ignoreRange=1` (then the whole file, 200); a
 ///   range that starts past the end gets 416 with `Content-Range: bytes */<length>`.
+/// - `lieRange=1`: a range request gets a 206 whose `Content-Range` starts at 0, not where asked.
 /// - `dropAfter=<k>&drops=<d>`: the first `d` requests to the name (default 1) close the
 ///   connection after `k` bytes of their body; later ones finish.
 struct DownloadRoutes: RouteGroup {
@@ -50,7 +51,8 @@ struct DownloadRoutes: RouteGroup {
                     headers[.contentRange] = "bytes */\(length)"
                     return Response(status: .rangeNotSatisfiable, headers: headers)
                 }
-                first = range.first
+                // `lieRange=1`: a 206 that says it starts at 0 whatever was asked, with the whole file.
+                first = query["lieRange"] == "1" ? 0 : range.first
                 last = min(range.last ?? length - 1, length - 1)
                 status = .partialContent
                 headers[.contentRange] = "bytes \(first)-\(last)/\(length)"

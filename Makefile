@@ -1,6 +1,6 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
-# Packages under Packages/, in dependency order.
+# Packages under Packages/, in the order of Tools/Modules.toml (`make lint` checks both lists against it).
 PACKAGES := PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
@@ -21,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
+.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -70,23 +70,26 @@ inspector-screenshot: deps ## Run the browser test and save its screenshot where
 
 # test-packages is not a phase of test-all: it builds SwiftNIO and AsyncHTTPClient a second time
 # (about ten minutes on two cores) to run the tests `make test` already ran. What it would catch is
-# checked without a build: `make lint` compares every nested manifest with the root
-# (Tools/scripts/check-manifests.py), and `make test-tsan` builds and tests six nested packages alone.
+# checked without a build: every manifest is generated from one table (Tools/Modules.toml, checked
+# by `make lint`), and `make test-tsan` builds and tests six nested packages alone.
 test-all: deps ## Everything CI runs: lint, tests, a short stress run of the documented tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
 	Tools/scripts/timed.sh lint test test-stress-short test-tsan test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
 
-lint: deps ## Check formatting (swift format lint --strict), that the manifests agree and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that nothing needs a newer Apple platform than Package.swift's or a Linux-only module outside its #if, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that nothing needs a newer Apple platform than Package.swift's or a Linux-only module outside its #if, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
-	Tools/scripts/check-manifests.py
+	Tools/scripts/generate-manifests.py --check
 	Tools/scripts/check-imports.py
 	Tools/scripts/check-doc-code.py
 	Tools/scripts/check-doc-symbols.py
 	Tools/scripts/check-availability.py
 	Tools/scripts/check-portability.py
 	shellcheck Tools/scripts/*.sh .ci/run
+
+manifests: ## Write every Package.swift from Tools/Modules.toml, the one table of modules (edit the table, never a manifest)
+	Tools/scripts/generate-manifests.py
 
 format: ## Format the tree in place with the root .swift-format
 	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)

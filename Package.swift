@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 // The umbrella manifest. Every module is a target whose sources live in its own package under
 // Packages/ (each of which also builds and tests alone); this manifest lets one build run every
 // test, and lets users depend on the repository by URL and pick any product.
@@ -15,22 +16,22 @@ let package = Package(
     products: [
         .library(name: "Prism", targets: ["Prism"]),
         .library(name: "PrismArchitecture", targets: ["PrismArchitecture"]),
+        .library(name: "PrismNetwork", targets: ["PrismNetwork"]),
         .library(name: "PrismEffects", targets: ["PrismEffects"]),
         .library(name: "PrismStore", targets: ["PrismStore"]),
-        .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismPersistence", targets: ["PrismPersistence"]),
+        .library(name: "PrismRouting", targets: ["PrismRouting"]),
         .library(name: "PrismTesting", targets: ["PrismTesting"]),
         .library(name: "PrismInspector", targets: ["PrismInspector"]),
-        .library(name: "PrismNetwork", targets: ["PrismNetwork"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
     ],
-    // Both traits are on by default. A package that needs neither (an app that uses only the
+    // Every trait is on by default. A package that needs none (an app that uses only the
     // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
-    // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras (README.md says how); without the second,
-    // PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules.
+    // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras (README.md says how); without
+    // WebSocketSubscriptions, PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules.
     traits: [
         .trait(
             name: "AsyncHTTPClient",
@@ -50,11 +51,11 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
-        // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the
-        // macro, and swift-syntax with it, is built only by users who add CasePaths themselves.
+        // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the macro, and
+        // swift-syntax with it, is built only by users who add CasePaths themselves.
         .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
-        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
-        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks and Foundation
+        // traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
         .package(
             url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
             traits: ["Clocks", "Foundation"]),
@@ -62,7 +63,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // The test server (Tools/PrismTestServer)
+        // The test server (Tools/PrismTestServer).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
@@ -70,30 +71,52 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The test server's GraphQL endpoint (POST /graphql).
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
-        // GraphQL subscriptions over WebSocket: the client (PrismGraphQL) and the test server's endpoint.
+        // GraphQL subscriptions over WebSocket: the benchmarks' raw client, and the test server's endpoint.
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
+
         // Architecture
-        .target(name: "PrismEffects", path: "Packages/PrismEffects/Sources/PrismEffects"),
+        .target(
+            name: "PrismEffects",
+            path: "Packages/PrismEffects/Sources/PrismEffects"
+        ),
+        .testTarget(
+            name: "PrismEffectsTests",
+            dependencies: ["PrismEffects", "PrismTestSupport"],
+            path: "Packages/PrismEffects/Tests/PrismEffectsTests"
+        ),
         .target(
             name: "PrismStore",
             dependencies: [
                 "PrismEffects",
+                // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 // OrderedDictionary, under PrismIdentifiedCollection.
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 // CaseKeyPath and CasePathable, for `action: \.detail`.
                 .product(name: "CasePathsCore", package: "swift-case-paths"),
+                // Runtime warnings, e.g. for an action sent to a child feature that is not there.
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // The dependencies a store gives its reducer and effects.
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ],
             path: "Packages/PrismStore/Sources/PrismStore"
         ),
-        .target(name: "PrismRouting", path: "Packages/PrismRouting/Sources/PrismRouting"),
+        .testTarget(
+            name: "PrismStoreTests",
+            dependencies: [
+                "PrismStore",
+                // Lets IssueReporting's warnings reach Swift Testing on Linux (withKnownIssue).
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                "PrismTestSupport",
+            ],
+            path: "Packages/PrismStore/Tests/PrismStoreTests"
+        ),
         .target(
             name: "PrismPersistence",
             dependencies: [
@@ -102,24 +125,54 @@ let package = Package(
             ],
             path: "Packages/PrismPersistence/Sources/PrismPersistence"
         ),
+        // A command-line tool the tests run as a child process: saving in a loop to be killed, writing under
+        // a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
             dependencies: ["PrismPersistence"],
             path: "Packages/PrismPersistence/Sources/PrismPersistenceTestHelper"
+        ),
+        .testTarget(
+            name: "PrismPersistenceTests",
+            dependencies: [
+                "PrismPersistence",
+                "PrismPersistenceTestHelper",
+                "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
+        ),
+        .target(
+            name: "PrismRouting",
+            path: "Packages/PrismRouting/Sources/PrismRouting"
+        ),
+        .testTarget(
+            name: "PrismRoutingTests",
+            dependencies: ["PrismRouting"],
+            path: "Packages/PrismRouting/Tests/PrismRoutingTests"
         ),
         .target(
             name: "PrismTesting",
             dependencies: [
                 "PrismStore",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Routes reported issues to Swift Testing and XCTest on every platform (on Linux
+                // IssueReporting finds them only through this library).
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                // TestClock and ImmediateClock, re-exported for features that wait.
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Packages/PrismTesting/Sources/PrismTesting"
         ),
-        // Opt-in: a local web page that shows and steers a store. Built on the SwiftNIO modules
-        // PrismHTTP already uses: no package of its own (Packages/PrismInspector's DocC says why).
+        .testTarget(
+            name: "PrismTestingTests",
+            dependencies: ["PrismTesting", "PrismStore", "PrismTestSupport"],
+            path: "Packages/PrismTesting/Tests/PrismTestingTests"
+        ),
+        // Opt-in: a local web page that shows and steers a store. Built on the SwiftNIO modules PrismHTTP
+        // already uses, so that it adds no package to anybody's graph (Packages/PrismInspector's DocC says
+        // why). The page is plain files, compiled into the module (no bundle to find at run time).
         .target(
             name: "PrismInspector",
             dependencies: [
@@ -137,18 +190,41 @@ let package = Package(
                 .embedInCode("Resources/inspector.js"),
             ]
         ),
+        // A small app with an inspector attached, driven through standard input: the browser test
+        // (Tools/scripts/test-inspector-browser.sh) runs it.
         .executableTarget(
             name: "PrismInspectorFixture",
             dependencies: ["PrismInspector", "PrismStore"],
             path: "Packages/PrismInspector/Sources/PrismInspectorFixture"
         ),
+        .testTarget(
+            name: "PrismInspectorTests",
+            dependencies: [
+                "PrismInspector",
+                "PrismStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Packages/PrismInspector/Tests/PrismInspectorTests"
+        ),
 
         // Networking
-        .target(name: "PrismCache", path: "Packages/PrismCache/Sources/PrismCache"),
+        .target(
+            name: "PrismCache",
+            path: "Packages/PrismCache/Sources/PrismCache"
+        ),
+        // A command-line tool the tests run as a child process, to be killed while it writes.
         .executableTarget(
             name: "PrismCacheTestHelper",
             dependencies: ["PrismCache"],
             path: "Packages/PrismCache/Sources/PrismCacheTestHelper"
+        ),
+        .testTarget(
+            name: "PrismCacheTests",
+            dependencies: ["PrismCache", "PrismCacheTestHelper"],
+            path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .target(
             name: "PrismHTTP",
@@ -158,7 +234,8 @@ let package = Package(
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
-                // AsyncHTTPClient trait (on by default).
+                // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
+                // into `Data` without a copy; the others' error types are what the transport classifies.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -168,11 +245,9 @@ let package = Package(
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                // A streamed body's chunks become `Data` without a copy.
                 .product(
                     name: "NIOFoundationCompat", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                // Their error types, which the transport classifies.
                 .product(
                     name: "NIOPosix", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -182,46 +257,92 @@ let package = Package(
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
+        .testTarget(
+            name: "PrismHTTPTests",
+            dependencies: [
+                "PrismHTTP",
+                "PrismCache",
+                "PrismTestServer",
+                "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                // The SHA-256 of what an upload sent, to compare with the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
+        ),
         .target(
             name: "PrismGraphQL",
             dependencies: [
-                "PrismCache", "PrismHTTP",
+                "PrismCache",
+                "PrismHTTP",
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
-                // WebSocketSubscriptions trait, on by default), and the logger it and the adapter take.
+                // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
+                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
+                // WebSocketSubscriptions trait, on by default).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
-                .product(
-                    name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOConcurrencyHelpers", package: "swift-nio",
                     condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
-                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through
-                // Network.framework, which brings up the cellular radio and honours VPN On Demand.
+                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through Network.framework,
+                // which brings up the cellular radio and honours VPN On Demand.
                 .product(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
                     condition: .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS], traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),
+        .testTarget(
+            name: "PrismGraphQLTests",
+            dependencies: [
+                "PrismGraphQL",
+                "PrismHTTP",
+                "PrismCache",
+                "PrismTestServer",
+                "PrismTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
+        ),
         // A stub transport for apps' unit tests (no server, no socket).
         .target(
             name: "PrismHTTPTesting",
-            dependencies: ["PrismHTTP", .product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
+            dependencies: [
+                "PrismHTTP",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ],
             path: "Packages/PrismHTTPTesting/Sources/PrismHTTPTesting"
+        ),
+        .testTarget(
+            name: "PrismHTTPTestingTests",
+            dependencies: [
+                "PrismHTTPTesting",
+                "PrismHTTP",
+                "PrismGraphQL",
+                "PrismTestSupport",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
         .target(
             name: "PrismTestServer",
             dependencies: [
+                // HTTP dates (HTTPDate), shared with PrismHTTP.
                 "PrismCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -238,149 +359,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Graphiti", package: "Graphiti"),
+                // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket).
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             path: "Tools/PrismTestServer/Sources/PrismTestServer"
         ),
         .executableTarget(
             name: "prism-test-server",
-            dependencies: ["PrismTestServer", .product(name: "UnixSignals", package: "swift-service-lifecycle")],
+            dependencies: [
+                "PrismTestServer",
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
             path: "Tools/PrismTestServer/Sources/prism-test-server"
-        ),
-
-        // Umbrellas: re-exports only
-        .target(
-            name: "PrismArchitecture",
-            dependencies: ["PrismEffects", "PrismStore", "PrismRouting", "PrismPersistence"],
-            path: "Sources/PrismArchitecture"
-        ),
-        .target(
-            name: "PrismNetwork", dependencies: ["PrismCache", "PrismHTTP", "PrismGraphQL"],
-            path: "Sources/PrismNetwork"),
-        .target(name: "Prism", dependencies: ["PrismArchitecture", "PrismNetwork"], path: "Sources/Prism"),
-
-        // The sample app
-        .executableTarget(
-            name: "prism-sample",
-            dependencies: [
-                "Prism", "PrismInspector", "PrismTestServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Apps/PrismSample/Sources/PrismSample"
-        ),
-        // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md).
-        .executableTarget(
-            name: "prism-cache-proxy",
-            dependencies: [
-                "PrismHTTP", .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            path: "Tools/CacheConformance/Sources/prism-cache-proxy",
-            exclude: ["front.mjs"]
-        ),
-
-        // The benchmarks (`make bench`, release): every figure beside a baseline of the same run.
-        .executableTarget(
-            name: "PrismBenchmarks",
-            dependencies: [
-                "PrismArchitecture", "PrismNetwork", "PrismInspector", "PrismTestServer",
-                // The baselines: the raw transport Prism sends through on Linux, a page's raw
-                // WebSocket for the inspector, and the raw WebSocket client PrismGraphQL uses.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tools/Benchmarks/Sources/PrismBenchmarks"
-        ),
-
-        // Tests, and what they share
-        .target(
-            name: "PrismTestSupport",
-            dependencies: [
-                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tools/PrismTestSupport/Sources/PrismTestSupport"
-        ),
-        .testTarget(
-            name: "PrismEffectsTests",
-            dependencies: ["PrismEffects", "PrismTestSupport"],
-            path: "Packages/PrismEffects/Tests/PrismEffectsTests"
-        ),
-        .testTarget(
-            name: "PrismStoreTests",
-            dependencies: [
-                "PrismStore", .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-                "PrismTestSupport",
-            ],
-            path: "Packages/PrismStore/Tests/PrismStoreTests"
-        ),
-        .testTarget(
-            name: "PrismPersistenceTests",
-            dependencies: [
-                "PrismPersistence", "PrismPersistenceTestHelper", "PrismTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Packages/PrismPersistence/Tests/PrismPersistenceTests"
-        ),
-        .testTarget(
-            name: "PrismRoutingTests",
-            dependencies: ["PrismRouting"],
-            path: "Packages/PrismRouting/Tests/PrismRoutingTests"
-        ),
-        .testTarget(
-            name: "PrismTestingTests",
-            dependencies: ["PrismTesting", "PrismStore", "PrismTestSupport"],
-            path: "Packages/PrismTesting/Tests/PrismTestingTests"
-        ),
-        .testTarget(
-            name: "PrismInspectorTests",
-            dependencies: [
-                "PrismInspector", "PrismStore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-            ],
-            path: "Packages/PrismInspector/Tests/PrismInspectorTests"
-        ),
-        .testTarget(
-            name: "PrismCacheTests",
-            dependencies: ["PrismCache", "PrismCacheTestHelper"],
-            path: "Packages/PrismCache/Tests/PrismCacheTests"
-        ),
-        .testTarget(
-            name: "PrismHTTPTests",
-            dependencies: [
-                "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                // The SHA-256 of what an upload sent, to compare with the server's.
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
-        ),
-        .testTarget(
-            name: "PrismGraphQLTests",
-            dependencies: [
-                "PrismGraphQL", "PrismHTTP", "PrismCache", "PrismTestServer", "PrismTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Packages/PrismGraphQL/Tests/PrismGraphQLTests"
-        ),
-        .testTarget(
-            name: "PrismHTTPTestingTests",
-            dependencies: [
-                "PrismHTTPTesting", "PrismHTTP", "PrismGraphQL", "PrismTestSupport",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
         .testTarget(
             name: "PrismTestServerTests",
@@ -395,6 +385,79 @@ let package = Package(
             ],
             path: "Tools/PrismTestServer/Tests/PrismTestServerTests"
         ),
+
+        // What the tests share
+        .target(
+            name: "PrismTestSupport",
+            dependencies: [
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/PrismTestSupport/Sources/PrismTestSupport"
+        ),
+
+        // Umbrellas: re-exports only
+        .target(
+            name: "PrismArchitecture",
+            dependencies: ["PrismEffects", "PrismStore", "PrismRouting", "PrismPersistence"],
+            path: "Sources/PrismArchitecture"
+        ),
+        .target(
+            name: "PrismNetwork",
+            dependencies: ["PrismCache", "PrismHTTP", "PrismGraphQL"],
+            path: "Sources/PrismNetwork"
+        ),
+        .target(
+            name: "Prism",
+            dependencies: ["PrismArchitecture", "PrismNetwork"],
+            path: "Sources/Prism"
+        ),
+
+        // The sample app
+        .executableTarget(
+            name: "prism-sample",
+            dependencies: [
+                "Prism",
+                "PrismInspector",
+                "PrismTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/PrismSample/Sources/PrismSample"
+        ),
+
+        // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md)
+        .executableTarget(
+            name: "prism-cache-proxy",
+            dependencies: [
+                "PrismHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tools/CacheConformance/Sources/prism-cache-proxy",
+            exclude: ["front.mjs"]
+        ),
+
+        // The benchmarks (`make bench`, release): every figure beside a baseline of the same run
+        .executableTarget(
+            name: "PrismBenchmarks",
+            dependencies: [
+                "PrismArchitecture",
+                "PrismNetwork",
+                "PrismInspector",
+                "PrismTestServer",
+                // The baselines: the raw transport Prism sends through on Linux, a page's raw WebSocket for
+                // the inspector, and the raw WebSocket client PrismGraphQL uses.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/Benchmarks/Sources/PrismBenchmarks"
+        ),
+
+        // Tests that span packages
         .testTarget(
             name: "PrismSampleTests",
             dependencies: ["Prism", "prism-sample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
@@ -405,10 +468,11 @@ let package = Package(
             dependencies: ["Prism", "PrismArchitecture", "PrismNetwork", "PrismTestServer"],
             path: "Tests/PrismIntegrationTests"
         ),
-        // The documentation's own tests, run: each target's one source is a link to a file under
-        // Snippets/ (the Getting started article, the testing article, PrismTesting's and PrismHTTPTesting's pages, README.md's), so the code
-        // the pages show is the code that runs. `make test-stress` runs them hundreds of times
-        // beside busy cores.
+
+        // The documentation's own tests, run: each target's one source is a link to a file under Snippets/
+        // (the Getting started article, the testing article, PrismTesting's and PrismHTTPTesting's pages,
+        // README.md's), so the code the pages show is the code that runs. `make test-stress` runs them
+        // hundreds of times beside busy cores.
         .testTarget(
             name: "PrismGettingStartedSnippetTests",
             dependencies: ["Prism", "PrismTesting"],

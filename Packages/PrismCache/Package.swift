@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -10,8 +11,14 @@ let package = Package(
     targets: [
         .target(name: "PrismCache"),
         // A command-line tool the tests run as a child process, to be killed while it writes.
-        .executableTarget(name: "PrismCacheTestHelper", dependencies: ["PrismCache"]),
-        .testTarget(name: "PrismCacheTests", dependencies: ["PrismCache", "PrismCacheTestHelper"]),
+        .executableTarget(
+            name: "PrismCacheTestHelper",
+            dependencies: ["PrismCache"]
+        ),
+        .testTarget(
+            name: "PrismCacheTests",
+            dependencies: ["PrismCache", "PrismCacheTestHelper"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

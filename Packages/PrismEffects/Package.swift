@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -8,15 +9,17 @@ let package = Package(
         .library(name: "PrismEffects", targets: ["PrismEffects"])
     ],
     dependencies: [
-        // What Prism's tests share (test clocks among it), for the tests only: PrismEffects
-        // itself depends on nothing.
+        // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport")
     ],
     targets: [
         .target(name: "PrismEffects"),
         .testTarget(
             name: "PrismEffectsTests",
-            dependencies: ["PrismEffects", .product(name: "PrismTestSupport", package: "PrismTestSupport")]
+            dependencies: [
+                "PrismEffects",
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -7,8 +8,6 @@ let package = Package(
     products: [
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"])
     ],
-    // As in the root manifest: on by default; without it a subscription ends at once with the
-    // error subscriptionsUnavailable, and SwiftNIO's WebSocket, HTTP and SSL modules are not linked.
     traits: [
         .trait(
             name: "WebSocketSubscriptions",
@@ -20,13 +19,15 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismCache"),
         .package(path: "../PrismHTTP"),
+        // Prism's local HTTP test server.
         .package(path: "../../Tools/PrismTestServer"),
+        // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -36,23 +37,23 @@ let package = Package(
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
-                // WebSocketSubscriptions trait, on by default), and the logger it and the adapter take.
+                // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
+                // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
+                // WebSocketSubscriptions trait, on by default).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
-                .product(
-                    name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOConcurrencyHelpers", package: "swift-nio",
                     condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
-                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through
-                // Network.framework, which brings up the cellular radio and honours VPN On Demand.
+                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through Network.framework,
+                // which brings up the cellular radio and honours VPN On Demand.
                 .product(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
                     condition: .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS], traits: ["WebSocketSubscriptions"])),

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -7,7 +8,6 @@ let package = Package(
     products: [
         .library(name: "PrismHTTP", targets: ["PrismHTTP"])
     ],
-    // As in the root manifest: on by default; without it PrismHTTP sends with URLSession.
     traits: [
         .trait(
             name: "AsyncHTTPClient",
@@ -18,14 +18,15 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismCache"),
+        // Prism's local HTTP test server.
         .package(path: "../../Tools/PrismTestServer"),
-        // What Prism's tests share (locks, test clocks), for the tests only.
+        // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -36,7 +37,8 @@ let package = Package(
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
-                // AsyncHTTPClient trait (on by default).
+                // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
+                // into `Data` without a copy; the others' error types are what the transport classifies.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -46,11 +48,9 @@ let package = Package(
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                // A streamed body's chunks become `Data` without a copy.
                 .product(
                     name: "NIOFoundationCompat", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                // Their error types, which the transport classifies.
                 .product(
                     name: "NIOPosix", package: "swift-nio",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),

@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -10,10 +11,12 @@ let package = Package(
     dependencies: [
         .package(path: "../PrismHTTP"),
         .package(path: "../PrismGraphQL"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+        // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
+        // A stub transport for apps' unit tests (no server, no socket).
         .target(
             name: "PrismHTTPTesting",
             dependencies: [

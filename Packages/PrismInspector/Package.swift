@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -9,11 +10,12 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        // The server: the SwiftNIO modules the rest of Prism already depends on, so that the
-        // inspector adds no package to anybody's graph (see the DocC catalog).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        // Opt-in: a local web page that shows and steers a store. Built on the SwiftNIO modules PrismHTTP
+        // already uses, so that it adds no package to anybody's graph (Packages/PrismInspector's DocC says
+        // why). The page is plain files, compiled into the module (no bundle to find at run time).
         .target(
             name: "PrismInspector",
             dependencies: [
@@ -24,18 +26,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            // The page: plain files, compiled into the module (no bundle to find at run time).
             resources: [
                 .embedInCode("Resources/index.html"),
                 .embedInCode("Resources/inspector.css"),
                 .embedInCode("Resources/inspector.js"),
             ]
         ),
-        // A small app with an inspector attached, driven through standard input: the browser
-        // test (Tools/scripts/test-inspector-browser.sh) runs it.
+        // A small app with an inspector attached, driven through standard input: the browser test
+        // (Tools/scripts/test-inspector-browser.sh) runs it.
         .executableTarget(
             name: "PrismInspectorFixture",
-            dependencies: ["PrismInspector", .product(name: "PrismStore", package: "PrismStore")]
+            dependencies: [
+                "PrismInspector",
+                .product(name: "PrismStore", package: "PrismStore"),
+            ]
         ),
         .testTarget(
             name: "PrismInspectorTests",

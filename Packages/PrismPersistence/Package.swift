@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -9,8 +10,9 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -20,8 +22,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // A command-line tool the tests run as a child process: saving in a loop to be killed,
-        // writing under a file-size limit, using the keychain from another environment.
+        // A command-line tool the tests run as a child process: saving in a loop to be killed, writing under
+        // a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
             dependencies: ["PrismPersistence"]
@@ -29,7 +31,8 @@ let package = Package(
         .testTarget(
             name: "PrismPersistenceTests",
             dependencies: [
-                "PrismPersistence", "PrismPersistenceTestHelper",
+                "PrismPersistence",
+                "PrismPersistenceTestHelper",
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -9,7 +10,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "PrismRouting"),
-        .testTarget(name: "PrismRoutingTests", dependencies: ["PrismRouting"]),
+        .testTarget(
+            name: "PrismRoutingTests",
+            dependencies: ["PrismRouting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

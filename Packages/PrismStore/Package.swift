@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -9,18 +10,19 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismEffects"),
+        // What Prism's own tests share.
+        .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
-        // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the
-        // macro, and swift-syntax with it, is built only by users who add CasePaths themselves.
+        // Case key paths (`action: \.detail` on a `@CasePathable` enum). CasePathsCore only: the macro, and
+        // swift-syntax with it, is built only by users who add CasePaths themselves.
         .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
-        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks
-        // and Foundation traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks and Foundation
+        // traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
         .package(
             url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
             traits: ["Clocks", "Foundation"]),
-        .package(path: "../../Tools/PrismTestSupport"),
-        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
     ],
     targets: [
         .target(

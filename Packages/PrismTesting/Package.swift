@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
 import PackageDescription
 
 let package = Package(
@@ -9,10 +10,11 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismStore"),
+        // What Prism's own tests share.
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
-        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
         .target(
@@ -31,7 +33,8 @@ let package = Package(
         .testTarget(
             name: "PrismTestingTests",
             dependencies: [
-                "PrismTesting", .product(name: "PrismStore", package: "PrismStore"),
+                "PrismTesting",
+                .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
             ]
         ),

@@ -1,38 +1,38 @@
-// swift-tools-version: 6.0
-// Prism's local HTTP test server: a real Hummingbird server on 127.0.0.1 used by the tests of
-// PrismHTTP and PrismCache, by the benchmarks and by the sample app's demo. Builds and tests alone:
-// `swift build --build-tests && swift test` in this folder.
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
+// Prism's local HTTP test server: a real Hummingbird server on 127.0.0.1 used by the tests of PrismHTTP,
+// PrismGraphQL and PrismCache, by the benchmarks and by the sample app's demo.
 import PackageDescription
 
 let package = Package(
     name: "PrismTestServer",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "PrismTestServer", targets: ["PrismTestServer"]),
         .executable(name: "prism-test-server", targets: ["prism-test-server"]),
     ],
     dependencies: [
-        // HTTP dates (HTTPDate), shared with PrismHTTP.
         .package(path: "../../Packages/PrismCache"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The test server (Tools/PrismTestServer).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // The GraphQL endpoint (POST /graphql)
+        // The test server's GraphQL endpoint (POST /graphql).
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
-        // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket)
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(
             name: "PrismTestServer",
             dependencies: [
+                // HTTP dates (HTTPDate), shared with PrismHTTP.
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Graphiti", package: "Graphiti"),
+                // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket).
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
@@ -57,8 +58,7 @@ let package = Package(
             dependencies: [
                 "PrismTestServer",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            path: "Sources/prism-test-server"
+            ]
         ),
         .testTarget(
             name: "PrismTestServerTests",

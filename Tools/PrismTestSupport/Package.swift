@@ -1,6 +1,7 @@
-// swift-tools-version: 6.0
-// What Prism's own tests share: locks, gates, waiting for a condition or for a test clock's
-// sleepers, a log handler that keeps its lines. Not a product of Prism: the tests of each package depend on it by path.
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
+// What Prism's own tests share: locks, gates, waiting for a condition or for a test clock's sleepers, a log
+// handler that keeps its lines. Not a product of Prism: the tests of each package depend on it by path.
 import PackageDescription
 
 let package = Package(
@@ -10,14 +11,15 @@ let package = Package(
         .library(name: "PrismTestSupport", targets: ["PrismTestSupport"])
     ],
     dependencies: [
-        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         .target(
             name: "PrismTestSupport",
             dependencies: [
-                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         )
     ],

@@ -23,7 +23,7 @@ public final class PrismDerivedStore<State: Sendable, Value: Equatable>: Observa
     /// The store this value is derived from, kept alive as long as this view of it.
     private let core: AnyObject
 
-    init<Action: Sendable>(core: StoreCore<State, Action>, transform: @escaping (State) -> Value) {
+    init<Action: Sendable>(core: any StoreCore<State, Action>, transform: @escaping (State) -> Value) {
         let registrar = ObservationRegistrar()
         self.registrar = registrar
         self.reader = core.makeReader(transform, isEqual: { $0 == $1 }, registrar: registrar)

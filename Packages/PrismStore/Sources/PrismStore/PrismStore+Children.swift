@@ -37,7 +37,7 @@ extension PrismStore {
                     if state[keyPath: writable][prismID: id] != nil { state[keyPath: writable][prismID: id] = element }
                 }
             }
-            let elementCore: StoreCore<ElementState, ElementAction> = core.scope(
+            let elementCore: any StoreCore<ElementState, ElementAction> = core.scope(
                 state: { state in
                     guard let element = state[keyPath: toElements][prismID: id] else { return lastKnown.value }
                     lastKnown.value = element
@@ -90,7 +90,7 @@ extension PrismStore {
                     if state[keyPath: writable] != nil { state[keyPath: writable] = child }
                 }
             }
-            let childCore: StoreCore<ChildState, ChildAction> = core.scope(
+            let childCore: any StoreCore<ChildState, ChildAction> = core.scope(
                 state: { state in
                     guard let child = state[keyPath: toChildState] else { return lastKnown.value }
                     lastKnown.value = child

@@ -50,7 +50,7 @@ extension PrismStore {
         self.init(initialState: initialState) { state, action in
             dependencies.yield { reducer.reduce(into: &state, action: action) }
         }
-        (core as? RootCore<State, Action>)?.setEffectContext { body in
+        core.root?.setEffectContext { body in
             await dependencies.yield { await body() }
         }
         hearReplacements { reducer.stateReplaced($0) }
@@ -65,6 +65,6 @@ extension PrismStore {
     /// clock can wait until they have settled. Not a stable API; a scoped store ignores it.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func _setEffectExecutor(_ executor: (any TaskExecutor)?) {
-        (core as? RootCore<State, Action>)?.setEffectExecutor(executor)
+        core.root?.setEffectExecutor(executor)
     }
 }

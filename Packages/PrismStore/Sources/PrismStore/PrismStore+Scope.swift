@@ -28,7 +28,7 @@ extension PrismStore {
             write = { $0[keyPath: writable] = $1 }
         }
         let parentSend = sendAction
-        let childCore: StoreCore<ChildState, ChildAction> = core.scope(
+        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(
             state: { $0[keyPath: toChildState] },
             write: write
         )
@@ -50,7 +50,7 @@ extension PrismStore {
         action fromChildAction: @escaping (ChildAction) -> Action
     ) -> PrismStore<ChildState, ChildAction> {
         let parentSend = sendAction
-        let childCore: StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: nil)
+        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: nil)
         return PrismStore<ChildState, ChildAction>(
             core: childCore,
             send: { parentSend(fromChildAction($0)) },

@@ -52,7 +52,7 @@ import Observation
 @dynamicMemberLookup
 public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     @usableFromInline
-    let core: StoreCore<State, Action>
+    let core: any StoreCore<State, Action>
     /// Sends to the root: for the root, its inlined send; for a scoped store, the embedding
     /// of this level composed with the parent's. Built where the types are known, so every
     /// link is specialized.
@@ -64,7 +64,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
 
     @usableFromInline
     init(
-        core: StoreCore<State, Action>,
+        core: any StoreCore<State, Action>,
         send: @escaping (Action) -> PrismEffectTask,
         read: @escaping () -> State
     ) {
@@ -101,7 +101,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     /// Makes `body` hear every ``replaceState(with:)`` of this (root) store, with the new state.
     @usableFromInline
     func hearReplacements(_ body: @escaping (State) -> Void) {
-        (core as? RootCore<State, Action>)?.stateReplaced = body
+        core.root?.stateReplaced = body
     }
 
     /// Creates a store that runs `reducer`, then `middleware`, for every action.

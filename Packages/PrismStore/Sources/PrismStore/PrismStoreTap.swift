@@ -94,41 +94,41 @@ extension PrismStore {
     /// snapshot numbers are skipped.
     @discardableResult
     public func _moveRecording() -> Int {
-        rootCore.moveTapLog()
+        rootCore.recording?.moveLog() ?? 0
     }
 
     /// How many recorded actions ``_moveRecording()`` has not moved yet: the newest of them
     /// will be snapshot number `debugger._nextIndex + _recordingsNotMoved - 1`.
     public var _recordingsNotMoved: Int {
-        let root = rootCore
-        return root.tapTotal - root.tapMoved
+        guard let recording = rootCore.recording else { return 0 }
+        return recording.total - recording.moved
     }
 
     /// Whether actions are recorded (false: paused, and counted in ``_actionsNotRecorded``).
     public var _isRecording: Bool {
-        get { rootCore.tapRecording }
+        get { rootCore.recording?.isRecording ?? false }
         set {
-            let root = rootCore
-            root.tapRecording = newValue && root.tapDebugger != nil
+            guard let recording = rootCore.recording else { return }
+            recording.isRecording = newValue && recording.debugger != nil
         }
     }
 
     /// How many actions were reduced while recording was paused, since attaching or since the
     /// last ``_takeActionsNotRecorded()``.
-    public var _actionsNotRecorded: Int { rootCore.tapSkipped }
+    public var _actionsNotRecorded: Int { rootCore.recording?.skipped ?? 0 }
 
     /// Returns ``_actionsNotRecorded`` and starts counting again from zero.
     public func _takeActionsNotRecorded() -> Int {
-        let root = rootCore
-        defer { root.tapSkipped = 0 }
-        return root.tapSkipped
+        guard let recording = rootCore.recording else { return 0 }
+        defer { recording.skipped = 0 }
+        return recording.skipped
     }
 
     /// Whether each reduce is timed (two precise clock reads per send) and the duration
     /// recorded in the snapshot.
     public var _measuresReduceDuration: Bool {
-        get { rootCore.tapMeasuresDuration }
-        set { rootCore.tapMeasuresDuration = newValue }
+        get { rootCore.recording?.measuresDuration ?? false }
+        set { rootCore.recording?.measuresDuration = newValue }
     }
 
     /// The root's reducer (with its middleware): for tools that compute states from recorded
@@ -147,11 +147,11 @@ extension PrismStore {
 
     /// Whether this store owns its state (it was not made by scoping another store).
     public var _isRoot: Bool {
-        core is RootCore<State, Action>
+        core.root != nil
     }
 
     private var rootCore: RootCore<State, Action> {
-        guard let root = core as? RootCore<State, Action> else {
+        guard let root = core.root else {
             preconditionFailure(
                 "Attach tools that watch a store (PrismInspector) to the root store, not a scoped store.")
         }

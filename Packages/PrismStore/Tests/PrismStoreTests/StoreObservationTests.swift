@@ -1,4 +1,5 @@
 import Observation
+import PrismTestSupport
 import Testing
 
 @testable import PrismStore
@@ -63,6 +64,46 @@ struct StoreObservationTests {
         #expect(logObserver.count == 1)
         #expect(store.count == 4)
         #expect(store.log == ["hello"])
+    }
+
+    @Test("a member read after observers stopped looking gives the value now, however many sends came between")
+    func memberReadAfterUnobservedSends() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let told = LockedBox(0)
+        // Observes once, and does not read again when told: after the first change nobody
+        // looks, and the sends that follow change the count unobserved.
+        withObservationTracking {
+            _ = store.count
+        } onChange: {
+            told.mutate { $0 += 1 }
+        }
+        store.send(.increment)
+        #expect(told.wrappedValue == 1)
+        store.send(.increment)
+        store.send(.set(40))
+        store.send(.increment)
+        #expect(store.count == 41)
+        store.replaceState(with: Counter(count: 7, log: []))
+        #expect(store.count == 7)
+    }
+
+    @Test("members read in turn, through key paths made in different places, each notify only their own observers")
+    func membersReadInTurn() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let countPath: KeyPath<Counter, Int> = \.count
+        let countObserver = ObservationCounter { _ = store.count }
+        let samePathObserver = ObservationCounter { _ = store[dynamicMember: countPath] }
+        let logObserver = ObservationCounter { _ = store.log }
+        for value in 1...5 {
+            store.send(.set(value))
+            #expect(store.count == value)
+            #expect(store[dynamicMember: countPath] == value)
+            #expect(store.log.count == value - 1)
+            store.send(.note("\(value)"))
+        }
+        #expect(countObserver.count == 5)
+        #expect(samePathObserver.count == 5)
+        #expect(logObserver.count == 5)
     }
 
     @Test("an observer of a member that is not Equatable hears about every send")

@@ -191,6 +191,54 @@ func storeBenchmarks() async -> [Result] {
         )
     }
 
+    if selected("member observer") {
+        // What the observation article recommends a view read: one member, `store.count`.
+        let observedSends = 100_000
+        var notifications = 0
+        let (member, minimal) = measurePair(operations: observedSends) {
+            let store = PrismStore(initialState: CounterState(), reducer: CounterReducer())
+            let counter = Counter()
+            @MainActor func track() {
+                withObservationTracking {
+                    blackHole(store.count)
+                } onChange: {
+                    counter.value += 1
+                }
+            }
+            track()
+            for _ in 0..<observedSends {
+                store.send(.increment)
+                track()
+            }
+            notifications = counter.value
+        } against: {
+            let model = MinimalObservable()
+            let counter = Counter()
+            @MainActor func track() {
+                withObservationTracking {
+                    blackHole(model.count)
+                } onChange: {
+                    counter.value += 1
+                }
+            }
+            track()
+            for _ in 0..<observedSends {
+                model.increment()
+                track()
+            }
+        }
+        results.append(
+            Result(
+                name: "send with one re-tracking member observer (store.count)",
+                timing: member,
+                baselineName: "non-generic Observable, 1 mutation",
+                baseline: minimal,
+                bar: .atMostRatio(1.15),
+                note: "\(notifications) notifications / \(observedSends) sends"
+            )
+        )
+    }
+
     if selected("middleware") {
         let built = measure(operations: sends) {
             let store = PrismStore(initialState: CounterState(), reducer: CounterReducer()) {

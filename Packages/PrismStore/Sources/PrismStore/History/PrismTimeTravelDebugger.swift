@@ -227,7 +227,7 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     }
 
     /// Leaves `count` snapshot numbers unused: actions a store recorded that never reached
-    /// the debugger (see `RootCore.moveTapLog()`).
+    /// the debugger (see `StoreRecording.moveLog()`).
     func skipIndices(_ count: Int) {
         nextIndex += count
     }

@@ -7,7 +7,13 @@
 /// direct call to `T.==`. PrismPersistence uses it too (`@_spi(PrismInternals)`: not a stable API),
 /// to skip saving a state equal to the one it saved last.
 @_spi(PrismInternals) @inlinable
-public func equality<T>(of _: T.Type) -> (@Sendable (T, T) -> Bool)? {
+public func equality<T>(of type: T.Type) -> (@Sendable (T, T) -> Bool)? {
+    storeEquality(of: type)
+}
+
+/// `equality(of:)` for the store's own inlinable code, which cannot name SPI.
+@inlinable
+func storeEquality<T>(of _: T.Type) -> (@Sendable (T, T) -> Bool)? {
     guard let equatable = T.self as? any Equatable.Type else { return nil }
     return equatable.prismEquality(as: T.self)
 }

@@ -13,27 +13,31 @@ final class ObservationAnchor: Observable, Sendable {
 
     @usableFromInline
     var state: Int { 0 }
+
+    /// `\.state`, made once: a key path literal costs a runtime call on every use.
+    @usableFromInline
+    nonisolated(unsafe) static let stateKeyPath: KeyPath<ObservationAnchor, Int> = \.state
 }
 
 extension ObservationRegistrar {
     /// Records that the caller read the observed value (inside `withObservationTracking`).
     @inlinable
     func accessState() {
-        access(ObservationAnchor.shared, keyPath: \.state)
+        access(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
     }
 
     @inlinable
     func willSetState() {
-        willSet(ObservationAnchor.shared, keyPath: \.state)
+        willSet(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
     }
 
     @inlinable
     func didSetState() {
-        didSet(ObservationAnchor.shared, keyPath: \.state)
+        didSet(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
     }
 
     @inlinable
     func withStateMutation<T>(_ mutation: () throws -> T) rethrows -> T {
-        try withMutation(of: ObservationAnchor.shared, keyPath: \.state, mutation)
+        try withMutation(of: ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath, mutation)
     }
 }

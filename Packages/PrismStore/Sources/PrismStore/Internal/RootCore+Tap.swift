@@ -19,115 +19,129 @@ import Darwin
 //
 // A send writes the action, the state after it and the time into a preallocated log, in code
 // specialized for the store's types. Nothing else happens until somebody looks: then the log
-// moves into the tool's `PrismTimeTravelDebugger` (`moveTapLog()`), oldest first. The log holds
+// moves into the tool's `PrismTimeTravelDebugger` (`moveLog()`), oldest first. The log holds
 // as many entries as the debugger keeps snapshots, so an entry the log overwrote before
 // anybody looked is one the debugger would have evicted too.
-extension RootCore {
-    /// `reduce` while a tool is attached: reduces (observed or not), timing the reducer while
-    /// the tool asks for durations, then logs.
-    ///
-    /// Specialized for the store's types (inlinable) but not inlined into every send.
-    @inlinable
-    @inline(never)
-    func reduceTapped(_ action: Action) -> PrismEffect<Action> {
-        if tapMeasuresDuration { return reduceTimed(action) }
-        let effect = reduceUntapped(action)
-        logTapped(action, nanoseconds: -1)
-        return effect
+
+/// What a tool attached to a root store: its hooks, its debugger, and the log of reduced
+/// actions. The root holds one while a tool is attached, and nothing of it otherwise.
+@MainActor
+@usableFromInline
+final class StoreRecording<State: Sendable, Action: Sendable> {
+    /// The tool's other hooks.
+    let tap: PrismStoreTap<State, Action>?
+    /// Where the log moves when somebody looks.
+    let debugger: PrismTimeTravelDebugger<State>?
+    /// Whether reduced actions are logged (false while the tool paused recording).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isRecording: Bool
+    /// Actions reduced while recording was paused.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var skipped = 0
+    /// Whether each reduce is timed (two precise clock reads).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var measuresDuration = false
+    /// What turns the coarse clock into seconds since the reference date.
+    @usableFromInline
+    let clockBase: Double
+    /// The time given to logged actions, and how many more may use it (see `refreshStamp()`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var stamp: Double = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var stampRemaining = 0
+    /// Whether a job that makes the next action read the clock is scheduled.
+    private var stampExpires = false
+    /// The action log: `capacity` slots, the first `min(total, capacity)` of them initialized,
+    /// the next write at `next`. Only the main actor touches it (and `deinit`).
+    @usableFromInline
+    nonisolated(unsafe) let log: UnsafeMutablePointer<ActionLogEntry<State, Action>>?
+    @usableFromInline
+    let capacity: Int
+    @usableFromInline
+    @exclusivity(unchecked)
+    var next = 0
+    /// Actions logged since the tool attached.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var total = 0
+    /// `total` at the last move of the log into the debugger.
+    var moved = 0
+
+    init(tap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
+        self.tap = tap
+        self.debugger = debugger
+        self.isRecording = debugger != nil
+        self.clockBase = Date.now.timeIntervalSinceReferenceDate - CoarseClock.seconds()
+        self.capacity = debugger?.maxSnapshots ?? 0
+        self.log = debugger != nil ? .allocate(capacity: capacity) : nil
     }
 
-    /// `reduceTapped` while the tool asks for durations.
-    @inlinable
-    @inline(never)
-    func reduceTimed(_ action: Action) -> PrismEffect<Action> {
-        let start = ContinuousClock.now
-        let effect = reduceUntapped(action)
-        let elapsed = (ContinuousClock.now - start).components
-        logTapped(action, nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-        return effect
+    deinit {
+        if let log {
+            log.deinitialize(count: min(total, capacity))
+            log.deallocate()
+        }
     }
 
-    /// What `reduceTapped` times: the reducer, and the observers' notifications if any.
+    /// Logs `action` and `state` after it, or counts it while recording is paused.
     @inlinable
     @inline(__always)
-    func reduceUntapped(_ action: Action) -> PrismEffect<Action> {
-        if isObserved || hasWatchers { return reduceObserved(action) }
-        let effect = reducer(&statePointer.pointee, action)
-        version &+= 1
-        return effect
-    }
-
-    /// Logs `action` and the state after it, or counts it while recording is paused.
-    @inlinable
-    @inline(__always)
-    func logTapped(_ action: Action, nanoseconds: Int64) {
-        guard tapRecording, let log = tapLog else {
-            tapSkipped &+= 1
+    func log(_ action: Action, state: State, nanoseconds: Int64) {
+        guard isRecording, let log else {
+            skipped &+= 1
             return
         }
-        tapStampRemaining &-= 1
-        if tapStampRemaining < 0 { refreshTapStamp() }
+        stampRemaining &-= 1
+        if stampRemaining < 0 { refreshStamp() }
         let entry = ActionLogEntry(
             action: action,
-            state: statePointer.pointee,
-            secondsSinceReferenceDate: tapStamp,
+            state: state,
+            secondsSinceReferenceDate: stamp,
             reduceNanoseconds: nanoseconds
         )
-        let slot = log + tapNext
-        if tapTotal < tapCapacity {
+        let slot = log + next
+        if total < capacity {
             slot.initialize(to: entry)
         } else {
             slot.pointee = entry
         }
-        tapTotal &+= 1
-        tapNext = tapNext + 1 == tapCapacity ? 0 : tapNext + 1
+        total &+= 1
+        next = next + 1 == capacity ? 0 : next + 1
     }
 
     /// Reads the clock for the actions logged from now until the end of this main-actor turn
     /// (or the next 64 actions, whichever comes first): a clock read costs more than the rest
     /// of logging, and the actions of one turn happen together.
     @usableFromInline
-    func refreshTapStamp() {
-        tapStamp = tapClockBase + CoarseClock.seconds()
-        tapStampRemaining = 63
-        guard !tapStampExpires else { return }
-        tapStampExpires = true
+    func refreshStamp() {
+        stamp = clockBase + CoarseClock.seconds()
+        stampRemaining = 63
+        guard !stampExpires else { return }
+        stampExpires = true
         Task { @MainActor [weak self] in
             guard let self else { return }
             // The next action reads the clock again.
-            self.tapStampRemaining = 0
-            self.tapStampExpires = false
+            self.stampRemaining = 0
+            self.stampExpires = false
         }
-    }
-
-    func setTap(_ newTap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
-        releaseTapLog()
-        tap = newTap
-        tapDebugger = debugger
-        tapRecording = debugger != nil
-        tapSkipped = 0
-        tapMeasuresDuration = false
-        tapClockBase = Date.now.timeIntervalSinceReferenceDate - CoarseClock.seconds()
-        tapStampRemaining = 0
-        if let debugger {
-            tapCapacity = debugger.maxSnapshots
-            tapLog = .allocate(capacity: tapCapacity)
-        }
-        hasTap = newTap != nil || debugger != nil
-        needsObservation = isObserved || hasWatchers || hasTap
     }
 
     /// Moves what was logged since the last move into the debugger, oldest first, and returns
     /// how many entries were overwritten before they could move (their snapshot numbers are
     /// skipped, so that numbers still count actions).
-    func moveTapLog() -> Int {
-        guard let log = tapLog, let debugger = tapDebugger else { return 0 }
-        let pending = tapTotal - tapMoved
-        let moving = min(pending, tapCapacity)
+    func moveLog() -> Int {
+        guard let log, let debugger else { return 0 }
+        let pending = total - moved
+        let moving = min(pending, capacity)
         let lost = pending - moving
         if lost > 0 { debugger.skipIndices(lost) }
-        var slot = tapNext - moving
-        if slot < 0 { slot += tapCapacity }
+        var slot = next - moving
+        if slot < 0 { slot += capacity }
         for _ in 0..<moving {
             let entry = log[slot]
             debugger.record(
@@ -136,26 +150,59 @@ extension RootCore {
                 secondsSinceReferenceDate: entry.secondsSinceReferenceDate,
                 reduceNanoseconds: entry.reduceNanoseconds
             )
-            slot = slot + 1 == tapCapacity ? 0 : slot + 1
+            slot = slot + 1 == capacity ? 0 : slot + 1
         }
-        tapMoved = tapTotal
+        moved = total
         return lost
     }
+}
 
-    func releaseTapLog() {
-        guard let log = tapLog else { return }
-        log.deinitialize(count: min(tapTotal, tapCapacity))
-        log.deallocate()
-        tapLog = nil
-        tapCapacity = 0
-        tapNext = 0
-        tapTotal = 0
-        tapMoved = 0
+extension RootCore {
+    /// `reduce` while a tool is attached: reduces (observed or not), timing the reducer while
+    /// the tool asks for durations, then logs.
+    ///
+    /// Specialized for the store's types (inlinable) but not inlined into every send.
+    @inlinable
+    @inline(never)
+    func reduceRecorded(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
+        if recording.measuresDuration { return reduceTimed(action, into: recording) }
+        let effect = reduceUnrecorded(action)
+        recording.log(action, state: statePointer.pointee, nanoseconds: -1)
+        return effect
+    }
+
+    /// `reduceRecorded` while the tool asks for durations.
+    @inlinable
+    @inline(never)
+    func reduceTimed(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
+        let start = ContinuousClock.now
+        let effect = reduceUnrecorded(action)
+        let elapsed = (ContinuousClock.now - start).components
+        recording.log(
+            action, state: statePointer.pointee,
+            nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        return effect
+    }
+
+    /// What `reduceRecorded` times: the reducer, and the observers' notifications if any.
+    @inlinable
+    @inline(__always)
+    func reduceUnrecorded(_ action: Action) -> PrismEffect<Action> {
+        if isObserved || hasWatchers { return reduceObserved(action) }
+        let effect = reducer(&statePointer.pointee, action)
+        version &+= 1
+        return effect
+    }
+
+    /// Attaches a tool (replacing the one attached before), or detaches with two nils.
+    func setTap(_ newTap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
+        recording = newTap != nil || debugger != nil ? StoreRecording(tap: newTap, debugger: debugger) : nil
+        needsObservation = isObserved || hasWatchers || recording != nil
     }
 
     /// Tells the tool, if any, that the effects of the action just reduced run under `task`.
     func reportEffects(_ task: PrismEffectTask) {
-        if hasTap, !task.isFinished { tap?.didStartEffects(task) }
+        if let recording, !task.isFinished { recording.tap?.didStartEffects(task) }
     }
 }
 

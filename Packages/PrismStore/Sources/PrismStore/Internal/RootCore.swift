@@ -25,7 +25,12 @@ import Observation
 ///   tells it only when that part changed (always, for a part that is not `Equatable`). The
 ///   cost is one projection and one `==` of that part per send, while somebody looks.
 @usableFromInline
-final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action> {
+final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
+    @usableFromInline
+    let registrar = ObservationRegistrar()
+    @usableFromInline
+    let reads = StoreReads()
+
     /// The state lives behind a pointer so that the reducer's `inout` access is not a
     /// dynamically checked access to a class property (exclusivity checks cost ~10 ns).
     /// Only the main actor touches it, and never while the reducer holds it.
@@ -53,67 +58,22 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     /// only this list references has no owner left and is dropped (see `checkWatchers`).
     @exclusivity(unchecked) private var watchers: [Watcher] = []
     @exclusivity(unchecked) private var watchersAtLastSweep = 0
+    /// Scratch for `checkWatchers`: kept to spare an allocation per send.
+    @exclusivity(unchecked) private var changedWatchers: [Watcher] = []
     /// Whether a scoped or derived store is watching (see `Watcher`).
     @usableFromInline
     @exclusivity(unchecked)
     var hasWatchers = false
-    /// `isObserved || hasWatchers || hasTap`: the one flag the fast path checks.
+    /// `isObserved || hasWatchers || recording != nil`: the one flag the fast path checks.
     @usableFromInline
     @exclusivity(unchecked)
     var needsObservation = false
 
-    // A tool that watches every reduce (PrismInspector; see RootCore+Tap.swift).
-    /// Whether a tool is attached: the slow path's first check.
+    /// What a tool that watches every reduce (PrismInspector) attached, while one is: its log
+    /// and its hooks, in one object (see RootCore+Tap.swift). Checked after `needsObservation`.
     @usableFromInline
     @exclusivity(unchecked)
-    var hasTap = false
-    /// Whether reduced actions are logged (false while the tool paused recording).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapRecording = false
-    /// Actions reduced while recording was paused.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapSkipped = 0
-    /// Whether each reduce is timed (two precise clock reads).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapMeasuresDuration = false
-    /// What turns the coarse clock into seconds since the reference date.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapClockBase: Double = 0
-    /// The time given to logged actions, and how many more may use it (see
-    /// `refreshTapStamp()`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapStamp: Double = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapStampRemaining = 0
-    /// Whether a job that makes the next action read the clock is scheduled.
-    var tapStampExpires = false
-    /// The action log: `tapCapacity` slots, the first `min(tapTotal, tapCapacity)` of them
-    /// initialized, the next write at `tapNext`. Only the main actor touches it (and `deinit`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) var tapLog: UnsafeMutablePointer<ActionLogEntry<State, Action>>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) var tapCapacity = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var tapNext = 0
-    /// Actions logged since the tool attached.
-    @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) var tapTotal = 0
-    /// `tapTotal` at the last move of the log into the debugger.
-    var tapMoved = 0
-    /// Where the log moves when somebody looks.
-    var tapDebugger: PrismTimeTravelDebugger<State>?
-    /// The attached tool's other hooks.
-    var tap: PrismStoreTap<State, Action>?
+    var recording: StoreRecording<State, Action>?
 
     /// Whether the store is reducing; a send that arrives meanwhile is queued.
     @usableFromInline
@@ -134,7 +94,6 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         self.statePointer = .allocate(capacity: 1)
         self.statePointer.initialize(to: initialState)
         self.reducer = reducer
-        super.init()
         effectRuntime.setDeliver { [weak self] action, task in
             self?.receive(action, task: task)
         }
@@ -142,15 +101,12 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     deinit {
         effectRuntime.cancelAll()
-        if let tapLog {
-            tapLog.deinitialize(count: min(tapTotal, tapCapacity))
-            tapLog.deallocate()
-        }
         statePointer.deinitialize(count: 1)
         statePointer.deallocate()
     }
 
-    override func cancelEffects<ID: Hashable & Sendable>(id: ID) {
+    @usableFromInline
+    func cancelEffects<ID: Hashable & Sendable>(id: ID) {
         effectRuntime.cancel(id: id)
     }
 
@@ -166,12 +122,17 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         effectRuntime.setTaskExecutor(executor)
     }
 
-    override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
+    @usableFromInline
+    var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
         get { effectRuntime.unhandledErrorHandler }
         set { effectRuntime.unhandledErrorHandler = newValue }
     }
 
-    override var observedState: State { observedRootState }
+    @usableFromInline
+    var observedState: State { observedRootState }
+
+    @usableFromInline
+    var root: RootCore<State, Action>? { self }
 
     /// The state, recorded as read: the next change notifies the registrar.
     @inlinable
@@ -184,7 +145,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         return statePointer.pointee
     }
 
-    override var currentState: State { state }
+    @usableFromInline
+    var currentState: State { state }
 
     // MARK: Sending
 
@@ -213,8 +175,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
             version &+= 1
             return effect
         }
-        if hasTap {
-            return reduceTapped(action)
+        if let recording {
+            return reduceRecorded(action, into: recording)
         }
         if hasWatchers {
             return reduceObserved(action)
@@ -228,7 +190,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         // A reader that read again while told observes from here, like any `Observable`'s;
         // one that read a scoped store registered a watcher, checked now.
         if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers || hasTap
+        needsObservation = isObserved || hasWatchers || recording != nil
         registrar.didSetState()
         return effect
     }
@@ -318,7 +280,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     @usableFromInline
     var stateReplaced: ((State) -> Void)?
 
-    override func replaceState(_ newState: State) {
+    @usableFromInline
+    func replaceState(_ newState: State) {
         mutate { $0 = newState }
         stateReplaced?(statePointer.pointee)
     }
@@ -331,7 +294,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
             body(&statePointer.pointee)
             version &+= 1
         }
-        if hasTap { tap?.didReplaceState(statePointer.pointee) }
+        recording?.tap?.didReplaceState(statePointer.pointee)
     }
 
     /// Runs `body` on the state in place. A reader of the whole state hears `willSet` before
@@ -348,7 +311,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         body(&statePointer.pointee)
         version &+= 1
         if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers || hasTap
+        needsObservation = isObserved || hasWatchers || recording != nil
         if notifyRoot { registrar.didSetState() }
     }
 
@@ -357,7 +320,18 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     /// them leaves.
     @usableFromInline
     func checkWatchers() {
-        var changed: [Watcher] = []
+        if watchers.count == 1 {
+            checkOnlyWatcher()
+            return
+        }
+        // The list of the changed, reused from send to send (taken out, so that a check run by
+        // an observer while this one notifies gets a list of its own).
+        var changed = changedWatchers
+        changedWatchers = []
+        defer {
+            changed.removeAll(keepingCapacity: true)
+            changedWatchers = changed
+        }
         var leaving = false
         var index = 0
         // By index: a projection is user code, and must not see the list borrowed.
@@ -385,6 +359,28 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         for watcher in changed { watcher.registrar.didSetState() }
     }
 
+    /// `checkWatchers` for the common case of one watcher (a view reading one member, or one
+    /// scoped store), without the list of the changed.
+    @usableFromInline
+    func checkOnlyWatcher() {
+        if isKnownUniquelyReferenced(&watchers[0]) {
+            watchers[0].isRegistered = false
+            watchers.removeAll(keepingCapacity: true)
+            watchersAtLastSweep = 0
+            hasWatchers = false
+            return
+        }
+        let watcher = watchers[0]
+        guard watcher.hasChanged() else { return }
+        watcher.isRegistered = false
+        watchers.removeAll(keepingCapacity: true)
+        watchersAtLastSweep = 0
+        hasWatchers = false
+        // An observer that reads again while told registers anew.
+        watcher.registrar.willSetState()
+        watcher.registrar.didSetState()
+    }
+
     func register(_ watcher: Watcher) {
         watchers.append(watcher)
         hasWatchers = true
@@ -401,7 +397,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
     // MARK: Scoping
 
-    override func makeReader<Value>(
+    @usableFromInline
+    func makeReader<Value>(
         _ project: @escaping (State) -> Value,
         isEqual: ((Value, Value) -> Bool)?,
         registrar: ObservationRegistrar
@@ -410,10 +407,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         return { watcher.read() }
     }
 
-    override func scope<ChildState: Sendable, ChildAction: Sendable>(
+    @usableFromInline
+    func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: @escaping (State) -> ChildState,
         write: ((inout State, ChildState) -> Void)?
-    ) -> StoreCore<ChildState, ChildAction> {
+    ) -> any StoreCore<ChildState, ChildAction> {
         ScopedCore<State, Action, ChildState, ChildAction>(root: self, toState: toChildState, write: write)
     }
 }

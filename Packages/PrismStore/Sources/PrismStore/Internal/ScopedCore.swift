@@ -8,10 +8,10 @@ import Observation
 /// for each level's types, ending in the root's inlined send. Its observers hear about
 /// changes of the projected state only, and only while they look (see `ProjectionWatcher`):
 /// a root with a thousand scoped stores does not visit them on every send.
-final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>:
-    StoreCore<State, Action>
-{
-    private let root: RootCore<RootState, RootAction>
+final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>: StoreCore {
+    let registrar = ObservationRegistrar()
+    let reads = StoreReads()
+    private let rootCore: RootCore<RootState, RootAction>
     private let toState: (RootState) -> State
     private let write: ((inout RootState, State) -> Void)?
     private var reader: (() -> State)!
@@ -21,30 +21,32 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
         toState: @escaping (RootState) -> State,
         write: ((inout RootState, State) -> Void)?
     ) {
-        self.root = root
+        self.rootCore = root
         self.toState = toState
         self.write = write
-        super.init()
-        self.reader = root.makeReader(toState, isEqual: equality(of: State.self), registrar: registrar)
+        self.reader = rootCore.makeReader(toState, isEqual: equality(of: State.self), registrar: registrar)
     }
 
-    override func cancelEffects<ID: Hashable & Sendable>(id: ID) {
-        root.cancelEffects(id: id)
+    func cancelEffects<ID: Hashable & Sendable>(id: ID) {
+        rootCore.cancelEffects(id: id)
     }
 
-    override var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
-        get { root.unhandledEffectErrorHandler }
-        set { root.unhandledEffectErrorHandler = newValue }
+    var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
+        get { rootCore.unhandledEffectErrorHandler }
+        set { rootCore.unhandledEffectErrorHandler = newValue }
     }
 
-    override var observedState: State {
+    /// Nil: a scope owns no state.
+    var root: RootCore<State, Action>? { nil }
+
+    var observedState: State {
         registrar.accessState()
         return reader()
     }
 
-    override var currentState: State { toState(root.currentState) }
+    var currentState: State { toState(rootCore.currentState) }
 
-    override func replaceState(_ state: State) {
+    func replaceState(_ state: State) {
         guard let write else {
             preconditionFailure(
                 """
@@ -54,23 +56,23 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
                 """
             )
         }
-        root.mutate { write(&$0, state) }
-        root.stateReplaced?(root.statePointer.pointee)
+        rootCore.mutate { write(&$0, state) }
+        rootCore.stateReplaced?(rootCore.statePointer.pointee)
     }
 
-    override func makeReader<Value>(
+    func makeReader<Value>(
         _ project: @escaping (State) -> Value,
         isEqual: ((Value, Value) -> Bool)?,
         registrar: ObservationRegistrar
     ) -> () -> Value {
         let toState = self.toState
-        return root.makeReader({ project(toState($0)) }, isEqual: isEqual, registrar: registrar)
+        return rootCore.makeReader({ project(toState($0)) }, isEqual: isEqual, registrar: registrar)
     }
 
-    override func scope<ChildState: Sendable, ChildAction: Sendable>(
+    func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: @escaping (State) -> ChildState,
         write childWrite: ((inout State, ChildState) -> Void)?
-    ) -> StoreCore<ChildState, ChildAction> {
+    ) -> any StoreCore<ChildState, ChildAction> {
         let toState = self.toState
         var composedWrite: ((inout RootState, ChildState) -> Void)?
         if let write, let childWrite {
@@ -81,7 +83,7 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
             }
         }
         return ScopedCore<RootState, RootAction, ChildState, ChildAction>(
-            root: root,
+            root: rootCore,
             toState: { toChildState(toState($0)) },
             write: composedWrite
         )

@@ -1,118 +1,168 @@
 import Observation
 @_spi(PrismInternals) import PrismEffects
 
-/// What a `PrismStore` is built on: the root that owns the state, or a scope onto a root.
-///
-/// Abstract; see `RootCore` and `ScopedCore`.
+/// What a `PrismStore` is built on: the root that owns the state (`RootCore`), or a scope onto
+/// a root (`ScopedCore`).
 @MainActor
 @usableFromInline
-class StoreCore<State: Sendable, Action: Sendable> {
+protocol StoreCore<State, Action>: AnyObject {
+    associatedtype State: Sendable
+    associatedtype Action: Sendable
+
     /// This store's own registrar: observers of a scoped store are told about changes to the
     /// scoped state only.
-    @usableFromInline
-    let registrar = ObservationRegistrar()
+    var registrar: ObservationRegistrar { get }
 
-    @usableFromInline
-    init() {}
+    /// The readers of members and the child stores this store gave out.
+    var reads: StoreReads { get }
+
+    /// This core when it owns the state (a root store), else nil: what tools that watch every
+    /// reduce, a store's dependencies and its effect executor attach to.
+    var root: RootCore<State, Action>? { get }
 
     /// The current state, recorded as read by whoever observes this store.
-    @usableFromInline
-    var observedState: State { fatalError("StoreCore is abstract") }
+    var observedState: State { get }
 
     /// The current state, without recording an observation.
-    @usableFromInline
-    var currentState: State { fatalError("StoreCore is abstract") }
+    var currentState: State { get }
 
-    func replaceState(_ state: State) { fatalError("StoreCore is abstract") }
+    func replaceState(_ state: State)
 
-    @usableFromInline
     func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: @escaping (State) -> ChildState,
         write: ((inout State, ChildState) -> Void)?
-    ) -> StoreCore<ChildState, ChildAction> {
-        fatalError("StoreCore is abstract")
-    }
+    ) -> any StoreCore<ChildState, ChildAction>
 
     /// A closure that reads `project(state)` and makes `registrar`'s observers hear about the
-    /// next change of that value (only of that value when it is `Equatable`).
+    /// next change of that value (only of that value when `isEqual` is given).
     func makeReader<Value>(
         _ project: @escaping (State) -> Value,
         isEqual: ((Value, Value) -> Bool)?,
         registrar: ObservationRegistrar
-    ) -> () -> Value {
-        fatalError("StoreCore is abstract")
-    }
+    ) -> () -> Value
 
-    /// What member reads (`store.count`) and presence checks observe, each through a watcher
-    /// of its own, by what they read.
-    private var projections: [AnyHashable: AnyObject] = [:]
-    /// The stores given out for children (collection elements, optional children), so that
-    /// asking again gives the same store while it lives.
-    private var childStores: [AnyHashable: WeakChildStore] = [:]
-    private var childStoresAtLastSweep = 0
+    func cancelEffects<ID: Hashable & Sendable>(id: ID)
 
+    var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? { get set }
+}
+
+extension StoreCore {
     /// `state[keyPath: keyPath]`, recorded as read of that member only: its observers hear
     /// about the next change of that member (of anything, when it is not `Equatable`).
-    @usableFromInline
+    ///
+    /// Inlined into `PrismStore`'s member subscript and specialized for the member's type. A
+    /// view reads the same member again after each change: that key path (by identity) finds
+    /// its reader without hashing.
+    @inlinable
     func observedMember<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
-        observedProjection(key: keyPath, isEqual: equality(of: Value.self)) { $0[keyPath: keyPath] }
-    }
-
-    /// `project(state)`, recorded as read of that value only, under `key` (the same key must
-    /// always mean the same projection).
-    @usableFromInline
-    func observedProjection<Value>(
-        key: AnyHashable,
-        isEqual: ((Value, Value) -> Bool)?,
-        _ project: @escaping (State) -> Value
-    ) -> Value {
+        let reads = self.reads
         let reader: MemberReader<Value>
-        if let existing = projections[key] {
-            reader = unsafeDowncast(existing, to: MemberReader<Value>.self)
+        if reads.lastMemberKeyPath === keyPath, let last = reads.lastMemberReader {
+            reader = unsafeDowncast(last, to: MemberReader<Value>.self)
         } else {
-            let registrar = ObservationRegistrar()
-            reader = MemberReader(
-                registrar: registrar, read: makeReader(project, isEqual: isEqual, registrar: registrar))
-            projections[key] = reader
+            reader = projectionReader(key: keyPath, isEqual: storeEquality(of: Value.self)) { $0[keyPath: keyPath] }
+            reads.lastMemberKeyPath = keyPath
+            reads.lastMemberReader = reader
         }
         reader.registrar.accessState()
         return reader.read()
     }
 
-    /// The child store kept under `key` if it is still alive and `isCurrent` accepts it, else
-    /// the one `make` builds, kept from now on.
-    @usableFromInline
+    /// `project(state)`, recorded as read of that value only, under `key` (the same key must
+    /// always mean the same projection).
+    @inlinable
+    func observedProjection<Value>(
+        key: AnyHashable,
+        isEqual: ((Value, Value) -> Bool)?,
+        _ project: @escaping (State) -> Value
+    ) -> Value {
+        let reader = projectionReader(key: key, isEqual: isEqual, project)
+        reader.registrar.accessState()
+        return reader.read()
+    }
+
+    /// The reader kept under `key`, made from `project` the first time.
+    @inlinable
+    func projectionReader<Value>(
+        key: AnyHashable,
+        isEqual: @autoclosure () -> ((Value, Value) -> Bool)?,
+        _ project: @escaping (State) -> Value
+    ) -> MemberReader<Value> {
+        if let existing = reads.projections[key] {
+            return unsafeDowncast(existing, to: MemberReader<Value>.self)
+        }
+        let registrar = ObservationRegistrar()
+        let reader = MemberReader(
+            registrar: registrar, read: makeReader(project, isEqual: isEqual(), registrar: registrar))
+        reads.projections[key] = reader
+        return reader
+    }
+
+    /// The child store kept under `key` if it is still alive and `tag` matches, else the one
+    /// `make` builds, kept from now on.
+    @inlinable
     func childStore<Child: AnyObject>(
         key: AnyHashable,
         tag: AnyHashable? = nil,
         make: () -> Child
     ) -> Child {
-        if let entry = childStores[key], entry.tag == tag, let existing = entry.store as? Child {
+        if let existing = reads.childStore(key: key, tag: tag) as? Child {
             return existing
         }
         let child = make()
+        reads.keepChildStore(child, key: key, tag: tag)
+        return child
+    }
+}
+
+/// What a core keeps for the reads made through it: a reader per member or projection read,
+/// and the stores given out for children.
+@MainActor
+@usableFromInline
+final class StoreReads {
+    /// The key path of the last member read and its reader (a view re-reads the member it read
+    /// after each change: found by identity, without hashing the key path).
+    @usableFromInline
+    var lastMemberKeyPath: AnyKeyPath?
+    @usableFromInline
+    var lastMemberReader: AnyObject?
+    /// Every member or projection reader, by key.
+    @usableFromInline
+    var projections: [AnyHashable: AnyObject] = [:]
+    /// The stores given out for children (collection elements, optional children), so that
+    /// asking again gives the same store while it lives.
+    private var childStores: [AnyHashable: WeakChildStore] = [:]
+    private var childStoresAtLastSweep = 0
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    func childStore(key: AnyHashable, tag: AnyHashable?) -> AnyObject? {
+        guard let entry = childStores[key], entry.tag == tag else { return nil }
+        return entry.store
+    }
+
+    @usableFromInline
+    func keepChildStore(_ child: AnyObject, key: AnyHashable, tag: AnyHashable?) {
         childStores[key] = WeakChildStore(store: child, tag: tag)
         if childStores.count > 64 && childStores.count > 2 * childStoresAtLastSweep {
             childStores = childStores.filter { $0.value.store != nil }
             childStoresAtLastSweep = childStores.count
         }
-        return child
-    }
-
-    func cancelEffects<ID: Hashable & Sendable>(id: ID) { fatalError("StoreCore is abstract") }
-
-    var unhandledEffectErrorHandler: (@Sendable (PrismEffectError) -> Void)? {
-        get { fatalError("StoreCore is abstract") }
-        set { fatalError("StoreCore is abstract") }
     }
 }
 
 /// The registrar and the reader of one member that a store's `subscript(dynamicMember:)` reads.
 @MainActor
+@usableFromInline
 final class MemberReader<Value> {
+    @usableFromInline
     let registrar: ObservationRegistrar
+    @usableFromInline
     let read: () -> Value
 
+    @usableFromInline
     init(registrar: ObservationRegistrar, read: @escaping () -> Value) {
         self.registrar = registrar
         self.read = read

@@ -27,14 +27,15 @@ class Watcher {
 /// Watches `project(rootState)` for one scoped store, derived store or member read, caching
 /// the last value it gave out so that reads between changes cost no projection.
 ///
-/// It keeps that value only while registered: a value kept after the root stopped comparing
-/// with it would share the storage of the state's collections, and the reducer's next change
-/// to one of them would copy it whole. It does not keep its root alive: whoever owns it does
+/// It keeps that value only while registered, unless the value is plain data: a value kept
+/// after the root stopped comparing with it would share the storage of the state's
+/// collections, and the reducer's next change to one of them would copy it whole. It does not keep its root alive: whoever owns it does
 /// (a scoped core, a derived store, or the core whose member reads it serves).
 final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher {
     /// Not retained: every owner of a watcher keeps the root alive (see above), and a
-    /// retain on each read and check would cost more than the check.
-    private unowned(unsafe) let root: RootCore<Root, RootAction>
+    /// retain on each read and check would cost more than the check (the root is weakly
+    /// referenced by its effects, so its retains take the runtime's slow path).
+    private let unmanagedRoot: Unmanaged<RootCore<Root, RootAction>>
     private let project: (Root) -> Value
     private let isEqual: ((Value, Value) -> Bool)?
     /// The value last given out while registered, when `hasCached`. A pointer rather than an
@@ -43,6 +44,8 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     private nonisolated(unsafe) let cached: UnsafeMutablePointer<Value>
     @exclusivity(unchecked) private nonisolated(unsafe) var hasCached = false
     @exclusivity(unchecked) private var cachedVersion: UInt64 = 0
+    /// Whether the value is plain data (no references): then it is kept after a change too.
+    private let keepsWhenUnregistered = _isPOD(Value.self)
 
     init(
         root: RootCore<Root, RootAction>,
@@ -50,7 +53,7 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
         isEqual: ((Value, Value) -> Bool)?,
         registrar: ObservationRegistrar
     ) {
-        self.root = root
+        self.unmanagedRoot = Unmanaged.passUnretained(root)
         self.project = project
         self.isEqual = isEqual
         self.cached = .allocate(capacity: 1)
@@ -63,14 +66,21 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     }
 
     func read() -> Value {
+        unmanagedRoot._withUnsafeGuaranteedRef { read(root: $0) }
+    }
+
+    private func read(root: RootCore<Root, RootAction>) -> Value {
         let version = root.version
-        if isRegistered && hasCached && cachedVersion == version {
-            return cached.pointee
-        }
-        let value = project(root.state)
-        if isEqual != nil {
-            // Only an Equatable value is compared after a change; others are not kept.
-            keep(value, version: version)
+        let value: Value
+        if hasCached && cachedVersion == version {
+            // Nothing changed since the value was kept (the version counts every change).
+            value = cached.pointee
+        } else {
+            value = project(root.state)
+            if isEqual != nil {
+                // Only an Equatable value is compared after a change; others are not kept.
+                keep(value, version: version)
+            }
         }
         if !isRegistered {
             isRegistered = true
@@ -80,6 +90,10 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     }
 
     override func hasChanged() -> Bool {
+        unmanagedRoot._withUnsafeGuaranteedRef { hasChanged(root: $0) }
+    }
+
+    private func hasChanged(root: RootCore<Root, RootAction>) -> Bool {
         guard hasCached, let isEqual else { return true }
         let value = project(root.state)
         if isEqual(cached.pointee, value) {
@@ -87,8 +101,15 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
             cachedVersion = root.version
             return false
         }
-        cached.deinitialize(count: 1)
-        hasCached = false
+        if keepsWhenUnregistered {
+            // A plain value (a count, a flag) shares no storage with the state: keeping it
+            // spares the observer's next read a projection.
+            cached.pointee = value
+            cachedVersion = root.version
+        } else {
+            cached.deinitialize(count: 1)
+            hasCached = false
+        }
         return true
     }
 

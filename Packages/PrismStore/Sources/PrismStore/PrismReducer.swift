@@ -39,7 +39,9 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// Hears that the store's state was replaced without an action (``PrismStore/replaceState(with:)``:
     /// an undo, a redo, a jump in time travel). Does nothing unless the reducer carries
     /// middleware (``handling(with:)``), which hears it in turn: so that a persisting middleware
-    /// saves an undone state like any other.
+    /// saves an undone state like any other. Reducers combined with ``PrismCombineReducers`` (and
+    /// an `if`, `if`/`else` or `for` of its block) pass it on to each of them; a
+    /// ``PrismFeature``'s `body`, built anew for each action, does not.
     func stateReplaced(_ state: State)
 
     /// Hears, once, that a root store was made with this reducer, and how to read that store's

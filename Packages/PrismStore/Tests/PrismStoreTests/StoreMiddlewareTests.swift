@@ -122,4 +122,62 @@ struct StoreMiddlewareTests {
         #expect(store.state.log == ["tracked"])
         #expect(PrismSideEffect<Counter, CounterAction>.none.run(state: Counter(), action: .increment).isNone)
     }
+
+    /// Hears the store's hooks: replaced states and the store's attachment.
+    struct HookRecorder: PrismMiddleware {
+        let name: String
+        let journal: Journal
+
+        func run(state: Counter, action: CounterAction) -> PrismEffect<CounterAction> { .none }
+
+        func stateReplaced(state: Counter) {
+            journal.write("\(name) heard a replaced state at \(state.count)")
+        }
+
+        func storeAttached(reading currentState: @escaping @MainActor () -> Counter?) {
+            journal.write("\(name) attached at \(currentState()?.count ?? -1)")
+        }
+    }
+
+    @Test(
+        "middleware attached with handling(with:) inside combined reducers, an if, an if/else and a for hears replaced states and the store's attachment"
+    )
+    func hooksReachMiddlewareInsideComposedReducers() {
+        let journal = Journal()
+        let flag = true
+        let names = ["loop1", "loop2"]
+        let store = PrismStore(
+            initialState: Counter(count: 3),
+            reducer: PrismCombineReducers {
+                CounterFeature()
+                PrismEmptyReducer<Counter, CounterAction>().handling(with: HookRecorder(name: "line", journal: journal))
+                if flag {
+                    PrismEmptyReducer<Counter, CounterAction>()
+                        .handling(with: HookRecorder(name: "if", journal: journal))
+                }
+                if flag {
+                    PrismEmptyReducer<Counter, CounterAction>()
+                        .handling(with: HookRecorder(name: "then", journal: journal))
+                } else {
+                    CounterFeature()
+                }
+                for name in names {
+                    PrismEmptyReducer<Counter, CounterAction>()
+                        .handling(with: HookRecorder(name: name, journal: journal))
+                }
+            }
+        )
+        #expect(
+            journal.all == [
+                "line attached at 3", "if attached at 3", "then attached at 3", "loop1 attached at 3",
+                "loop2 attached at 3",
+            ])
+        store.replaceState(with: Counter(count: 9))
+        #expect(
+            Array(journal.all.dropFirst(5)) == [
+                "line heard a replaced state at 9", "if heard a replaced state at 9",
+                "then heard a replaced state at 9",
+                "loop1 heard a replaced state at 9", "loop2 heard a replaced state at 9",
+            ])
+    }
 }

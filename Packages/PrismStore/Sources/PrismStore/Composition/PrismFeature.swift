@@ -77,4 +77,16 @@ public struct PrismCombineReducers<Reducers: PrismReducer>: PrismReducer {
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         reducers.reduce(into: &state, action: action)
     }
+
+    /// Tells the reducers (and the middleware they carry).
+    @inlinable
+    public func stateReplaced(_ state: State) {
+        reducers.stateReplaced(state)
+    }
+
+    /// Tells the reducers (and the middleware they carry).
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
+        reducers.storeAttached(reading: currentState)
+    }
 }

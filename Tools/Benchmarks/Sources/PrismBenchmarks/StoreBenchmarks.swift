@@ -94,6 +94,26 @@ func reduceOnce(_ reducer: CounterReducer, _ state: inout CounterState, _ action
     reducer.reduce(into: &state, action: action).isNone
 }
 
+/// The baseline of the observer benchmarks: `sends` mutations of `MinimalObservable`, each
+/// followed by the observer tracking it again.
+@MainActor
+func retrackMinimalObservable(sends: Int) {
+    let model = MinimalObservable()
+    let counter = Counter()
+    @MainActor func track() {
+        withObservationTracking {
+            blackHole(model.count)
+        } onChange: {
+            counter.value += 1
+        }
+    }
+    track()
+    for _ in 0..<sends {
+        model.increment()
+        track()
+    }
+}
+
 @MainActor
 func storeBenchmarks() async -> [Result] {
     let sends = 1_000_000
@@ -164,20 +184,7 @@ func storeBenchmarks() async -> [Result] {
             }
             notifications = counter.value
         } against: {
-            let model = MinimalObservable()
-            let counter = Counter()
-            @MainActor func track() {
-                withObservationTracking {
-                    blackHole(model.count)
-                } onChange: {
-                    counter.value += 1
-                }
-            }
-            track()
-            for _ in 0..<observedSends {
-                model.increment()
-                track()
-            }
+            retrackMinimalObservable(sends: observedSends)
         }
         results.append(
             Result(
@@ -212,20 +219,7 @@ func storeBenchmarks() async -> [Result] {
             }
             notifications = counter.value
         } against: {
-            let model = MinimalObservable()
-            let counter = Counter()
-            @MainActor func track() {
-                withObservationTracking {
-                    blackHole(model.count)
-                } onChange: {
-                    counter.value += 1
-                }
-            }
-            track()
-            for _ in 0..<observedSends {
-                model.increment()
-                track()
-            }
+            retrackMinimalObservable(sends: observedSends)
         }
         results.append(
             Result(

@@ -218,12 +218,16 @@ let stopAfterTen = PrismSideEffect<TimerFeature.State, TimerFeature.Action> { st
 
 @MainActor
 func makeTimerStore(verbose: Bool) -> PrismStore<TimerFeature.State, TimerFeature.Action> {
-    PrismStore(initialState: TimerFeature.State(), reducer: TimerFeature()) {
-        stopAfterTen
-        if verbose {
-            LoggingMiddleware()
+    PrismStore(
+        initialState: TimerFeature.State(),
+        reducer: PrismCombineReducers {
+            TimerFeature()
+            stopAfterTen
+            if verbose {
+                LoggingMiddleware()
+            }
         }
-    }
+    )
 }
 // snippet.end
 

@@ -157,9 +157,11 @@ func persistedUndo() async throws {
     // snippet.show
     // snippet.persisted-undo
     let persist = PrismPersistMiddleware<Document, DocumentAction>(strategy: PrismDiskPersistence(), key: "document")
-    let store = PrismStore(initialState: persist.restore(default: Document()), reducer: DocumentReducer()) {
-        persist
-    }
+    let store = PrismStore(
+        initialState: persist.restore(default: Document()),
+        reducer: DocumentReducer(),
+        middleware: persist
+    )
     let history = PrismUndoRedoStack<Document>(currentState: { store.state })
 
     history.push(store.state)

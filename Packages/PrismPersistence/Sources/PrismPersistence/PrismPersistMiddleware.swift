@@ -23,7 +23,7 @@ import PrismStore
 ///
 /// A send only notes the change on the main actor. Encoding and writing happen on a serial queue
 /// of the middleware's own, off the main actor, in order. However it is attached
-/// (`PrismStore(initialState:reducer:middleware:)`, the middleware builder, `handling(with:)` or
+/// (`PrismStore(initialState:reducer:middleware:)`, a `PrismCombineReducers` block, `handling(with:)` or
 /// `PrismStore(restoringWith:default:reducer:)`), the store tells it how to read its state
 /// (``storeAttached(reading:)``) and it reads the state when it saves, keeping no copy between
 /// sends: a reducer's change to a large collection is made in place. (Until the store is made,
@@ -118,7 +118,7 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
     /// Records `state`, put in place without an action (an undo, a redo, time travel), to be
     /// saved like the state after an action.
     @inlinable
-    public func stateReplaced(state: State) {
+    public func stateReplaced(_ state: State) {
         scheduler.record(state)
     }
 

@@ -93,7 +93,7 @@ struct PersistMiddlewareTests {
     @Test(
         "attached as middleware (the seed pages' form), it keeps no copy of the state between sends",
         arguments: [false, true])
-    func keepsNoCopy(builderForm: Bool) async throws {
+    func keepsNoCopy(blockForm: Bool) async throws {
         try await withTemporaryDirectory { directory in
             // Whether each change was made in place: a list that somebody else also holds is
             // copied whole by the change (its storage moves).
@@ -109,8 +109,13 @@ struct PersistMiddlewareTests {
             let persist = PrismPersistMiddleware<Listing, ListingAction>(
                 strategy: disk, key: "listing", coalescingWindow: .seconds(3600))
             let store =
-                builderForm
-                ? PrismStore(initialState: Listing(), reducer: reducer) { persist }
+                blockForm
+                ? PrismStore(
+                    initialState: Listing(),
+                    reducer: PrismCombineReducers {
+                        reducer
+                        persist
+                    })
                 : PrismStore(initialState: Listing(), reducer: reducer, middleware: persist)
             // The first change is saved at once, and the writer keeps the state it saved last
             // (to skip saving an equal one): the next change copies the list once. After that,
@@ -147,14 +152,19 @@ struct PersistMiddlewareTests {
     @Test(
         "a state put back by undo, redo or replaceState is saved like one after an action, and survives a relaunch",
         arguments: [false, true])
-    func undoIsSaved(builderForm: Bool) async throws {
+    func undoIsSaved(blockForm: Bool) async throws {
         try await withTemporaryDirectory { directory in
             let disk = PrismDiskPersistence(directory: directory)
             let persist = PrismPersistMiddleware<Counter, CounterAction>(
                 strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
             let store =
-                builderForm
-                ? PrismStore(initialState: Counter(), reducer: Self.reducer) { persist }
+                blockForm
+                ? PrismStore(
+                    initialState: Counter(),
+                    reducer: PrismCombineReducers {
+                        Self.reducer
+                        persist
+                    })
                 : PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: [persist])
             let history = PrismUndoRedoStack<Counter>(currentState: { store.state })
             for _ in 0..<3 {

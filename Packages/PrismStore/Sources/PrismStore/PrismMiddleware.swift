@@ -14,36 +14,33 @@
 /// let store = PrismStore(initialState: AppState(), reducer: AppReducer(), middleware: LoggingMiddleware())
 /// ```
 ///
+/// Middleware is a reducer that reads the state and never changes it: its `reduce(into:action:)`
+/// calls ``run(state:action:)``. Placed after a reducer, it sees the state that reducer left:
+/// ``PrismStore/init(initialState:reducer:middleware:)-(_,_,M)`` and
+/// ``PrismReducer/handling(with:)`` place it there, and so does a line after the reducer in a
+/// ``PrismCombineReducers`` block, the way to attach several (with `if` and `if`/`else`).
+/// It hears ``PrismReducer/stateReplaced(_:)`` and ``PrismReducer/storeAttached(reading:)`` like
+/// any reducer.
+///
 /// Use ``PrismSideEffect`` for middleware written as a closure.
 @MainActor
-public protocol PrismMiddleware<State, Action>: Sendable {
+public protocol PrismMiddleware<State, Action>: PrismReducer {
+    // Restated (without constraints: PrismReducer's apply) so that a middleware's `run` alone
+    // tells the compiler its state and action types.
     /// The state this middleware observes.
-    associatedtype State: Sendable
+    associatedtype State
     /// The actions this middleware observes.
-    associatedtype Action: Sendable
+    associatedtype Action
 
     /// Called after the reducer applied `action`; `state` already reflects it.
     func run(state: State, action: Action) -> PrismEffect<Action>
-
-    /// Called after the store's state was replaced without an action
-    /// (``PrismStore/replaceState(with:)``: an undo, a redo, a jump in time travel); `state` is
-    /// the new state. Does nothing by default; a middleware that keeps the state somewhere (a
-    /// persisting one) records it as after an action.
-    func stateReplaced(state: State)
-
-    /// Called once when a root store is made with this middleware, with a function that reads
-    /// the store's current state (nil once the store is gone). Does nothing by default; a
-    /// middleware that needs the latest state later, off the send path (a persisting one, at the
-    /// end of its coalescing window), reads it there instead of keeping each state it is given.
-    func storeAttached(reading currentState: @escaping @MainActor () -> State?)
 }
 
 extension PrismMiddleware {
-    /// Does nothing.
+    /// Runs ``run(state:action:)`` with the state as the reducers before this one left it;
+    /// never changes it.
     @inlinable
-    public func stateReplaced(state: State) {}
-
-    /// Does nothing.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
+    public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
+        run(state: state, action: action)
+    }
 }

@@ -38,7 +38,9 @@ extension PrismReducer {
     }
 
     /// This reducer followed by `middleware`: the middleware sees every action after this
-    /// reducer has applied it, and the effects of both are merged.
+    /// reducer has applied it, and the effects of both are merged. The same as listing the
+    /// middleware after the reducer in a ``PrismCombineReducers`` block; attached here, it
+    /// travels with the reducer wherever the feature is scoped.
     ///
     /// ```swift
     /// let store = PrismStore(
@@ -49,49 +51,7 @@ extension PrismReducer {
     @inlinable
     nonisolated public func handling<M: PrismMiddleware>(
         with middleware: M
-    ) -> PrismMiddlewareReducer<Self, M> where M.State == State, M.Action == Action {
-        PrismMiddlewareReducer(reducer: self, middleware: middleware)
-    }
-}
-
-/// A reducer followed by a middleware; what ``PrismReducer/handling(with:)`` returns.
-public struct PrismMiddlewareReducer<Reducer: PrismReducer, Middleware: PrismMiddleware>: PrismReducer
-where Reducer.State == Middleware.State, Reducer.Action == Middleware.Action {
-    /// The state of the reducer and the middleware.
-    public typealias State = Reducer.State
-    /// The actions of the reducer and the middleware.
-    public typealias Action = Reducer.Action
-
-    /// The reducer that runs first.
-    public let reducer: Reducer
-    /// The middleware that runs after the reducer, with the new state.
-    public let middleware: Middleware
-
-    /// Creates a reducer that runs `reducer`, then `middleware`.
-    @inlinable
-    nonisolated public init(reducer: Reducer, middleware: Middleware) {
-        self.reducer = reducer
-        self.middleware = middleware
-    }
-
-    /// Runs `reducer`, then `middleware` with the new state, and merges their effects.
-    @inlinable
-    public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
-        let effect = reducer.reduce(into: &state, action: action)
-        return effect.merge(with: middleware.run(state: state, action: action))
-    }
-
-    /// Tells the reducer, then the middleware, that the state was replaced.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        reducer.stateReplaced(state)
-        middleware.stateReplaced(state: state)
-    }
-
-    /// Tells the reducer, then the middleware, how to read the store's state.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        reducer.storeAttached(reading: currentState)
-        middleware.storeAttached(reading: currentState)
+    ) -> PrismReducerPair<Self, M> where M.State == State, M.Action == Action {
+        PrismReducerPair(self, middleware)
     }
 }

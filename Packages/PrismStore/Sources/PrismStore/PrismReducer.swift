@@ -37,27 +37,27 @@ public protocol PrismReducer<State, Action>: Sendable {
     func reduce(into state: inout State, action: Action) -> PrismEffect<Action>
 
     /// Hears that the store's state was replaced without an action (``PrismStore/replaceState(with:)``:
-    /// an undo, a redo, a jump in time travel). Does nothing unless the reducer carries
-    /// middleware (``handling(with:)``), which hears it in turn: so that a persisting middleware
-    /// saves an undone state like any other. Reducers combined with ``PrismCombineReducers`` (and
-    /// an `if`, `if`/`else` or `for` of its block) pass it on to each of them; a
-    /// ``PrismFeature``'s `body`, built anew for each action, does not.
+    /// an undo, a redo, a jump in time travel). Does nothing by default; a middleware that keeps
+    /// the state somewhere (a persisting one) records the new state as after an action, so that
+    /// an undone state is saved like any other. Reducers combined with ``PrismCombineReducers``
+    /// or ``handling(with:)`` (and an `if`, `if`/`else` or `for` of a block) pass it on to each of
+    /// them; a ``PrismFeature``'s `body`, built anew for each action, does not.
     func stateReplaced(_ state: State)
 
     /// Hears, once, that a root store was made with this reducer, and how to read that store's
-    /// current state (nil once the store is gone). Does nothing unless the reducer carries
-    /// middleware (``handling(with:)``), which hears it in turn: a persisting middleware then
-    /// reads the latest state when it saves instead of keeping a copy of every state, a copy
-    /// that would make the reducer's next change to a large collection copy the collection.
+    /// current state (nil once the store is gone). Does nothing by default, and is passed on like
+    /// ``stateReplaced(_:)``. A persisting middleware reads the latest state when it saves
+    /// instead of keeping a copy of every state, a copy that would make the reducer's next change
+    /// to a large collection copy the collection.
     func storeAttached(reading currentState: @escaping @MainActor () -> State?)
 }
 
 extension PrismReducer {
-    /// Does nothing: a reducer without middleware has nothing to tell.
+    /// Does nothing.
     @inlinable
     public func stateReplaced(_ state: State) {}
 
-    /// Does nothing: a reducer without middleware has nothing to tell.
+    /// Does nothing.
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
 }

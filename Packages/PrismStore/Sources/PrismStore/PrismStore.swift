@@ -159,7 +159,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         }
         hearReplacements { state in
             reducer.stateReplaced(state)
-            for each in middleware { each.stateReplaced(state: state) }
+            for each in middleware { each.stateReplaced(state) }
         }
         let read: @MainActor () -> State? = { [weak self] in self?.state }
         reducer.storeAttached(reading: read)

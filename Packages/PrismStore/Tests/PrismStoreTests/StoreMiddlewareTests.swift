@@ -49,35 +49,67 @@ struct StoreMiddlewareTests {
         #expect(journal.all == ["increment", "note(\"after increment\")"])
     }
 
-    @Test("the builder runs middleware in the order written")
+    @Test("middleware listed after the reducer in a PrismCombineReducers block runs in the order written")
     func builderOrder() {
         let journal = Journal()
         let includeThird = true
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature()) {
-            Recorder(name: "first", journal: journal)
-            Recorder(name: "second", journal: journal)
-            if includeThird {
-                Recorder(name: "third", journal: journal)
+        let store = PrismStore(
+            initialState: Counter(),
+            reducer: PrismCombineReducers {
+                CounterFeature()
+                Recorder(name: "first", journal: journal)
+                Recorder(name: "second", journal: journal)
+                if includeThird {
+                    Recorder(name: "third", journal: journal)
+                }
             }
-        }
+        )
         store.send(.increment)
         #expect(journal.all == ["first saw increment at 1", "second saw increment at 1", "third saw increment at 1"])
     }
 
-    @Test("the builder takes either branch of an if/else")
+    @Test("a block takes either branch of an if/else of middleware")
     func builderEither() {
         let journal = Journal()
         for verbose in [true, false] {
-            let store = PrismStore(initialState: Counter(), reducer: CounterFeature()) {
-                if verbose {
-                    Recorder(name: "verbose", journal: journal)
-                } else {
-                    Recorder(name: "quiet", journal: journal)
+            let store = PrismStore(
+                initialState: Counter(),
+                reducer: PrismCombineReducers {
+                    CounterFeature()
+                    if verbose {
+                        Recorder(name: "verbose", journal: journal)
+                    } else {
+                        Recorder(name: "quiet", journal: journal)
+                    }
                 }
-            }
+            )
             store.send(.noop)
         }
         #expect(journal.all == ["verbose saw noop at 0", "quiet saw noop at 0"])
+    }
+
+    @Test("middleware is a reducer placed after the one it follows: it sees the state the reducers before it left")
+    func middlewareSeesTheStateOfItsPlace() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Counter(),
+            reducer: PrismCombineReducers {
+                Recorder(name: "before", journal: journal)
+                CounterFeature()
+                Recorder(name: "between", journal: journal)
+                CounterFeature()
+                Recorder(name: "after", journal: journal)
+            }
+        )
+        store.send(.increment)
+        #expect(store.state.count == 2)
+        #expect(journal.all == ["before saw increment at 0", "between saw increment at 1", "after saw increment at 2"])
+
+        var state = Counter(count: 4)
+        let effect = Recorder(name: "alone", journal: journal).reduce(into: &state, action: .increment)
+        #expect(effect.isNone)
+        #expect(state.count == 4)
+        #expect(journal.all.last == "alone saw increment at 4")
     }
 
     @Test("an array of middleware runs each in order")
@@ -130,7 +162,7 @@ struct StoreMiddlewareTests {
 
         func run(state: Counter, action: CounterAction) -> PrismEffect<CounterAction> { .none }
 
-        func stateReplaced(state: Counter) {
+        func stateReplaced(_ state: Counter) {
             journal.write("\(name) heard a replaced state at \(state.count)")
         }
 
@@ -150,7 +182,7 @@ struct StoreMiddlewareTests {
             initialState: Counter(count: 3),
             reducer: PrismCombineReducers {
                 CounterFeature()
-                PrismEmptyReducer<Counter, CounterAction>().handling(with: HookRecorder(name: "line", journal: journal))
+                HookRecorder(name: "line", journal: journal)
                 if flag {
                     PrismEmptyReducer<Counter, CounterAction>()
                         .handling(with: HookRecorder(name: "if", journal: journal))

@@ -235,24 +235,27 @@ func storeBenchmarks() async -> [Result] {
 
     if selected("middleware") {
         let built = measure(operations: sends) {
-            let store = PrismStore(initialState: CounterState(), reducer: CounterReducer()) {
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-                PassThroughMiddleware()
-            }
+            let store = PrismStore(
+                initialState: CounterState(),
+                reducer: PrismCombineReducers {
+                    CounterReducer()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                    PassThroughMiddleware()
+                })
             for _ in 0..<sends { store.send(.increment) }
             precondition(store.state.count == sends)
         }
         results.append(
             Result(
-                name: "send through 10 pass-through middleware (builder)",
+                name: "send through 10 pass-through middleware (PrismCombineReducers block)",
                 timing: built,
                 baselineName: "send, no middleware",
                 baseline: bare,

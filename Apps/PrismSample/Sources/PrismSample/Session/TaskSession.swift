@@ -83,11 +83,12 @@ final class TaskSession {
         persistence.flushOnExit()
         let store = PrismStore(
             initialState: state,
-            reducer: AppFeature(sync: SyncReducer(connection: connection), detailInterval: detailInterval)
-        ) {
-            persistence
-            history.middleware()
-        }
+            reducer: PrismCombineReducers {
+                AppFeature(sync: SyncReducer(connection: connection), detailInterval: detailInterval)
+                persistence
+                history.middleware()
+            }
+        )
 
         self.directory = directory
         self.disk = disk

@@ -44,9 +44,9 @@ public enum PrismReducerBuilder<State: Sendable, Action: Sendable> {
     public static func buildPartialBlock<R0: PrismReducer, R1: PrismReducer>(
         accumulated: R0,
         next: R1
-    ) -> PrismCombinedReducers<R0, R1>
+    ) -> PrismReducerPair<R0, R1>
     where R0.State == State, R0.Action == Action, R1.State == State, R1.Action == Action {
-        PrismCombinedReducers(accumulated, next)
+        PrismReducerPair(accumulated, next)
     }
 
     /// An `if` without `else`: the reducer when the condition held.
@@ -102,8 +102,10 @@ public struct PrismEmptyReducer<State: Sendable, Action: Sendable>: PrismReducer
     }
 }
 
-/// Two reducers run one after the other on the same state, their effects merged.
-public struct PrismCombinedReducers<First: PrismReducer, Second: PrismReducer>: PrismReducer
+/// Two reducers run one after the other on the same state, their effects merged: what two lines
+/// of a ``PrismReducerBuilder`` block build, and what ``PrismReducer/handling(with:)`` returns
+/// (a middleware is the second reducer, after the one it follows).
+public struct PrismReducerPair<First: PrismReducer, Second: PrismReducer>: PrismReducer
 where First.State == Second.State, First.Action == Second.Action {
     /// The state it runs on.
     public typealias State = First.State

@@ -276,7 +276,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     }
 
     /// Hears every ``replaceState(_:)`` with the new state: the reducer's middleware (see
-    /// ``PrismMiddleware/stateReplaced(state:)``).
+    /// ``PrismReducer/stateReplaced(_:)``).
     @usableFromInline
     var stateReplaced: ((State) -> Void)?
 

@@ -80,9 +80,21 @@ let package = Package(
     ],
     targets: [
 
+        // Support: shared by the packages, not a product
+        .target(
+            name: "PrismSupport",
+            path: "Packages/PrismSupport/Sources/PrismSupport"
+        ),
+        .testTarget(
+            name: "PrismSupportTests",
+            dependencies: ["PrismSupport"],
+            path: "Packages/PrismSupport/Tests/PrismSupportTests"
+        ),
+
         // Architecture
         .target(
             name: "PrismEffects",
+            dependencies: ["PrismSupport"],
             path: "Packages/PrismEffects/Sources/PrismEffects"
         ),
         .testTarget(
@@ -94,6 +106,7 @@ let package = Package(
             name: "PrismStore",
             dependencies: [
                 "PrismEffects",
+                "PrismSupport",
                 // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 // OrderedDictionary, under PrismIdentifiedCollection.
@@ -120,6 +133,7 @@ let package = Package(
         .target(
             name: "PrismPersistence",
             dependencies: [
+                "PrismSupport",
                 "PrismStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -129,7 +143,7 @@ let package = Package(
         // a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: ["PrismPersistence"],
+            dependencies: ["PrismSupport", "PrismPersistence"],
             path: "Packages/PrismPersistence/Sources/PrismPersistenceTestHelper"
         ),
         .testTarget(
@@ -155,6 +169,7 @@ let package = Package(
             name: "PrismTesting",
             dependencies: [
                 "PrismStore",
+                "PrismSupport",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Routes reported issues to Swift Testing and XCTest on every platform (on Linux
                 // IssueReporting finds them only through this library).
@@ -213,6 +228,7 @@ let package = Package(
         // Networking
         .target(
             name: "PrismCache",
+            dependencies: ["PrismSupport"],
             path: "Packages/PrismCache/Sources/PrismCache"
         ),
         // A command-line tool the tests run as a child process, to be killed while it writes.
@@ -230,6 +246,7 @@ let package = Package(
             name: "PrismHTTP",
             dependencies: [
                 "PrismCache",
+                "PrismSupport",
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -262,6 +279,7 @@ let package = Package(
             dependencies: [
                 "PrismHTTP",
                 "PrismCache",
+                "PrismSupport",
                 "PrismTestServer",
                 "PrismTestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -278,6 +296,7 @@ let package = Package(
         .target(
             name: "PrismGraphQL",
             dependencies: [
+                "PrismSupport",
                 "PrismCache",
                 "PrismHTTP",
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
@@ -321,6 +340,7 @@ let package = Package(
         .target(
             name: "PrismHTTPTesting",
             dependencies: [
+                "PrismSupport",
                 "PrismHTTP",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ],
@@ -343,7 +363,7 @@ let package = Package(
             name: "PrismTestServer",
             dependencies: [
                 // HTTP dates (HTTPDate), shared with PrismHTTP.
-                "PrismCache",
+                "PrismSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -390,6 +410,7 @@ let package = Package(
         .target(
             name: "PrismTestSupport",
             dependencies: [
+                "PrismSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ],

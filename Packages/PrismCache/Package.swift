@@ -8,8 +8,17 @@ let package = Package(
     products: [
         .library(name: "PrismCache", targets: ["PrismCache"])
     ],
+    dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport")
+    ],
     targets: [
-        .target(name: "PrismCache"),
+        .target(
+            name: "PrismCache",
+            dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport")
+            ]
+        ),
         // A command-line tool the tests run as a child process, to be killed while it writes.
         .executableTarget(
             name: "PrismCacheTestHelper",

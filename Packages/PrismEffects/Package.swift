@@ -9,11 +9,18 @@ let package = Package(
         .library(name: "PrismEffects", targets: ["PrismEffects"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         // What Prism's own tests share.
-        .package(path: "../../Tools/PrismTestSupport")
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
-        .target(name: "PrismEffects"),
+        .target(
+            name: "PrismEffects",
+            dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport")
+            ]
+        ),
         .testTarget(
             name: "PrismEffectsTests",
             dependencies: [

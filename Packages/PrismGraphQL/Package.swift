@@ -17,6 +17,8 @@ let package = Package(
         .default(enabledTraits: ["WebSocketSubscriptions"]),
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismCache"),
         .package(path: "../PrismHTTP"),
         // Prism's local HTTP test server.
@@ -33,6 +35,7 @@ let package = Package(
         .target(
             name: "PrismGraphQL",
             dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).

@@ -17,6 +17,8 @@ let package = Package(
         .default(enabledTraits: ["AsyncHTTPClient"]),
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismCache"),
         // Prism's local HTTP test server.
         .package(path: "../../Tools/PrismTestServer"),
@@ -33,6 +35,7 @@ let package = Package(
             name: "PrismHTTP",
             dependencies: [
                 .product(name: "PrismCache", package: "PrismCache"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Logging", package: "swift-log"),
                 // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -64,6 +67,7 @@ let package = Package(
             dependencies: [
                 "PrismHTTP",
                 .product(name: "PrismCache", package: "PrismCache"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),

@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismHTTP"),
         .package(path: "../PrismGraphQL"),
         // What Prism's own tests share.
@@ -20,6 +22,7 @@ let package = Package(
         .target(
             name: "PrismHTTPTesting",
             dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]

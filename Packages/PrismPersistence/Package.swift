@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PrismPersistence", targets: ["PrismPersistence"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismStore"),
         // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
@@ -18,6 +20,7 @@ let package = Package(
         .target(
             name: "PrismPersistence",
             dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -26,7 +29,10 @@ let package = Package(
         // a file-size limit, using the keychain from another environment.
         .executableTarget(
             name: "PrismPersistenceTestHelper",
-            dependencies: ["PrismPersistence"]
+            dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport"),
+                "PrismPersistence",
+            ]
         ),
         .testTarget(
             name: "PrismPersistenceTests",

@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PrismStore", targets: ["PrismStore"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismEffects"),
         // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
@@ -29,6 +31,7 @@ let package = Package(
             name: "PrismStore",
             dependencies: [
                 .product(name: "PrismEffects", package: "PrismEffects"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 // IdentifiedArray: the collection `forEach` runs a child feature for each element of.
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 // OrderedDictionary, under PrismIdentifiedCollection.

@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PrismTesting", targets: ["PrismTesting"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismStore"),
         // What Prism's own tests share.
         .package(path: "../../Tools/PrismTestSupport"),
@@ -21,6 +23,7 @@ let package = Package(
             name: "PrismTesting",
             dependencies: [
                 .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Routes reported issues to Swift Testing and XCTest on every platform (on Linux
                 // IssueReporting finds them only through this library).

@@ -12,7 +12,8 @@ let package = Package(
         .executable(name: "prism-test-server", targets: ["prism-test-server"]),
     ],
     dependencies: [
-        .package(path: "../../Packages/PrismCache"),
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../../Packages/PrismSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -33,7 +34,7 @@ let package = Package(
             name: "PrismTestServer",
             dependencies: [
                 // HTTP dates (HTTPDate), shared with PrismHTTP.
-                .product(name: "PrismCache", package: "PrismCache"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

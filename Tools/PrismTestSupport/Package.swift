@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "PrismTestSupport", targets: ["PrismTestSupport"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../../Packages/PrismSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
@@ -18,6 +20,7 @@ let package = Package(
         .target(
             name: "PrismTestSupport",
             dependencies: [
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ]

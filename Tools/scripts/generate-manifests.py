@@ -341,7 +341,9 @@ def module_list_problems(table: Table) -> list:
     if make_list("TSAN_PACKAGES") != tsan:
         problems.append(f"Makefile: TSAN_PACKAGES is {make_list('TSAN_PACKAGES')}; the table marks {tsan} tsan")
 
-    products = [library for package in packages for library in table.libraries(package)]
+    # The products users can depend on: not those of a package the root does not offer (PrismSupport).
+    products = [library for package in packages if package.get("root-product", True)
+                for library in table.libraries(package)]
     api_check = (ROOT / "Tools/scripts/api-check.sh").read_text()
     match = re.search(r'^default_products="([^"]*)"', api_check, re.M)
     checked = match.group(1).split() if match else []

@@ -1,3 +1,5 @@
+import PrismSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -93,7 +95,7 @@ public actor PrismResponseCache {
     /// The entries and their bytes, behind a lock: the actor's methods and the synchronous reads
     /// of Prism's own clients (``lookupNow(_:decodedBy:)``, which spare a cache hit two hops onto
     /// the actor's executor and back) see one state.
-    nonisolated let core: LockedCore
+    nonisolated let core: PrismLocked<CacheCore>
     /// The cache's clock, in nanoseconds since an arbitrary start.
     nonisolated let now: @Sendable () -> Int64
     /// The disk tier, when the cache was made with a folder.
@@ -165,7 +167,7 @@ public actor PrismResponseCache {
         self.now = now
         self.disk = disk
         self.wallOffset = disk == nil ? 0 : WallNanoseconds.now() &- now()
-        self.core = LockedCore(CacheCore(maxSize: maxSize, maxBytes: maxBytes))
+        self.core = PrismLocked(CacheCore(maxSize: maxSize, maxBytes: maxBytes))
     }
 
     /// The number of entries in memory, fresh or stale.

@@ -1,3 +1,5 @@
+import PrismSupport
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -38,7 +40,7 @@ public struct PrismEffectError: Error, Sendable, CustomStringConvertible {
         """
     }
 
-    private static let handler = Locked<@Sendable (PrismEffectError) -> Void>(Self.printToStandardError)
+    private static let handler = PrismLocked<@Sendable (PrismEffectError) -> Void>(Self.printToStandardError)
 
     /// What every store does with an unhandled effect error when it has no handler of its own.
     ///

@@ -54,9 +54,3 @@ extension PrismHTTPTransport {
             body: PrismHTTPBodyStream(data: response.body))
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PrismSupport
 
 extension PrismNetworkAdapter {
     /// Sends `request` through `send` with a `.debug` line before and after, and a `.warning`
@@ -21,7 +22,7 @@ extension PrismNetworkAdapter {
             logger.debug(
                 "\(response.statusCode) \(request.method.rawValue) \(url)",
                 metadata: [
-                    "milliseconds": "\(Int(elapsed.seconds * 1_000))",
+                    "milliseconds": "\(Int(elapsed.secondsAsDouble * 1_000))",
                     "bytes": "\(response.body.count)",
                     "headers": "\(PrismHTTPRedaction.redact(response.headers).dictionary)",
                 ]

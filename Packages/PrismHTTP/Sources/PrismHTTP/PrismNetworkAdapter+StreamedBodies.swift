@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PrismSupport
 
 /// Streamed bodies enter the pipeline as every request does: build (1), intercept, authorize
 /// and validate (2-4), then the retry loop (6) with a streaming transmit; never the cache (5, 7),
@@ -79,7 +80,7 @@ extension PrismNetworkAdapter {
             logger?.debug(
                 "\(response.statusCode) \(request.method.rawValue) \(url) (head of a stream)",
                 metadata: [
-                    "milliseconds": "\(Int((ContinuousClock.now - start).seconds * 1_000))",
+                    "milliseconds": "\(Int((ContinuousClock.now - start).secondsAsDouble * 1_000))",
                     "headers": "\(PrismHTTPRedaction.redact(response.headers).dictionary)",
                 ])
             return response

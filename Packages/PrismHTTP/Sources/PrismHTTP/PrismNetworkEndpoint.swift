@@ -1,5 +1,6 @@
 import Foundation
 import PrismCache
+import PrismSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -173,7 +174,7 @@ extension PrismNetworkEndpoint {
         request.httpMethod = http.method.rawValue
         for field in http.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
         request.httpBody = http.body
-        if let timeout = http.timeout { request.timeoutInterval = timeout.seconds }
+        if let timeout = http.timeout { request.timeoutInterval = timeout.secondsAsDouble }
         if method == .get, cacheInterval != nil { request.cachePolicy = .returnCacheDataElseLoad }
         return request
     }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 import PrismTestServer
 import PrismTestSupport
 import Testing

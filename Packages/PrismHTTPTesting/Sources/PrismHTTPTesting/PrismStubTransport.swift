@@ -1,6 +1,7 @@
 import Foundation
 import IssueReporting
 import PrismHTTP
+import PrismSupport
 
 /// A `PrismHTTPTransport` for an app's unit tests: it answers requests from canned
 /// responses or closures by route, records every request it gets, and can fail, answer
@@ -52,7 +53,7 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
         var requests: [PrismHTTPRequest] = []
     }
 
-    private let storage = Locked(Storage())
+    private let storage = PrismLocked(Storage())
     private let clock: any Clock<Duration>
     private let unmatched: Unmatched
 

@@ -28,7 +28,8 @@ let counterReducer = PrismReduce<Counter, CounterAction> { state, action in
 /// prints "sent", then:
 /// - `signal`: calls `flushOnExit()` first, and waits to be stopped by a signal;
 /// - `none`: waits to be stopped by a signal, without `flushOnExit()`;
-/// - `exit`: calls `flushOnExit()` first, and calls `exit(0)` right after the sends.
+/// - `exit`: calls `flushOnExit()` first, and calls `exit(0)` right after the sends;
+/// - `exit-longest`: the same with the longest timeout there is, `.seconds(Int64.max)`.
 @MainActor
 func exitFlush(directory: String, key: String, mode: String, count: Int) async -> Never {
     // A child inherits the signal mask of the thread that started it; a process started from a
@@ -43,12 +44,16 @@ func exitFlush(directory: String, key: String, mode: String, count: Int) async -
         key: key,
         coalescingWindow: .seconds(3600)
     )
-    if mode != "none" { persistence.flushOnExit() }
+    if mode == "exit-longest" {
+        persistence.flushOnExit(timeout: .seconds(Int64.max))
+    } else if mode != "none" {
+        persistence.flushOnExit()
+    }
     let store = PrismStore(restoringWith: persistence, default: Counter(), reducer: counterReducer)
     for value in 1...count { store.send(.set(value)) }
     print("sent \(store.state.count)")
     fflush(nil)
-    if mode == "exit" { exit(0) }
+    if mode.hasPrefix("exit") { exit(0) }
     while true {
         try? await Task.sleep(for: .seconds(60))
     }

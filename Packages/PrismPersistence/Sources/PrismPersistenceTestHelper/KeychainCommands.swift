@@ -1,5 +1,6 @@
 import Foundation
 import PrismPersistence
+import PrismSupport
 
 let credentialsReducer = PrismReduce<Credentials, String> { state, token in
     state.token = token
@@ -33,7 +34,7 @@ func keychainRestoreAndSave(service: String, key: String, token: String) async -
 
 /// The errors a middleware reported, in order.
 final class ErrorLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var errors: [PrismPersistenceError] = []
 
     func append(_ error: PrismPersistenceError) { lock.withLock { errors.append(error) } }

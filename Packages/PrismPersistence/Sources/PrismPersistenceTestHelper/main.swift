@@ -43,7 +43,7 @@ func usage() -> Never {
               save-many DIRECTORY KEY FIRST COUNT      save CrashState.make(FIRST ..< FIRST + COUNT) in turn
               hold-lock DIRECTORY KEY                  hold KEY's writer lock, printing "locked", until stdin closes
               exit-flush DIRECTORY KEY MODE COUNT      send COUNT changes, print "sent N", then (MODE) wait for a
-                                                       signal with (signal) or without (none) flushOnExit, or exit
+                                                       signal with (signal) or without (none) flushOnExit, or exit (exit-longest: with a timeout of .seconds(Int64.max))
 
             """.utf8
         )
@@ -159,7 +159,8 @@ case "hold-lock":
     holdLock(directory: operand(0), key: operand(1))
 
 case "exit-flush":
-    guard let count = Int(operand(3)), count >= 1, ["signal", "none", "exit"].contains(operand(2)) else { usage() }
+    guard let count = Int(operand(3)), count >= 1, ["signal", "none", "exit", "exit-longest"].contains(operand(2))
+    else { usage() }
     await exitFlush(directory: operand(0), key: operand(1), mode: operand(2), count: count)
 
 default:

@@ -70,10 +70,12 @@ struct ExitFlushTests {
         }
     }
 
-    @Test("exit() right after a send saves the change")
-    func exitRightAfterASend() async throws {
+    @Test(
+        "exit() right after a send saves the change, whatever the timeout (the longest a Duration holds included)",
+        arguments: ["exit", "exit-longest"])
+    func exitRightAfterASend(mode: String) async throws {
         try await withTemporaryDirectory { directory in
-            let (process, output) = try await Self.run(mode: "exit", count: 50, signal: nil, in: directory)
+            let (process, output) = try await Self.run(mode: mode, count: 50, signal: nil, in: directory)
             #expect(output.contains("sent 50"))
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)

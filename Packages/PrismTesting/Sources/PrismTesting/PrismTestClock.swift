@@ -1,4 +1,5 @@
-@_spi(PrismInternals) import PrismEffects
+import PrismEffects
+import PrismSupport
 
 /// A clock for tests: time moves only when the test advances it, and every advance waits for the
 /// test stores' effects to settle, so that a test of a timer is the same on a busy machine as on

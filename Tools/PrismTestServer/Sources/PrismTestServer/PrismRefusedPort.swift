@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ public final class PrismRefusedPort: @unchecked Sendable {
     /// Whether ``close()`` ran: a second call must not close a descriptor number the process has
     /// since given to another socket (SwiftNIO's, say).
     private var isClosed = false  // guarded by lock
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
 
     /// Binds a TCP socket to 127.0.0.1 and an ephemeral port, without listening.
     public init() throws {

@@ -1,8 +1,9 @@
 import Foundation
+import PrismSupport
 
 /// A value shared between tasks in a test, guarded by a lock.
 public final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var value: Value
 
     /// A box holding `value`.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a ``PrismResponseCache`` holds, and every rule of holding it: the LRU order, the time to
-/// live, the byte budget, the decoded values. A plain value; ``LockedCore`` guards it.
+/// live, the byte budget, the decoded values. A plain value; a `PrismLocked` guards it.
 struct CacheCore {
     typealias Stored = PrismResponseCache.Stored
 
@@ -144,22 +144,5 @@ struct CacheCore {
             guard let evicted = storage.removeLeastRecentlyUsed() else { break }
             bytes -= evicted.value.cost
         }
-    }
-}
-
-/// A ``CacheCore`` behind a lock, held by the cache's actor and read without it by Prism's
-/// clients. Every access takes the lock for the length of one operation, nothing longer.
-final class LockedCore: @unchecked Sendable {
-    private let lock = PlatformLock()
-    private var core: CacheCore
-
-    init(_ core: CacheCore) {
-        self.core = core
-    }
-
-    func withLock<Result>(_ body: (inout CacheCore) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&core)
     }
 }

@@ -20,18 +20,3 @@ enum ContinuousNanoseconds {
         #endif
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating instead of trapping when it does not fit in
-    /// an `Int64` (about 292 years). PrismHTTP uses it too (`@_spi(PrismInternals)`: not a stable
-    /// API).
-    @_spi(PrismInternals)
-    public var clampedNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        if sumOverflow { return seconds < 0 ? .min : .max }
-        return sum
-    }
-}

@@ -1,3 +1,5 @@
+import PrismSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import PrismSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -33,7 +35,7 @@ final class DiskTier: @unchecked Sendable {
     let directory: URL
     let maxBytes: Int
     private let path: String
-    private let lock = PlatformLock()
+    private let lock = PrismLocked<Void>()
     /// Key to file size, most recently used first. Valid once `scanned`.
     private var index = LRUStorage<String, Int>()
     private var bytes = 0
@@ -130,24 +132,24 @@ final class DiskTier: @unchecked Sendable {
 
     /// Removes every entry file, and every temporary file, in the folder.
     func removeAll() {
-        lock.lock()
-        defer { lock.unlock() }
-        index.removeAll()
-        bytes = 0
-        scanned = true
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        where DiskEntryFormat.isEntryFileName(name) || name.hasSuffix(DiskEntryFormat.temporarySuffix) {
-            unlink(path + "/" + name)
+        lock.withLock {
+            index.removeAll()
+            bytes = 0
+            scanned = true
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            where DiskEntryFormat.isEntryFileName(name) || name.hasSuffix(DiskEntryFormat.temporarySuffix) {
+                unlink(path + "/" + name)
+            }
         }
     }
 
     /// A modification time for a file written or read now: the wall clock, or just after the
     /// last time given when the clock has not moved past it.
     private func nextTouch() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        lastTouch = max(WallNanoseconds.now(), lastTouch &+ 1)
-        return lastTouch
+        lock.withLock {
+            lastTouch = max(WallNanoseconds.now(), lastTouch &+ 1)
+            return lastTouch
+        }
     }
 
     private func filePath(for key: String) -> String {
@@ -156,13 +158,13 @@ final class DiskTier: @unchecked Sendable {
 
     /// Runs `body` on the index under the lock, listing the folder first if it was not yet.
     private func withIndex<Result>(_ body: (DiskTier) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        if !scanned {
-            scanned = true
-            scan()
+        lock.withLock {
+            if !scanned {
+                scanned = true
+                scan()
+            }
+            return body(self)
         }
-        return body(self)
     }
 
     /// Lists the folder into the index: each entry file's key (from its first bytes), size and

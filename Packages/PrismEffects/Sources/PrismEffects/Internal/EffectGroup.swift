@@ -1,3 +1,5 @@
+import PrismSupport
+
 /// Counts the work one `send` started: its tasks, and the actions they sent that the store has
 /// not reduced yet. Effects started by those actions join the same group, so waiting for the
 /// group waits for everything the original action caused.
@@ -10,7 +12,7 @@ final class EffectGroup: Sendable {
         var cancelled = false
     }
 
-    private let state = Locked(State())
+    private let state = PrismLocked(State())
 
     /// Adds one unit of outstanding work, optionally a task's token to cancel with the group.
     func enter(_ token: EffectToken? = nil) {

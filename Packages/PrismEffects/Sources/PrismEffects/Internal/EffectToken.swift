@@ -1,3 +1,5 @@
+import PrismSupport
+
 /// The cancellation state of one task that runs (part of) an effect.
 ///
 /// A token is cancelled by its group, by a cancellation id, or through its parent. `Send`
@@ -5,7 +7,7 @@
 /// that actions a cancelled effect sent earlier are dropped.
 final class EffectToken: Sendable {
     let parent: EffectToken?
-    private let state = Locked<(cancelled: Bool, task: Task<Void, Never>?)>((false, nil))
+    private let state = PrismLocked<(cancelled: Bool, task: Task<Void, Never>?)>((false, nil))
 
     init(parent: EffectToken?) {
         self.parent = parent

@@ -1,3 +1,5 @@
+import PrismSupport
+
 /// Runs effects for one store: starts their tasks, keeps the cancellation ids, and funnels the
 /// actions they send back to the main actor in order.
 ///
@@ -34,7 +36,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         var taskExecutor: (any Sendable)?
     }
 
-    private let state = Locked(State())
+    private let state = PrismLocked(State())
 
     /// Creates a runtime that has no store yet; call ``setDeliver(_:)`` before starting effects.
     public init() {}

@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// What the client works out from an operation's text, kept per text: an app sends the same few
 /// documents over and over, and scanning one for its operation type or escaping it as a JSON
@@ -14,7 +15,7 @@ final class DocumentMemo: @unchecked Sendable {
         var name: String?
     }
 
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var types: [OperationKey: GraphQLOperationScanner.OperationType] = [:]  // guarded by lock
     private var strings: [String: Data] = [:]  // guarded by lock
 

@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// Apollo's automatic persisted queries: the hash sent in place of the document, and what the
 /// server's answer says about it.
@@ -31,7 +32,7 @@ enum PersistedQueries {
 
     /// Whether the server still may support persisted queries (until it says it does not).
     final class Support: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = PrismLocked<Void>()
         private var supported = true
 
         var isSupported: Bool {

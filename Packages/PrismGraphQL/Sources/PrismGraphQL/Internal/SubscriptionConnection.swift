@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PrismHTTP
+import PrismSupport
 
 /// The one WebSocket a client's subscriptions share, multiplexed by id: what
 /// `PrismGraphQLClient.subscribe` talks to. It hands every subscription and every end of one
@@ -23,7 +24,7 @@ final class SubscriptionConnection: @unchecked Sendable {
     }
 
     let settings: SubscriptionSettings
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var lastID = 0
     private var driver: AsyncStream<SubscriptionDriver.Input>.Continuation?
 

@@ -1,5 +1,6 @@
 import Foundation
 import PrismHTTP
+import PrismSupport
 
 /// One WebSocket of a client's subscriptions, as the driver holds it: what it writes goes
 /// through ``send(_:)`` and ``close(code:reason:)``, in order, and everything it sees (opened,
@@ -93,7 +94,7 @@ final class SubscriptionSocket: Sendable {
             var abort: (@Sendable () -> Void)?
         }
 
-        private let lock = NSLock()
+        private let lock = PrismLocked<Void>()
         private var values = Values()
 
         func withLock<T>(_ body: (inout Values) -> T) -> T {

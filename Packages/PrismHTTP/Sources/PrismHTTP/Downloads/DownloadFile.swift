@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PrismSupport
 
 /// The file a download writes: a hidden partial file beside the destination (same folder, so
 /// that the final move is a rename, atomic), readable and writable by the user only, and, for a
@@ -95,7 +96,7 @@ final class DownloadFile {
 
     /// The SHA-256 of what was written, in lowercase hexadecimal.
     var sha256: String {
-        hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        Hexadecimal.lowercase(hasher.finalize())
     }
 
     /// Writes the file to disk and moves it into place (a rename: the destination is the old

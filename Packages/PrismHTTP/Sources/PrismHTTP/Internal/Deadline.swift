@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// One timeout for a whole exchange: the head, the body, and every redirect.
 ///
@@ -50,7 +51,7 @@ enum Deadline {
     /// The moving deadline of an upload: pushed back by each bit of progress while the body is
     /// sent, then fixed, a timeout after the last byte, for the response.
     final class Watchdog: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = PrismLocked<Void>()
         private let timeout: Duration
         private let length: Int64
         /// The clock the deadline is measured on.

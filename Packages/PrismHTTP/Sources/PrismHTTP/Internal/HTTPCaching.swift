@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// The parts of `Cache-Control` that decide whether and how long a response is cached.
 ///
@@ -257,19 +258,7 @@ enum HTTPCaching {
             hasher.update(data: Data(value.utf8))
             hasher.update(data: Data([0]))
         }
-        return hexadecimal(hasher.finalize())
-    }
-
-    /// `bytes` as lowercase hexadecimal.
-    private static func hexadecimal(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hexadecimal.lowercase(hasher.finalize())
     }
 
     /// Whether `exchange` invalidates stored responses: a method that is not safe (or not known
@@ -391,7 +380,7 @@ enum HTTPCaching {
             hasher.update(data: Data(value.utf8))
             hasher.update(data: Data([0]))
         }
-        return PrismCacheKey(key.string + " vary:" + hexadecimal(hasher.finalize()))
+        return PrismCacheKey(key.string + " vary:" + Hexadecimal.lowercase(hasher.finalize()))
     }
 
     /// Whether `key` is one of the variants kept beside `primary` (``variantKey(of:values:)``).

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// How long a stored response stays fresh, as RFC 9111 §4.2 computes it for a private cache: one
 /// pure decision, from the response's header fields and the times it was asked for and received

@@ -1,5 +1,6 @@
 import Foundation
 import PrismCache
+import PrismSupport
 
 /// How an endpoint's parts become a URL, with every part checked: nothing an endpoint's values
 /// hold can crash the process, change the URL's structure (a host with a `/` or `@`, a query
@@ -259,7 +260,7 @@ final class BuiltURLs: @unchecked Sendable {
 
     static let shared = BuiltURLs()
 
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var kept = [Kept?](repeating: nil, count: 256)
 
     func kept(for parts: Parts) -> (url: URL, getKey: PrismCacheKey)? {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// Decides whether a failed attempt is tried again, and after how long.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// The hand-over between a transport that receives a body and the code that reads it, for one
 /// streamed response.
@@ -13,7 +14,7 @@ import Foundation
 ///
 /// Time spent with a full queue is the reader's, not the server's: it never counts as idle.
 final class BodyChannel: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var chunks: [Data] = []
     private var head = 0
     private var queuedBytes = 0

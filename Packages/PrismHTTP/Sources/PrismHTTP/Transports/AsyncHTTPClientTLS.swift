@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
+import PrismSupport
 
 /// ``PrismTLSConfiguration`` for AsyncHTTPClient: NIOSSL's client settings, and the check of a
 /// host's pins on each new connection.
@@ -95,7 +96,7 @@ enum AsyncHTTPClientTLS {
 
 /// The clients of pinned hosts, one per host, made when the host is first asked for.
 final class PinnedClients: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var clients: [String: HTTPClient] = [:]  // guarded by lock
     private let make: @Sendable (String) -> HTTPClient
 

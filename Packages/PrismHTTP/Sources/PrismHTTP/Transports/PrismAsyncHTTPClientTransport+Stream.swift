@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 extension PrismAsyncHTTPClientTransport {
     /// Sends `request`, following redirects as the configuration says, and returns when the

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 @_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
 ///
@@ -401,7 +402,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 
 /// Whether a response's deadline passed.
 private final class ExpiryFlag: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var expired = false
 
     var isSet: Bool { lock.withLock { expired } }
@@ -411,7 +412,7 @@ private final class ExpiryFlag: @unchecked Sendable {
 
 /// A flag set once, from any thread.
 private final class ShutdownFlag: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var flag = false
 
     /// Whether the flag is set.

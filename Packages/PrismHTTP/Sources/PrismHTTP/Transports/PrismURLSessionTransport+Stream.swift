@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -76,7 +77,7 @@ extension PrismURLSessionTransport {
 /// The delegate of a streamed task: the head resumes the caller, each piece of the body goes to
 /// the stream's queue (the task is suspended while the queue is full), the end finishes it.
 final class StreamTaskDelegate: TaskDelegate, @unchecked Sendable {
-    private let stateLock = NSLock()
+    private let stateLock = PrismLocked<Void>()
     private let channel: BodyChannel
     private let url: URL
     private var head: CheckedContinuation<HTTPURLResponse, any Error>?

@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,7 +15,7 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var status: Int?
     }
 
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private let limit: Int
     private let progress: (@Sendable (Int64) -> Void)?
     private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
@@ -177,7 +178,7 @@ enum URLSessionErrors {
 /// ``TaskDelegate``. (swift-corelibs-foundation ignores a task's own `delegate` when its session
 /// has none, so a session-wide delegate is the way that works everywhere.)
 final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var delegates: [Int: TaskDelegate] = [:]
 
     /// Sends `task`'s events to `delegate` until it completes.

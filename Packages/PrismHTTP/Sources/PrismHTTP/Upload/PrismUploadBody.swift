@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// A request body sent in chunks, with its length known up front: what uploads stream.
 ///
@@ -101,7 +102,7 @@ extension PrismHTTPTransport {
 
 /// A position in a buffer, advanced one chunk at a time.
 final class ChunkCursor: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var offset: Int
 
     init(_ offset: Int) { self.offset = offset }

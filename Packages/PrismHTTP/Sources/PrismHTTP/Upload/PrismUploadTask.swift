@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -133,7 +134,7 @@ public actor PrismUploadTask {
 
 /// The highest byte count reported, so that progress only grows.
 final class LockedProgress: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var reported: Int64 = -1
 
     /// `value` if it is higher than anything reported before (and records it), else nil.
@@ -165,7 +166,7 @@ extension PrismHTTPRequest {
 
     private static func timeout(_ seconds: TimeInterval) -> Duration? {
         guard seconds > 0 else { return nil }
-        guard seconds <= RequestValidation.maximumTimeout.seconds else { return .seconds(Int64.max) }
+        guard seconds <= RequestValidation.maximumTimeout.secondsAsDouble else { return .seconds(Int64.max) }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }

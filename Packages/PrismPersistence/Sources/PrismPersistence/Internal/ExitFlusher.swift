@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PrismSupport
 
 #if canImport(Darwin)
 import Darwin
@@ -46,7 +47,7 @@ final class ExitFlusher: @unchecked Sendable {
         weak var flushable: (any ExitFlushable)?
     }
 
-    private let lock = NSLock()
+    private let lock = PrismLocked<Void>()
     private var entries: [Entry] = []
     private var timeout = Duration.zero
     private var signalsInstalled = false
@@ -155,9 +156,9 @@ final class ExitFlusher: @unchecked Sendable {
     private func flushAll(readingPending read: PendingRead) {
         let (flushables, timeout) = lock.withLock { (entries.compactMap(\.flushable), self.timeout) }
         guard !flushables.isEmpty else { return }
-        let (seconds, attoseconds) = timeout.components
-        let deadline =
-            DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        // Saturating: `.seconds(Int64.max)` waits as long as it takes instead of trapping at exit
+        // (DispatchTime's `+` saturates in turn).
+        let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, timeout.clampedNanoseconds)))
         switch read {
         case .onMainActor:
             let handedOver = DispatchSemaphore(value: 0)

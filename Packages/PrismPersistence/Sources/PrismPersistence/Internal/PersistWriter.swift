@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 @_spi(PrismInternals) import PrismStore
+import PrismSupport
 
 /// Saves the snapshots a `PersistScheduler` hands it, in order, on a serial queue of its own.
 ///
@@ -45,7 +46,7 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
     private var reportedRefusal = false
 
     /// The error that blocks saving, readable from any thread.
-    private let blockingFailure = LockedValue<PrismPersistenceError?>(nil)
+    private let blockingFailure = PrismLocked<PrismPersistenceError?>(nil)
 
     init<Strategy: PrismPersistenceStrategy>(
         strategy: Strategy,
@@ -133,7 +134,7 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
         let lift: @Sendable () -> Void = {
             self.clearance = .clear
             self.reportedRefusal = false
-            self.blockingFailure.value = nil
+            self.blockingFailure.withLock { $0 = nil }
         }
         let saveHeldBack: @Sendable () -> Void = {
             if let held = self.failed { _ = self.write(held) }
@@ -159,7 +160,7 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
             let state = try load()
             clearance = .clear
             reportedRefusal = false
-            blockingFailure.value = nil
+            blockingFailure.withLock { $0 = nil }
             lastSaved = state
             // What was held back was derived from a state that did not know the stored one.
             failed = nil
@@ -168,14 +169,14 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
             let error = wrap(error)
             if Self.leavesNothingBehind(error) {
                 clearance = .clear
-                blockingFailure.value = nil
+                blockingFailure.withLock { $0 = nil }
                 lastSaved = nil
                 // An invalid key is reported by the save that uses it; anything else now.
                 if error.code != .invalidKey || !probing { report(error, doing: what) }
             } else {
                 clearance = .blocked(error)
                 reportedRefusal = false
-                blockingFailure.value = error
+                blockingFailure.withLock { $0 = error }
                 report(error, doing: what)
             }
             return .failure(error)

@@ -1,5 +1,6 @@
 #if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
 import Foundation
+import PrismSupport
 
 /// The freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through libsecret, which is
 /// loaded at run time (``LibSecret``).
@@ -23,7 +24,7 @@ struct SecretServiceStore: RawStore {
     static let schemaName = "org.prism.PrismKeychainPersistence"
 
     /// The sync calls each spin a main loop of their own; one at a time in this process.
-    private static let lock = NSLock()
+    private static let lock = PrismLocked<Void>()
 
     let service: String
     /// The loaded library, or why it could not be loaded (a test can give another).
@@ -139,35 +140,37 @@ struct SecretServiceStore: RawStore {
         case .failure(let error):
             throw Self.unavailable(error, key: key)
         }
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
+        return try Self.lock.withLock { () throws -> Result in
+            guard let types = lib.hashTableNewFull(lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, nil)
+            else {
+                throw PrismPersistenceError(
+                    code: .keychainFailed, key: key, message: "glib could not make a hash table.")
+            }
+            // SECRET_SCHEMA_ATTRIBUTE_STRING is 0: a NULL value in the table.
+            let stringType = UnsafeMutableRawPointer(bitPattern: LibSecret.attributeString)
+            _ = lib.hashTableInsert(types, lib.copy("service"), stringType)
+            _ = lib.hashTableInsert(types, lib.copy("account"), stringType)
+            let schema = Self.schemaName.withCString { lib.schemaNew($0, LibSecret.schemaNone, types) }
+            lib.hashTableUnref(types)
+            guard let schema else {
+                throw PrismPersistenceError(
+                    code: .keychainFailed, key: key, message: "libsecret could not make the schema.")
+            }
+            defer { lib.schemaUnref(schema) }
 
-        guard let types = lib.hashTableNewFull(lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, nil) else {
-            throw PrismPersistenceError(code: .keychainFailed, key: key, message: "glib could not make a hash table.")
-        }
-        // SECRET_SCHEMA_ATTRIBUTE_STRING is 0: a NULL value in the table.
-        let stringType = UnsafeMutableRawPointer(bitPattern: LibSecret.attributeString)
-        _ = lib.hashTableInsert(types, lib.copy("service"), stringType)
-        _ = lib.hashTableInsert(types, lib.copy("account"), stringType)
-        let schema = Self.schemaName.withCString { lib.schemaNew($0, LibSecret.schemaNone, types) }
-        lib.hashTableUnref(types)
-        guard let schema else {
-            throw PrismPersistenceError(
-                code: .keychainFailed, key: key, message: "libsecret could not make the schema.")
-        }
-        defer { lib.schemaUnref(schema) }
+            guard
+                let attributes = lib.hashTableNewFull(
+                    lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, lib.freeFunction)
+            else {
+                throw PrismPersistenceError(
+                    code: .keychainFailed, key: key, message: "glib could not make a hash table.")
+            }
+            _ = lib.hashTableInsert(attributes, lib.copy("service"), lib.copy(service))
+            _ = lib.hashTableInsert(attributes, lib.copy("account"), lib.copy(key))
+            defer { lib.hashTableUnref(attributes) }
 
-        guard
-            let attributes = lib.hashTableNewFull(
-                lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, lib.freeFunction)
-        else {
-            throw PrismPersistenceError(code: .keychainFailed, key: key, message: "glib could not make a hash table.")
+            return try body(lib, schema, attributes)
         }
-        _ = lib.hashTableInsert(attributes, lib.copy("service"), lib.copy(service))
-        _ = lib.hashTableInsert(attributes, lib.copy("account"), lib.copy(key))
-        defer { lib.hashTableUnref(attributes) }
-
-        return try body(lib, schema, attributes)
     }
 
     /// The error every call throws when libsecret could not be loaded.

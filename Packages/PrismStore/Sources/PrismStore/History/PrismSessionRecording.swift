@@ -1,3 +1,5 @@
+import PrismSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -152,8 +154,7 @@ public final class PrismSessionRecorder<State: Codable & Sendable, Action: Codab
     /// Appends `action` to the recording.
     public func record(_ action: Action) {
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        recording.entries.append(.init(offset: seconds, action: action))
+        recording.entries.append(.init(offset: elapsed.secondsAsDouble, action: action))
     }
 
     /// Middleware that records every action the store reduces.

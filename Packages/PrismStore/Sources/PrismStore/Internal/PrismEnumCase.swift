@@ -1,4 +1,5 @@
-@_spi(PrismInternals) import PrismEffects
+import PrismEffects
+import PrismSupport
 
 /// Gets an enum case's associated value back out of an enum value, knowing only the case itself:
 /// its embedding function, such as `AppAction.detail`. This is what lets a combinator take just

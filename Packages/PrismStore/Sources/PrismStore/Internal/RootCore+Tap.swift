@@ -1,4 +1,5 @@
 @_spi(PrismInternals) import PrismEffects
+import PrismSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -177,10 +178,8 @@ extension RootCore {
     func reduceTimed(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
         let start = ContinuousClock.now
         let effect = reduceUnrecorded(action)
-        let elapsed = (ContinuousClock.now - start).components
-        recording.log(
-            action, state: statePointer.pointee,
-            nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        let elapsed = ContinuousClock.now - start
+        recording.log(action, state: statePointer.pointee, nanoseconds: elapsed.clampedNanoseconds)
         return effect
     }
 
@@ -241,8 +240,7 @@ enum CoarseClock {
         clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
         #else
-        let elapsed = (ContinuousClock.now - coarseClockEpoch).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        return (ContinuousClock.now - coarseClockEpoch).secondsAsDouble
         #endif
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 @_spi(PrismInternals) import PrismEffects
+import PrismSupport
 
 /// Where a test store's effects run: a `TaskExecutor` that counts the jobs it has been given and
 /// not finished, so that ``PrismTestClock`` can wait until every effect has settled (finished, or

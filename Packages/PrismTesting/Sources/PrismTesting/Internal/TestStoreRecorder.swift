@@ -1,5 +1,6 @@
 import IssueReporting
 import PrismStore
+import PrismSupport
 
 #if canImport(Darwin)
 import Darwin
@@ -65,7 +66,7 @@ final class EndOfTestChecks: @unchecked Sendable {
         let action: String
     }
 
-    private let lock = NSLockShim()
+    private let lock = PrismLocked<Void>()
     private var state = State()
     let fileID: StaticString
     let filePath: StaticString

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-@_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// Revalidation: `GET /etag/:name` (+ `POST .../bump`) and `GET /last-modified/:name` (+ `POST .../bump`).
 ///

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 /// `GET /download/:name?bytes=&validator=&ignoreRange=1&dropAfter=&drops=`: a file to download,
 /// in whole or from a byte range, that can change between two requests and can be cut midway.

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-@_spi(PrismInternals) import PrismCache
+import PrismSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

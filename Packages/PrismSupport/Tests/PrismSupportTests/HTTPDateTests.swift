@@ -1,4 +1,4 @@
-@_spi(PrismInternals) import PrismCache
+import PrismSupport
 import Testing
 
 @Suite("HTTP dates")

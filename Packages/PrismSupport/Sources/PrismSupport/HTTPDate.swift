@@ -7,10 +7,9 @@ import Foundation
 /// HTTP dates (RFC 9110 §5.6.7): formats the IMF-fixdate form, parses it and the two obsolete forms.
 ///
 /// Pure arithmetic on seconds since 1970 in UTC, so that it is fast, thread-safe and independent of
-/// the machine's locale and time zone. The one implementation Prism has: PrismHTTP reads
-/// `Retry-After` dates with it and the test server writes and reads `Last-Modified` with it
-/// (`@_spi(PrismInternals)`: not a stable API).
-@_spi(PrismInternals)
+/// the machine's locale and time zone. The one implementation Prism has: the cache and PrismHTTP
+/// read `Date`, `Expires`, `Last-Modified` and `Retry-After` with it, and the test server writes
+/// and reads `Last-Modified` with it.
 public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

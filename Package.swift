@@ -192,6 +192,7 @@ let package = Package(
             name: "PrismInspector",
             dependencies: [
                 "PrismStore",
+                "PrismSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

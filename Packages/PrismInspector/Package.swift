@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PrismInspector", targets: ["PrismInspector"])
     ],
     dependencies: [
+        // Prism's own plumbing, shared by its packages.
+        .package(path: "../PrismSupport"),
         .package(path: "../PrismStore"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
@@ -20,6 +22,7 @@ let package = Package(
             name: "PrismInspector",
             dependencies: [
                 .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

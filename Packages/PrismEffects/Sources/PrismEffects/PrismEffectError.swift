@@ -1,15 +1,5 @@
 import PrismSupport
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
-
 /// An error that an effect threw and that nothing handled.
 ///
 /// When the operation of ``PrismEffect/run(priority:operation:catch:fileID:line:)`` throws and
@@ -52,7 +42,6 @@ public struct PrismEffectError: Error, Sendable, CustomStringConvertible {
 
     /// Prints `error`'s description to standard error, prefixed with `[Prism]`.
     public static let printToStandardError: @Sendable (PrismEffectError) -> Void = { error in
-        let message = "[Prism] \(error.description)\n"
-        _ = message.withCString { fputs($0, stderr) }
+        StandardError.write("[Prism] \(error.description)\n")
     }
 }

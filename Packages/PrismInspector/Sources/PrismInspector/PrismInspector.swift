@@ -1,4 +1,5 @@
 @_spi(PrismInternals) import PrismStore
+import PrismSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

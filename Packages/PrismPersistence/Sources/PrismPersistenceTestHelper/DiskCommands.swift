@@ -1,11 +1,6 @@
 import Foundation
 import PrismPersistence
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PrismSupport
 
 /// Saves `CrashState.make(first + i)` for `i` in `0..<count`, as one of several processes
 /// writing the same key.

@@ -1,11 +1,6 @@
 import Foundation
 import PrismPersistence
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PrismSupport
 
 /// What the exit command keeps in a store.
 struct Counter: Codable, Sendable, Equatable {

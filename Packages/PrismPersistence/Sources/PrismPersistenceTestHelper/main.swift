@@ -8,12 +8,7 @@
 // exits 2.
 import Foundation
 import PrismPersistence
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PrismSupport
 
 func result(_ line: String) -> Never {
     print("result: \(line)")

@@ -1,14 +1,6 @@
 import Foundation
 import PrismSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A port on 127.0.0.1 that refuses every connection, and that no other server can take while
 /// this value holds it.
 ///

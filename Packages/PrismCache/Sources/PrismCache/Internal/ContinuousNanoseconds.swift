@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import PrismSupport
 
 /// The continuous clock (it keeps counting while the machine sleeps, as `ContinuousClock` does)
 /// read as nanoseconds, without going through `ContinuousClock.Instant`'s 128-bit arithmetic:

@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The disk tier of a ``PrismResponseCache``: one file per entry in a folder, a byte budget
 /// with least-recently-used eviction, and an index of what is there.

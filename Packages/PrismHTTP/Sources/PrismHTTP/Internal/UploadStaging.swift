@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PrismSupport
 
 /// The temporary file an upload body is staged in for URLSession, which uploads from a file.
 ///

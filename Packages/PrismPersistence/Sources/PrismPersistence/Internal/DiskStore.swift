@@ -1,14 +1,5 @@
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
+import PrismSupport
 
 /// A folder of `<key>.json` files, each written atomically and durably.
 ///

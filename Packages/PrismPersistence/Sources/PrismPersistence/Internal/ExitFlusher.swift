@@ -2,16 +2,6 @@ import Dispatch
 import Foundation
 import PrismSupport
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
-
 /// Something with state to save before the process ends: a `PersistScheduler`.
 protocol ExitFlushable: AnyObject, Sendable {
     /// Hands the change not yet handed to the writer over to it.

@@ -1,16 +1,5 @@
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Android)
-@preconcurrency import Android
-#else
-#error("PrismPersistence needs the POSIX file calls of a C library.")
-#endif
+import PrismSupport
 
 /// The few POSIX calls an atomic, durable file write needs, with `EINTR` retried.
 enum SystemCalls {

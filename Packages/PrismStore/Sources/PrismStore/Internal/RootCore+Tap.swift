@@ -7,14 +7,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // The root's side of `PrismStore._attach(recordingInto:tap:)`: logging every reduce for a tool
 // that watches the store (PrismInspector), at a cost of a few nanoseconds per send.
 //

@@ -2,14 +2,6 @@ import IssueReporting
 import PrismStore
 import PrismSupport
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What the test store's reducer saw: the state around the action the test sent, and every
 /// action received from effects, in order, with the state around it.
 @MainActor

@@ -109,7 +109,12 @@ struct EffectLifetimeTests {
         for value in 0..<100 {
             await harness.start(.run { send in send(value) }).finish()
         }
-        #expect(harness.runtime.runningCountForTesting == 0)
+        #expect(harness.runtime.runningCount == 0)
         #expect(harness.received == Array(0..<100))
     }
+}
+
+extension PrismEffectRuntime {
+    /// How many effect tasks are running: started, not finished, not yet removed.
+    var runningCount: Int { state.withLock { $0.running.count } }
 }

@@ -268,9 +268,9 @@ struct PersistMiddlewareTests {
             // A quiet window closes it; the next change opens a new one and is saved at once.
             await clock.waitForSleeper()
             await clock.advance(by: .milliseconds(50))
-            try await eventually { !persist.scheduler.isWindowOpenForTesting }
+            try await eventually { !persist.scheduler.isWindowOpen }
             store.send(.increment)
-            #expect(persist.scheduler.isWindowOpenForTesting)
+            #expect(persist.scheduler.isWindowOpen)
             try await eventually { strategy.counts == [1, 500, 501] }
         }
     }

@@ -13,13 +13,13 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// dependencies of the store that started it).
     public typealias TaskContext = @Sendable (_ body: @Sendable () async -> Void) async -> Void
 
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         let action: Action
         let group: EffectGroup
         let token: EffectToken?
     }
 
-    private struct State {
+    struct State {
         var mailbox: [Entry] = []
         var drainScheduled = false
         /// Every task this runtime started that has not finished, with or without an id: what
@@ -36,7 +36,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         var taskExecutor: (any Sendable)?
     }
 
-    private let state = PrismLocked(State())
+    let state = PrismLocked(State())
 
     /// Creates a runtime that has no store yet; call ``setDeliver(_:)`` before starting effects.
     public init() {}
@@ -291,11 +291,6 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
             return Array(state.running.values)
         }
         for token in tokens { token.cancel() }
-    }
-
-    /// How many effect tasks are running, for tests.
-    var runningCountForTesting: Int {
-        state.withLock { $0.running.count }
     }
 
     // MARK: Mailbox

@@ -10,16 +10,16 @@ import Musl
 /// libsecret runs every strategy but the keychain, which reports what to install.
 ///
 /// Only non-variadic calls are used. The handle stays open for the life of the process.
-struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a library never unloaded
+package struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a library never unloaded
     /// The shared object `dlopen` looks for (Debian and Ubuntu: package `libsecret-1-0`).
     static let libraryName = "libsecret-1.so.0"
 
     /// The library, loaded on first use; or why it could not be.
-    static let shared: Result<LibSecret, LibSecretLoadError> = load(libraryName)
+    package static let shared: Result<LibSecret, LibSecretLoadError> = load(libraryName)
 
     // Opaque glib and libsecret objects are raw pointers; strings are C strings.
-    typealias Pointer = UnsafeMutableRawPointer
-    typealias ErrorOut = UnsafeMutablePointer<Pointer?>
+    package typealias Pointer = UnsafeMutableRawPointer
+    package typealias ErrorOut = UnsafeMutablePointer<Pointer?>
     typealias SchemaNewFunction = @convention(c) (UnsafePointer<CChar>, Int32, Pointer) -> Pointer?
     typealias SchemaUnrefFunction = @convention(c) (Pointer) -> Void
     typealias PasswordLookupFunction =
@@ -32,10 +32,10 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     typealias PasswordSearchFunction = @convention(c) (Pointer, Pointer, UInt32, Pointer?, ErrorOut) -> Pointer?
     typealias PasswordFreeFunction = @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
     typealias ErrorQuarkFunction = @convention(c) () -> UInt32
-    typealias ServiceGetFunction = @convention(c) (UInt32, Pointer?, ErrorOut) -> Pointer?
-    typealias CollectionForAliasFunction =
+    package typealias ServiceGetFunction = @convention(c) (UInt32, Pointer?, ErrorOut) -> Pointer?
+    package typealias CollectionForAliasFunction =
         @convention(c) (Pointer, UnsafePointer<CChar>, UInt32, Pointer?, ErrorOut) -> Pointer?
-    typealias ServiceLockFunction =
+    package typealias ServiceLockFunction =
         @convention(c) (Pointer, Pointer?, Pointer?, UnsafeMutablePointer<Pointer?>?, ErrorOut) -> Int32
     typealias HashTableNewFullFunction = @convention(c) (Pointer, Pointer, Pointer?, Pointer?) -> Pointer?
     typealias HashTableInsertFunction = @convention(c) (Pointer, Pointer?, Pointer?) -> Int32
@@ -46,9 +46,9 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     typealias IoErrorQuarkFunction = @convention(c) () -> UInt32
     typealias DbusErrorQuarkFunction = @convention(c) () -> UInt32
     typealias ListFreeFullFunction = @convention(c) (Pointer, Pointer) -> Void
-    typealias ListAppendFunction = @convention(c) (Pointer?, Pointer?) -> Pointer?
-    typealias ListFreeFunction = @convention(c) (Pointer?) -> Void
-    typealias ObjectUnrefFunction = @convention(c) (Pointer) -> Void
+    package typealias ListAppendFunction = @convention(c) (Pointer?, Pointer?) -> Pointer?
+    package typealias ListFreeFunction = @convention(c) (Pointer?) -> Void
+    package typealias ObjectUnrefFunction = @convention(c) (Pointer) -> Void
 
     // libsecret
     let schemaNew: SchemaNewFunction
@@ -59,9 +59,9 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     let passwordSearch: PasswordSearchFunction
     let passwordFree: PasswordFreeFunction
     let errorQuark: ErrorQuarkFunction
-    let serviceGet: ServiceGetFunction
-    let collectionForAlias: CollectionForAliasFunction
-    let serviceLock: ServiceLockFunction
+    package let serviceGet: ServiceGetFunction
+    package let collectionForAlias: CollectionForAliasFunction
+    package let serviceLock: ServiceLockFunction
     // glib, gobject, gio (libsecret's own dependencies, found through its handle)
     let hashTableNewFull: HashTableNewFullFunction
     let hashTableInsert: HashTableInsertFunction
@@ -72,9 +72,9 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     let ioErrorQuark: IoErrorQuarkFunction
     let dbusErrorQuark: DbusErrorQuarkFunction
     let listFreeFull: ListFreeFullFunction
-    let listAppend: ListAppendFunction
-    let listFree: ListFreeFunction
-    let objectUnref: ObjectUnrefFunction
+    package let listAppend: ListAppendFunction
+    package let listFree: ListFreeFunction
+    package let objectUnref: ObjectUnrefFunction
     /// `g_str_hash`, `g_str_equal`, `g_free` and `g_object_unref`, as callbacks for glib.
     let strHashFunction: Pointer
     let strEqualFunction: Pointer
@@ -151,7 +151,7 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
     }
 
     /// The domain, code and message of a `GError`, which it then frees.
-    func take(_ error: Pointer) -> (domain: UInt32, code: Int32, message: String) {
+    package func take(_ error: Pointer) -> (domain: UInt32, code: Int32, message: String) {
         defer { errorFree(error) }
         let domain = error.load(fromByteOffset: 0, as: UInt32.self)
         let code = error.load(fromByteOffset: 4, as: Int32.self)
@@ -166,10 +166,10 @@ struct LibSecret: @unchecked Sendable {  // immutable: C function pointers of a 
 }
 
 /// Why libsecret could not be loaded.
-struct LibSecretLoadError: Error, Sendable {
+package struct LibSecretLoadError: Error, Sendable {
     /// The library `dlopen` was asked for.
-    let library: String
+    package let library: String
     /// What `dlopen` or `dlsym` said.
-    let reason: String
+    package let reason: String
 }
 #endif

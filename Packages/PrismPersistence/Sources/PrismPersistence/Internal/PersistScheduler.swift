@@ -31,7 +31,8 @@ final class PersistScheduler<State: Codable & Sendable> {
     @exclusivity(unchecked)
     var readsStore = false
 
-    private var isWindowOpen = false
+    /// Whether a window is open: a change now waits for its end. Read by the tests too.
+    private(set) var isWindowOpen = false
     private var readState: (@MainActor () -> State?)?
     nonisolated let writer: PersistWriter<State>
     private nonisolated let window: Duration
@@ -96,9 +97,6 @@ final class PersistScheduler<State: Codable & Sendable> {
     func submitLatest() {
         if let state = takeLatest() { writer.submit(state) }
     }
-
-    /// Whether a window is open: a change now waits for its end.
-    var isWindowOpenForTesting: Bool { isWindowOpen }
 
     func flush() async throws {
         try await writer.flush(takeLatest())

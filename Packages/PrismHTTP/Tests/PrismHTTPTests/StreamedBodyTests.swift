@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Streamed bodies: the head first, then the body as it arrives, bounded by an idle timeout")
 struct StreamedBodyTests {

@@ -40,8 +40,9 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// an undo, a redo, a jump in time travel). Does nothing by default; a middleware that keeps
     /// the state somewhere (a persisting one) records the new state as after an action, so that
     /// an undone state is saved like any other. Reducers combined with ``PrismCombineReducers``
-    /// or ``handling(with:)`` (and an `if`, `if`/`else` or `for` of a block) pass it on to each of
-    /// them; a ``PrismFeature``'s `body`, built anew for each action, does not.
+    /// or ``handling(with:)`` (and an `if`, `if`/`else` or `for` of a block) and a
+    /// ``PrismFeature``'s `body` pass it on to each of them, and ``PrismScope`` to its child with
+    /// the child's part of the state; `ifLet` and `forEach` children do not hear it.
     func stateReplaced(_ state: State)
 
     /// Hears, once, that a root store was made with this reducer, and how to read that store's

@@ -212,4 +212,59 @@ struct StoreMiddlewareTests {
                 "loop1 heard a replaced state at 9", "loop2 heard a replaced state at 9",
             ])
     }
+
+    /// A feature that keeps its middleware in a property and lists it in its body.
+    struct RecordedFeature: PrismFeature {
+        typealias State = Counter
+        typealias Action = CounterAction
+        let recorder: HookRecorder
+
+        var body: some PrismReducer<Counter, CounterAction> {
+            CounterFeature()
+            recorder
+        }
+    }
+
+    @Test("a feature's body passes replaced states and the store's attachment on to the middleware it lists")
+    func hooksReachMiddlewareInAFeatureBody() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Counter(count: 2),
+            reducer: RecordedFeature(recorder: HookRecorder(name: "feature", journal: journal))
+        )
+        store.send(.increment)
+        store.replaceState(with: Counter(count: 7))
+        #expect(journal.all == ["feature attached at 2", "feature heard a replaced state at 7"])
+    }
+
+    struct Parent: Sendable {
+        var child = Counter()
+        var other = 0
+    }
+
+    enum ParentAction: Sendable {
+        case child(CounterAction)
+        case other
+    }
+
+    @Test("a scope passes its part of a replaced state, and a reader of its part, to the middleware of its child")
+    func hooksReachMiddlewareInsideAScope() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Parent(child: Counter(count: 4)),
+            reducer: PrismScope(
+                state: \Parent.child,
+                action: { ParentAction.child($0) },
+                toChildAction: { if case .child(let action) = $0 { action } else { nil } }
+            ) {
+                CounterFeature()
+                HookRecorder(name: "child", journal: journal)
+            }
+        )
+        store.send(.child(.increment))
+        var replaced = store.state
+        replaced.child.count = 11
+        store.replaceState(with: replaced)
+        #expect(journal.all == ["child attached at 4", "child heard a replaced state at 11"])
+    }
 }

@@ -76,9 +76,8 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
     }
 
     /// The bytes received and not yet read: at most about 64 KB (and one chunk) for a
-    /// transport that can hold the server back.
-    @_spi(PrismInternals)
-    public var queuedByteCount: Int { owner.channel.queuedByteCount }
+    /// transport that can hold the server back. Read by the tests.
+    var queuedByteCount: Int { owner.channel.queuedByteCount }
 
     /// Leaves the stream without reading it (closing its connection): what dropping it does too.
     public func cancel() {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
-@_spi(PrismInternals) import PrismStore
+import PrismStore
 import PrismSupport
 
 /// Saves the snapshots a `PersistScheduler` hands it, in order, on a serial queue of its own.

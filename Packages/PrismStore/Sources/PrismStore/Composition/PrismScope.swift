@@ -136,6 +136,27 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
             return effect.map(fromChildAction)
         }
     }
+
+    /// Tells `child`, with its part of the new state (when the state is in the child's case).
+    @inlinable
+    public func stateReplaced(_ state: ParentState) {
+        switch toChildState {
+        case .keyPath(let keyPath): child.stateReplaced(state[keyPath: keyPath])
+        case .enumCase(let extract, _, _): if let childState = extract(state) { child.stateReplaced(childState) }
+        }
+    }
+
+    /// Tells `child` how to read its part of the store's state (nil while the state is in another
+    /// case).
+    @inlinable
+    public func storeAttached(reading currentState: @escaping @MainActor () -> ParentState?) {
+        switch toChildState {
+        case .keyPath(let keyPath):
+            child.storeAttached(reading: { currentState()?[keyPath: keyPath] })
+        case .enumCase(let extract, _, _):
+            child.storeAttached(reading: { currentState().flatMap(extract) })
+        }
+    }
 }
 
 /// Where a combinator was written, for the runtime warnings it reports.

@@ -1,5 +1,6 @@
 import Observation
 @_spi(PrismInternals) import PrismEffects
+import PrismSupport
 
 /// A store that is a view onto part of a root store.
 ///

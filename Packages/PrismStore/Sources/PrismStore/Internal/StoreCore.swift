@@ -1,5 +1,6 @@
 import Observation
 @_spi(PrismInternals) import PrismEffects
+import PrismSupport
 
 /// What a `PrismStore` is built on: the root that owns the state (`RootCore`), or a scope onto
 /// a root (`ScopedCore`).
@@ -60,7 +61,7 @@ extension StoreCore {
         if reads.lastMemberKeyPath === keyPath, let last = reads.lastMemberReader {
             reader = unsafeDowncast(last, to: MemberReader<Value>.self)
         } else {
-            reader = projectionReader(key: keyPath, isEqual: storeEquality(of: Value.self)) { $0[keyPath: keyPath] }
+            reader = projectionReader(key: keyPath, isEqual: equality(of: Value.self)) { $0[keyPath: keyPath] }
             reads.lastMemberKeyPath = keyPath
             reads.lastMemberReader = reader
         }

@@ -1,19 +1,13 @@
 /// `==` for `T` when `T` turns out to be `Equatable` at run time, else `nil`.
 ///
 /// The store is generic over any `Sendable` state; when the state is also `Equatable` it can
-/// skip notifying observers of actions that changed nothing.
+/// skip notifying observers of actions that changed nothing, and PrismPersistence can skip saving
+/// a state equal to the one it saved last.
 ///
 /// Inlinable so that, specialized for a concrete `T`, the cast folds away and the closure is a
-/// direct call to `T.==`. PrismPersistence uses it too (`@_spi(PrismInternals)`: not a stable API),
-/// to skip saving a state equal to the one it saved last.
-@_spi(PrismInternals) @inlinable
-public func equality<T>(of type: T.Type) -> (@Sendable (T, T) -> Bool)? {
-    storeEquality(of: type)
-}
-
-/// `equality(of:)` for the store's own inlinable code, which cannot name SPI.
+/// direct call to `T.==`.
 @inlinable
-func storeEquality<T>(of _: T.Type) -> (@Sendable (T, T) -> Bool)? {
+public func equality<T>(of _: T.Type) -> (@Sendable (T, T) -> Bool)? {
     guard let equatable = T.self as? any Equatable.Type else { return nil }
     return equatable.prismEquality(as: T.self)
 }

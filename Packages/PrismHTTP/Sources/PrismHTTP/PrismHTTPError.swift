@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// Everything that can go wrong with a request, with the context a caller needs: the status
 /// code, the headers and the body of an unacceptable response (which validation keeps), the
@@ -151,37 +152,12 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
     static func decoding(_ error: any Error, response: PrismHTTPResponse, type: Any.Type) -> PrismHTTPError {
         PrismHTTPError(
             code: .decodingFailed,
-            message: "Could not decode \(type) from the response: \(describe(error))",
+            message: "Could not decode \(type) from the response: \(DecodingErrorText.describe(error))",
             url: response.url,
             statusCode: response.statusCode,
             headers: response.headers,
             body: response.body,
             underlying: error
         )
-    }
-
-    /// A decoding error as a sentence that names the key path and the type (shared with
-    /// PrismGraphQL).
-    @_spi(PrismInternals)
-    public static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty
-                ? "the top level"
-                : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let at = context.codingPath.isEmpty ? "" : " at \(path(context.codingPath))"
-            return "no value for key \"\(key.stringValue)\"\(at)."
-        case .typeMismatch(let type, let context):
-            return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "expected \(type) at \(path(context.codingPath)) but found null."
-        case .dataCorrupted(let context):
-            return "the data is not valid at \(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }

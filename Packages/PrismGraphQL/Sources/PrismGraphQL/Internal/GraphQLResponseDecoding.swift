@@ -1,5 +1,6 @@
 import Foundation
 @_spi(PrismInternals) import PrismHTTP
+import PrismSupport
 
 /// Turns a response body into a ``PrismGraphQLResponse``, telling a body that is not GraphQL
 /// (`invalidResponse`) from GraphQL whose data is not the expected type (`decodingFailed`).
@@ -60,7 +61,7 @@ enum GraphQLResponseDecoding {
             throw PrismGraphQLError(
                 code: .invalidResponse,
                 message: "\(name) is not a GraphQL response (a JSON object with data or errors): "
-                    + PrismHTTPError.describe(error),
+                    + DecodingErrorText.describe(error),
                 url: context.url,
                 operationName: context.operationName,
                 statusCode: context.statusCode,
@@ -96,7 +97,7 @@ enum GraphQLResponseDecoding {
             throw PrismGraphQLError(
                 code: .decodingFailed,
                 message:
-                    "Could not decode \(T.self) from the response's data: \(PrismHTTPError.describe(error))",
+                    "Could not decode \(T.self) from the response's data: \(DecodingErrorText.describe(error))",
                 url: context.url,
                 operationName: context.operationName,
                 statusCode: context.statusCode,

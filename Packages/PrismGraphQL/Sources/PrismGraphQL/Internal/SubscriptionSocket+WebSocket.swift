@@ -5,6 +5,7 @@ import NIOCore
 import NIOSSL
 import NIOWebSocket
 @_spi(PrismInternals) import PrismHTTP
+import PrismSupport
 
 /// The socket over Prism's own SwiftNIO WebSocket connection (the WebSocketSubscriptions trait,
 /// on by default).
@@ -74,7 +75,7 @@ extension SubscriptionSocket {
                 PrismGraphQLError(
                     code: .requestFailed,
                     message:
-                        "The subscriptions' upgrade request could not be prepared: \(PrismHTTPError.describe(error))",
+                        "The subscriptions' upgrade request could not be prepared: \(DecodingErrorText.describe(error))",
                     url: settings.endpointURL, underlying: error))
         }
     }
@@ -93,7 +94,8 @@ extension SubscriptionSocket {
                     url: settings.endpointURL, underlying: error))
         default:
             .transport(
-                lostError("The subscriptions' WebSocket could not be opened: \(PrismHTTPError.describe(error))", error))
+                lostError(
+                    "The subscriptions' WebSocket could not be opened: \(DecodingErrorText.describe(error))", error))
         }
     }
 
@@ -174,7 +176,8 @@ extension SubscriptionSocket {
                     }
                 return .protocolError(message)
             }
-            return .dropped(lostError("The subscriptions' WebSocket failed: \(PrismHTTPError.describe(error))", error))
+            return .dropped(
+                lostError("The subscriptions' WebSocket failed: \(DecodingErrorText.describe(error))", error))
         }
     }
 

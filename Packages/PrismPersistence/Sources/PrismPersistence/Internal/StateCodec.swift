@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// Turns states into the envelopes the strategies store, and back, running migrations.
 ///
@@ -55,8 +56,8 @@ enum StateCodec {
                     code: .decodingFailed,
                     message: """
                         The stored value is a saved state of version \(migrations.currentVersion), but it does \
-                        not decode as \(State.self) (\(describe(failure.underlying))). If the type changed, \
-                        adopt PrismVersionedState, bump its version and register a migration, or make new \
+                        not decode as \(State.self): \(DecodingErrorText.describe(failure.underlying)) If the type \
+                        changed, adopt PrismVersionedState, bump its version and register a migration, or make new \
                         properties optional.
                         """,
                     version: migrations.currentVersion,
@@ -132,7 +133,7 @@ enum StateCodec {
                     code: .decodingFailed,
                     message: """
                         The stored value was migrated from version \(storedVersion) to \(current), but the result \
-                        does not decode as \(State.self) (\(describe(error))); check the migrations.
+                        does not decode as \(State.self): \(DecodingErrorText.describe(error)) Check the migrations.
                         """,
                     version: storedVersion,
                     underlying: error
@@ -161,26 +162,6 @@ enum StateCodec {
             what = "is JSON but not a saved state: it has no {\"version\": N, \"state\": ...} envelope"
         }
         return Failure(code: .corruptFile, message: "The stored value \(what).", underlying: error)
-    }
-
-    /// A short account of a decoding error: which key or value, at which path.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "the top level" : codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "no value for the key \"\(key.stringValue)\" at \(path(context.codingPath))"
-        case .typeMismatch(let type, let context):
-            return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "null where \(type) was expected at \(path(context.codingPath))"
-        case .dataCorrupted(let context):
-            return "\(context.debugDescription) at \(path(context.codingPath))"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }
 

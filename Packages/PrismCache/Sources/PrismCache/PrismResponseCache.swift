@@ -124,7 +124,8 @@ public actor PrismResponseCache {
     public init<C: Clock>(maxSize: Int, maxBytes: Int? = PrismResponseCache.defaultMaxBytes, clock: C)
     where C.Duration == Duration {
         let start = clock.now
-        self.init(maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds })
+        self.init(
+            maxSize: maxSize, maxBytes: maxBytes, now: { DurationMath.nanoseconds(start.duration(to: clock.now)) })
     }
 
     /// Creates an empty cache that also keeps its entries in `directory`, or opens the one
@@ -155,7 +156,7 @@ public actor PrismResponseCache {
     ) throws where C.Duration == Duration {
         let start = clock.now
         self.init(
-            maxSize: maxSize, maxBytes: maxBytes, now: { start.duration(to: clock.now).clampedNanoseconds },
+            maxSize: maxSize, maxBytes: maxBytes, now: { DurationMath.nanoseconds(start.duration(to: clock.now)) },
             disk: try DiskTier(directory: directory, maxBytes: maxDiskBytes))
     }
 
@@ -330,7 +331,7 @@ public actor PrismResponseCache {
     /// When an entry stored at `now` with `ttl` stops being fresh (saturating, so that a huge time to
     /// live never wraps around into the past).
     static func freshUntil(_ now: Int64, ttl: Duration) -> Int64 {
-        let (sum, overflow) = now.addingReportingOverflow(ttl.clampedNanoseconds)
+        let (sum, overflow) = now.addingReportingOverflow(DurationMath.nanoseconds(ttl))
         return overflow ? (ttl > .zero ? .max : .min) : sum
     }
 }

@@ -22,7 +22,7 @@ extension PrismNetworkAdapter {
             logger.debug(
                 "\(response.statusCode) \(request.method.rawValue) \(url)",
                 metadata: [
-                    "milliseconds": "\(Int(elapsed.secondsAsDouble * 1_000))",
+                    "milliseconds": "\(Int(DurationMath.seconds(elapsed) * 1_000))",
                     "bytes": "\(response.body.count)",
                     "headers": "\(PrismHTTPRedaction.redact(response.headers).dictionary)",
                 ]

@@ -80,7 +80,7 @@ extension PrismNetworkAdapter {
             logger?.debug(
                 "\(response.statusCode) \(request.method.rawValue) \(url) (head of a stream)",
                 metadata: [
-                    "milliseconds": "\(Int((ContinuousClock.now - start).secondsAsDouble * 1_000))",
+                    "milliseconds": "\(Int(DurationMath.seconds(ContinuousClock.now - start) * 1_000))",
                     "headers": "\(PrismHTTPRedaction.redact(response.headers).dictionary)",
                 ])
             return response

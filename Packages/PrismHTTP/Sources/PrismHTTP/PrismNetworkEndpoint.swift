@@ -174,7 +174,7 @@ extension PrismNetworkEndpoint {
         request.httpMethod = http.method.rawValue
         for field in http.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
         request.httpBody = http.body
-        if let timeout = http.timeout { request.timeoutInterval = timeout.secondsAsDouble }
+        if let timeout = http.timeout { request.timeoutInterval = DurationMath.seconds(timeout) }
         if method == .get, cacheInterval != nil { request.cachePolicy = .returnCacheDataElseLoad }
         return request
     }

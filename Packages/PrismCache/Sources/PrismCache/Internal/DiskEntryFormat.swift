@@ -76,8 +76,8 @@ enum DiskEntryFormat {
         appendText(key, to: &bytes)
         append(UInt64(bitPattern: storedAtWall), to: &bytes)
         append(UInt64(bitPattern: Int64(entry.statusCode)), to: &bytes)
-        append(UInt64(bitPattern: entry.ttl.clampedNanoseconds), to: &bytes)
-        append(UInt64(bitPattern: entry.initialAge.clampedNanoseconds), to: &bytes)
+        append(UInt64(bitPattern: DurationMath.nanoseconds(entry.ttl)), to: &bytes)
+        append(UInt64(bitPattern: DurationMath.nanoseconds(entry.initialAge)), to: &bytes)
         append(UInt32(entry.fields.count), to: &bytes)
         for field in entry.fields {
             appendText(field.name, to: &bytes)

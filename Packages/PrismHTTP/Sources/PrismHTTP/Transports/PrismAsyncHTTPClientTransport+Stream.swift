@@ -25,7 +25,7 @@ extension PrismAsyncHTTPClientTransport {
     func stream(checked request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
         if followsRedirects { throw refusingRedirectingClient(request.url) }
         let timeout = try effectiveTimeout(of: request)
-        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        let deadline = NIODeadline.now() + .nanoseconds(DurationMath.nanoseconds(timeout))
         return try await Redirects.follow(
             request, hasBody: request.body != nil, policy: configuration.redirects,
             send: { hop, withBody in

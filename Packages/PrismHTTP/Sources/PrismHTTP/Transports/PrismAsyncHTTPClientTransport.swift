@@ -121,7 +121,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         settings.tlsConfiguration = tls
         settings.timeout = .init(
             connect: .nanoseconds(
-                max(1, min(configuration.connectTimeout, RequestValidation.maximumTimeout).clampedNanoseconds)),
+                max(1, DurationMath.nanoseconds(min(configuration.connectTimeout, RequestValidation.maximumTimeout)))),
             read: nil
         )
         settings.connectionPool = .init(
@@ -264,7 +264,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     func send(checked request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
         if followsRedirects { throw refusingRedirectingClient(request.url) }
         let timeout = try effectiveTimeout(of: request)
-        let deadline = NIODeadline.now() + .nanoseconds(timeout.clampedNanoseconds)
+        let deadline = NIODeadline.now() + .nanoseconds(DurationMath.nanoseconds(timeout))
         return try await Redirects.follow(request, hasBody: request.body != nil, policy: configuration.redirects) {
             hop, withBody in
             try await collect(hop, body: withBody ? hop.body : nil, deadline: deadline)
@@ -379,7 +379,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         let limit = configuration.maximumResponseBytes
         do {
             let response = try await client(for: request.url).execute(
-                outgoing, timeout: .nanoseconds(timeout.clampedNanoseconds))
+                outgoing, timeout: .nanoseconds(DurationMath.nanoseconds(timeout)))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request.url) }
             if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
                 throw ResponseLimit.tooLarge(

@@ -55,11 +55,11 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         settings.urlCache = nil
         settings.requestCachePolicy = .reloadIgnoringLocalCacheData
         settings.timeoutIntervalForRequest =
-            min(configuration.requestTimeout, RequestValidation.maximumTimeout).secondsAsDouble
+            DurationMath.seconds(min(configuration.requestTimeout, RequestValidation.maximumTimeout))
         // The whole transfer is bounded by Prism's own deadline (the request's timeout, which may be
         // longer than the configuration's, and moves on while an upload makes progress), never by
         // URLSession's resource timeout, which on Apple platforms cuts the transfer at this value.
-        settings.timeoutIntervalForResource = RequestValidation.maximumTimeout.secondsAsDouble
+        settings.timeoutIntervalForResource = DurationMath.seconds(RequestValidation.maximumTimeout)
         settings.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
@@ -136,9 +136,9 @@ public final class PrismURLSessionTransport: PrismHTTPTransport {
         // request on the session then fails at once with URLError.timedOut, although the server
         // answers. libcurl gets more time than the caller asked for; Prism's own deadline ends
         // the request, by cancelling it, when the caller's timeout passes.
-        urlRequest.timeoutInterval = timeout.secondsAsDouble * 2 + 1
+        urlRequest.timeoutInterval = DurationMath.seconds(timeout) * 2 + 1
         #else
-        urlRequest.timeoutInterval = timeout.secondsAsDouble
+        urlRequest.timeoutInterval = DurationMath.seconds(timeout)
         #endif
         return urlRequest
     }

@@ -166,7 +166,7 @@ extension PrismHTTPRequest {
 
     private static func timeout(_ seconds: TimeInterval) -> Duration? {
         guard seconds > 0 else { return nil }
-        guard seconds <= RequestValidation.maximumTimeout.secondsAsDouble else { return .seconds(Int64.max) }
+        guard seconds <= DurationMath.seconds(RequestValidation.maximumTimeout) else { return .seconds(Int64.max) }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }

@@ -148,7 +148,7 @@ final class ExitFlusher: @unchecked Sendable {
         guard !flushables.isEmpty else { return }
         // Saturating: `.seconds(Int64.max)` waits as long as it takes instead of trapping at exit
         // (DispatchTime's `+` saturates in turn).
-        let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, timeout.clampedNanoseconds)))
+        let deadline = DispatchTime.now() + .nanoseconds(Int(max(0, DurationMath.nanoseconds(timeout))))
         switch read {
         case .onMainActor:
             let handedOver = DispatchSemaphore(value: 0)

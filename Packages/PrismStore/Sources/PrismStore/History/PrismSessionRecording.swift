@@ -154,7 +154,7 @@ public final class PrismSessionRecorder<State: Codable & Sendable, Action: Codab
     /// Appends `action` to the recording.
     public func record(_ action: Action) {
         let elapsed = ContinuousClock.now - start
-        recording.entries.append(.init(offset: elapsed.secondsAsDouble, action: action))
+        recording.entries.append(.init(offset: DurationMath.seconds(elapsed), action: action))
     }
 
     /// Middleware that records every action the store reduces.

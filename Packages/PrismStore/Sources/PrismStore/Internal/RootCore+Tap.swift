@@ -171,7 +171,7 @@ extension RootCore {
         let start = ContinuousClock.now
         let effect = reduceUnrecorded(action)
         let elapsed = ContinuousClock.now - start
-        recording.log(action, state: statePointer.pointee, nanoseconds: elapsed.clampedNanoseconds)
+        recording.log(action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed))
         return effect
     }
 
@@ -232,7 +232,7 @@ enum CoarseClock {
         clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
         #else
-        return (ContinuousClock.now - coarseClockEpoch).secondsAsDouble
+        return DurationMath.seconds(ContinuousClock.now - coarseClockEpoch)
         #endif
     }
 }

@@ -36,6 +36,9 @@ let package = Package(
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 // OrderedDictionary, under PrismIdentifiedCollection.
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // TreeDictionary: PrismRows finds a row's place by its id in a persistent hash trie that
+                // history snapshots share.
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 // CaseKeyPath and CasePathable, for `action: \.detail`.
                 .product(name: "CasePathsCore", package: "swift-case-paths"),
                 // Runtime warnings, e.g. for an action sent to a child feature that is not there.

@@ -1,6 +1,7 @@
 extension PrismStore {
     /// A store for the element with `id` of an identified collection in this store's state
-    /// (`IdentifiedArray`, or an array of `Identifiable` elements such as a navigation stack):
+    /// (``PrismRows``, `IdentifiedArray`, or an array of `Identifiable` elements such as a
+    /// navigation stack):
     /// a row's store, for a row view; a pushed screen's store.
     ///
     /// ```swift

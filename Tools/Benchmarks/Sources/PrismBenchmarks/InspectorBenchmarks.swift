@@ -129,35 +129,40 @@ private func sendPaced(to store: PrismStore<CounterState, CounterAction>) async 
     return Double(parts.seconds) * 1e9 + Double(parts.attoseconds) * 1e-9
 }
 
-/// A send that toggles one item of a large list, recorded by an inspector (no page open),
-/// beside the same send with no inspector. Each recorded snapshot keeps the list, so the next
-/// toggle copies it: the cost of recording grows with the list, and so does memory, up to
-/// `historyLimit` copies (100 here: 320 MB at 100,000 items; the default 1,000 would hold 3.2 GB).
+/// A send that toggles one item of a large list, recorded by an inspector (no page open), at
+/// 1,000 and 1,000,000 items, with the list in `PrismRows`: each recorded snapshot shares the
+/// list's storage, and the next toggle copies only the nodes on the way to its row. The same
+/// with a plain `Array` (each snapshot keeps a whole list, which the next toggle copies) is
+/// printed beside, at 1,000 and 100,000 items (100 snapshots of a million items would hold
+/// 3.2 GB).
 @MainActor
 private func inspectorLargeStateBenchmarks() async throws -> [Result] {
-    var results: [Result] = []
-    for count in [1_000, 100_000] {
-        let recordedStore = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
-        let inspector = try await PrismInspector.start(
-            recordedStore, configuration: .init(historyLimit: 100, printsURL: false))
-        let plainStore = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
-        let sends = count >= 100_000 ? 200 : 20_000
-        let (recorded, plain) = measurePair(operations: sends, repetitions: 5) {
-            for index in 0..<sends { recordedStore.send(.toggle(index % count)) }
-        } against: {
-            for index in 0..<sends { plainStore.send(.toggle(index % count)) }
-        }
-        await inspector.stop()
-        results.append(
-            Result(
-                name: "inspector: large state, send, attached, \(count.formatted(.number)) items",
-                timing: recorded,
-                baselineName: "the same send, no inspector",
-                baseline: plain,
-                bar: .none,
-                note: "each snapshot keeps the list; the next toggle copies it"
-            )
+    let rows1k = try await inspectorRecordedSend(PrismRows<ScaleItem>.self, count: 1_000)
+    let rows1M = try await inspectorRecordedSend(PrismRows<ScaleItem>.self, count: 1_000_000)
+    let array1k = try await inspectorRecordedSend([ScaleItem].self, count: 1_000)
+    let array100k = try await inspectorRecordedSend([ScaleItem].self, count: 100_000)
+    func figure(_ timing: Timing) -> String { timing.formatted.trimmingCharacters(in: .whitespaces) }
+    return [
+        Result(
+            name: "inspector: large state, send, attached (PrismRows), 1,000,000 items",
+            timing: rows1M,
+            baselineName: "the same, 1,000 items",
+            baseline: rows1k,
+            bar: .atMostRatio(3),
+            note: "1,000 items: \(figure(rows1k)); with an Array instead: 1,000: \(figure(array1k)), "
+                + "100,000: \(figure(array100k)) (\(String(format: "%.0fx", array100k.nanosecondsPerOperation / array1k.nanosecondsPerOperation)))"
         )
+    ]
+}
+
+/// One send that toggles a row, with an inspector attached (history of 100, no page open).
+@MainActor
+private func inspectorRecordedSend<Items: ScaleItems>(_ items: Items.Type, count: Int) async throws -> Timing {
+    let store = PrismStore(initialState: ScaleStateOf<Items>(count: count), reducer: ScaleReducerOf<Items>())
+    let inspector = try await PrismInspector.start(store, configuration: .init(historyLimit: 100, printsURL: false))
+    let timing = measureScaled(repetitions: 5) { sends in
+        for index in 0..<sends { store.send(.toggle(index % count)) }
     }
-    return results
+    await inspector.stop()
+    return timing
 }

@@ -5,7 +5,7 @@ import PrismArchitecture
 // MARK: A list feature of any size
 
 /// One row of a large list. Its title is short enough to be stored inline (no allocation).
-struct ScaleItem: Codable, Equatable, Sendable {
+struct ScaleItem: Codable, Equatable, Identifiable, Sendable {
     var id: Int
     var title: String
     var isDone = false
@@ -17,15 +17,35 @@ struct ScaleSettings: Codable, Equatable, Sendable {
     var fontSize = 14
 }
 
-struct ScaleState: Codable, Equatable, Sendable {
-    var items: [ScaleItem]
+/// What the list is kept in: a plain `Array`, or `PrismRows` (the way the history article
+/// recommends for rows, whose copies share storage).
+protocol ScaleItems: MutableCollection, RandomAccessCollection, Codable, Equatable, Sendable
+where Element == ScaleItem, Index == Int {
+    init(items: [ScaleItem])
+}
+
+extension Array: ScaleItems where Element == ScaleItem {
+    init(items: [ScaleItem]) { self = items }
+}
+
+extension PrismRows: ScaleItems where Element == ScaleItem {
+    init(items: [ScaleItem]) { self.init(uniqueElements: items) }
+}
+
+struct ScaleStateOf<Items: ScaleItems>: Codable, Equatable, Sendable {
+    var items: Items
     var counter = 0
     var settings = ScaleSettings()
 
     init(count: Int) {
-        items = (0..<count).map { ScaleItem(id: $0, title: "Item \($0 % 100_000)") }
+        items = Items(items: (0..<count).map { ScaleItem(id: $0, title: "Item \($0 % 100_000)") })
     }
 }
+
+/// The list in a plain array.
+typealias ScaleState = ScaleStateOf<[ScaleItem]>
+/// The list in `PrismRows`.
+typealias RowsScaleState = ScaleStateOf<PrismRows<ScaleItem>>
 
 enum ScaleAction: Sendable {
     case toggle(Int)
@@ -36,8 +56,8 @@ enum ScaleSettingsAction: Sendable {
     case setFontSize(Int)
 }
 
-struct ScaleReducer: PrismReducer {
-    func reduce(into state: inout ScaleState, action: ScaleAction) -> PrismEffect<ScaleAction> {
+struct ScaleReducerOf<Items: ScaleItems>: PrismReducer {
+    func reduce(into state: inout ScaleStateOf<Items>, action: ScaleAction) -> PrismEffect<ScaleAction> {
         switch action {
         case .toggle(let index):
             state.items[index].isDone.toggle()
@@ -48,6 +68,8 @@ struct ScaleReducer: PrismReducer {
         }
     }
 }
+
+typealias ScaleReducer = ScaleReducerOf<[ScaleItem]>
 
 // MARK: Measuring how a cost grows
 
@@ -75,23 +97,48 @@ let scaleSizes = [1_000, 100_000, 1_000_000]
 func scaleRow(
     _ name: String,
     bar: Result.Bar,
+    note: String = "",
     setUp: @MainActor (_ count: Int) -> @MainActor (_ sends: Int) -> Void
 ) -> [Result] {
-    var timings: [Timing] = []
-    for count in scaleSizes {
-        let run = setUp(count)
-        timings.append(measureScaled(run))
-    }
+    // Every row's name starts with "scale:": `--filter scale` runs them all, a longer filter one.
+    guard selected(name) else { return [] }
+    let timings = scaleSizes.map { count in measureScaled(setUp(count)) }
     return zip(scaleSizes, timings).dropFirst().map { count, timing in
-        Result(
+        var rowNote = ""
+        if count == scaleSizes.last {
+            rowNote = "1,000 items: \(timings[0].formatted.trimmingCharacters(in: .whitespaces))"
+            if !note.isEmpty { rowNote += "; " + note }
+        }
+        return Result(
             name: "\(name), \(count.formatted(.number)) items",
             timing: timing,
             baselineName: "the same, 1,000 items",
             baseline: timings[0],
             bar: bar,
-            note: count == scaleSizes.last
-                ? "1,000 items: \(timings[0].formatted.trimmingCharacters(in: .whitespaces))" : ""
+            note: rowNote
         )
+    }
+}
+
+/// A measurement that runs with the list in either collection.
+@MainActor
+protocol ScaleScenario {
+    func setUp<Items: ScaleItems>(_ items: Items.Type, count: Int) -> @MainActor (_ sends: Int) -> Void
+}
+
+/// A row measured with the list in `PrismRows` (the bar applies to it), with the same
+/// measurement on a plain `Array` printed in its note for comparison.
+@MainActor
+func scaleRow(_ name: String, bar: Result.Bar, comparing scenario: some ScaleScenario) -> [Result] {
+    guard selected("\(name) (PrismRows)") else { return [] }
+    let plain = scaleSizes.map { count in measureScaled(scenario.setUp([ScaleItem].self, count: count)) }
+    let growth = plain.last!.nanosecondsPerOperation / plain[0].nanosecondsPerOperation
+    let sizes = zip(scaleSizes, plain).map { count, timing in
+        "\(count.formatted(.number)): \(timing.formatted.trimmingCharacters(in: .whitespaces))"
+    }
+    let note = "with an Array instead: \(sizes.joined(separator: ", ")) (\(String(format: "%.0fx", growth)))"
+    return scaleRow("\(name) (PrismRows)", bar: bar, note: note) { count in
+        scenario.setUp(PrismRows<ScaleItem>.self, count: count)
     }
 }
 
@@ -102,7 +149,6 @@ func scaleRow(
 /// Each send toggles one item of `count`; an observer that is notified re-tracks, like a view.
 @MainActor
 func storeScaleBenchmarks() -> [Result] {
-    guard selected("scale") else { return [] }
     var results: [Result] = []
 
     results += scaleRow("scale: send, nobody observing", bar: .atMostRatio(2)) { count in
@@ -111,6 +157,8 @@ func storeScaleBenchmarks() -> [Result] {
             for index in 0..<sends { store.send(.toggle(index % count)) }
         }
     }
+
+    results += scaleRow("scale: send, nobody observing", bar: .atMostRatio(3), comparing: NobodyObserving())
 
     results += scaleRow("scale: send, store.state observed", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
@@ -177,38 +225,11 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    // What pays by design: a scoped store of the list compares the list it watches, and
-    // history keeps every snapshot, so the changed list is copied once per send.
-    results += scaleRow("scale: send, scoped store of the list observed", bar: .none) { count in
-        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
-        let items = store.scope(state: \.items, action: { (action: ScaleAction) in action })
-        let notifications = Counter()
-        @MainActor func track() {
-            withObservationTracking {
-                blackHole(items.state.count)
-            } onChange: {
-                notifications.value += 1
-            }
-        }
-        return { sends in
-            track()
-            for index in 0..<sends {
-                store.send(.toggle(index % count))
-                track()
-            }
-            blackHole(items)
-        }
-    }
-
-    results += scaleRow("scale: send, time travel recording", bar: .none) { count in
-        let debugger = PrismTimeTravelDebugger<ScaleState>(maxSnapshots: 10)
-        let store = PrismStore(
-            initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: debugger.middleware())
-        return { sends in
-            for index in 0..<sends { store.send(.toggle(index % count)) }
-            precondition(debugger.current != nil)
-        }
-    }
+    // What keeps a copy of the list: a scoped store of it (the value it compares with), history
+    // (its snapshots). With an Array, the next toggle copies the whole list; with PrismRows, the
+    // nodes on the way to the toggled row.
+    results += scaleRow("scale: send, scoped store of the list observed", bar: .atMostRatio(2), comparing: ScopedList())
+    results += scaleRow("scale: send, time travel recording", bar: .atMostRatio(3), comparing: TimeTravel())
 
     results += scaleRow("scale: send, settings change, time travel recording", bar: .atMostRatio(2)) { count in
         let debugger = PrismTimeTravelDebugger<ScaleState>(maxSnapshots: 10)
@@ -220,17 +241,7 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, undo stack recording", bar: .none) { count in
-        let undo = PrismUndoRedoStack<ScaleState>(maxStackSize: 10)
-        let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
-        return { sends in
-            for index in 0..<sends {
-                undo.push(store.state)
-                store.send(.toggle(index % count))
-            }
-            precondition(undo.canUndo)
-        }
-    }
+    results += scaleRow("scale: send, undo stack recording", bar: .atMostRatio(3), comparing: UndoStack())
 
     // The persist middleware: however it is attached (restoringWith, or as the seed pages show,
     // middleware:), the store tells it how to read the state, which it reads when it saves (at
@@ -254,6 +265,73 @@ func storeScaleBenchmarks() -> [Result] {
     }
 
     return results
+}
+
+/// A send that toggles a row, nobody looking: what PrismRows costs over an Array when nothing
+/// keeps a copy (finding the row in the tree instead of at an offset).
+struct NobodyObserving: ScaleScenario {
+    func setUp<Items: ScaleItems>(_ items: Items.Type, count: Int) -> @MainActor (_ sends: Int) -> Void {
+        let store = PrismStore(initialState: ScaleStateOf<Items>(count: count), reducer: ScaleReducerOf<Items>())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+        }
+    }
+}
+
+/// A scoped store of the list, observed like a list view: it compares the list before and after
+/// each send, and keeps the last one while registered.
+struct ScopedList: ScaleScenario {
+    func setUp<Items: ScaleItems>(_ items: Items.Type, count: Int) -> @MainActor (_ sends: Int) -> Void {
+        let store = PrismStore(initialState: ScaleStateOf<Items>(count: count), reducer: ScaleReducerOf<Items>())
+        let items = store.scope(state: \.items, action: { (action: ScaleAction) in action })
+        let notifications = Counter()
+        @MainActor func track() {
+            withObservationTracking {
+                blackHole(items.state.count)
+            } onChange: {
+                notifications.value += 1
+            }
+        }
+        return { sends in
+            track()
+            let before = notifications.value
+            for index in 0..<sends {
+                store.send(.toggle(index % count))
+                track()
+            }
+            precondition(notifications.value - before >= sends, "every toggle changes the list")
+            blackHole(items)
+        }
+    }
+}
+
+/// The time travel debugger's middleware keeps the last 10 states.
+struct TimeTravel: ScaleScenario {
+    func setUp<Items: ScaleItems>(_ items: Items.Type, count: Int) -> @MainActor (_ sends: Int) -> Void {
+        let debugger = PrismTimeTravelDebugger<ScaleStateOf<Items>>(maxSnapshots: 10)
+        let store = PrismStore(
+            initialState: ScaleStateOf<Items>(count: count), reducer: ScaleReducerOf<Items>(),
+            middleware: debugger.middleware())
+        return { sends in
+            for index in 0..<sends { store.send(.toggle(index % count)) }
+            precondition(debugger.current != nil)
+        }
+    }
+}
+
+/// An undo stack of the last 10 states, pushed before each send.
+struct UndoStack: ScaleScenario {
+    func setUp<Items: ScaleItems>(_ items: Items.Type, count: Int) -> @MainActor (_ sends: Int) -> Void {
+        let undo = PrismUndoRedoStack<ScaleStateOf<Items>>(maxStackSize: 10)
+        let store = PrismStore(initialState: ScaleStateOf<Items>(count: count), reducer: ScaleReducerOf<Items>())
+        return { sends in
+            for index in 0..<sends {
+                undo.push(store.state)
+                store.send(.toggle(index % count))
+            }
+            precondition(undo.canUndo)
+        }
+    }
 }
 
 /// A strategy that stores nothing: measures the middleware, not the disk.

@@ -6,7 +6,7 @@ extension PrismReducer {
     ///
     /// ```swift
     /// struct ListState: Equatable, Sendable {
-    ///     var rows: IdentifiedArrayOf<RowState> = []
+    ///     var rows: PrismRows<RowState> = []
     /// }
     ///
     /// enum ListAction: Sendable {

@@ -4,10 +4,11 @@ import OrderedCollections
 /// ``PrismReducer/forEach(_:action:toElementAction:element:fileID:filePath:line:column:)`` and
 /// ``PrismStore/scope(state:id:action:)`` work on.
 ///
-/// Two collections are: `IdentifiedArray` (the rows of a list: O(1) by id, whatever its size)
-/// and an `Array` of `Identifiable` elements (a navigation stack, `PrismNavigationState.stack`:
-/// found by a linear search, fine for the few screens of a stack; use `IdentifiedArray` for
-/// large collections). The members are what `forEach` needs; call them only to write a
+/// Three collections are: ``PrismRows`` (the rows of a list: O(log n) by id, and copies that
+/// share storage, so history and scoped stores stay fast at any size), `IdentifiedArray` (O(1)
+/// by id; a copy kept by history is copied whole by the next change) and an `Array` of
+/// `Identifiable` elements (a navigation stack, `PrismNavigationState.stack`: found by a linear
+/// search, fine for the few screens of a stack). The members are what `forEach` needs; call them only to write a
 /// conformance of your own.
 public protocol PrismIdentifiedCollection<ID, Element> {
     /// What tells elements apart.

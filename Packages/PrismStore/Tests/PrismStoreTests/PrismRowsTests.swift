@@ -25,7 +25,7 @@ struct RowsItemValue: Codable, Equatable, Hashable, Identifiable, Sendable {
 /// Every node of a tree, for counting what two copies share.
 private func nodes<Element>(of rows: PrismRows<Element>) -> [ObjectIdentifier] {
     var found: [ObjectIdentifier] = []
-    func visit(_ node: RowsNode<Element>) {
+    func visit(_ node: RowsNode) {
         found.append(ObjectIdentifier(node))
         for child in node.children { visit(child.node) }
     }
@@ -36,14 +36,14 @@ private func nodes<Element>(of rows: PrismRows<Element>) -> [ObjectIdentifier] {
 /// Checks the tree's bookkeeping: counts, largest stamps, stamps increasing, the trie.
 private func checkInvariants<Element>(_ rows: PrismRows<Element>, _ comment: Comment? = nil) {
     var stamps: [UInt64] = []
-    func visit(_ node: RowsNode<Element>, isRoot: Bool) -> (count: Int, maxStamp: UInt64) {
+    func visit(_ node: RowsNode, isRoot: Bool) -> (count: Int, maxStamp: UInt64) {
         if node.isLeaf {
-            if !isRoot { #expect(node.items.count >= 1 && node.items.count <= RowsNode<Element>.leafCapacity, comment) }
-            stamps += node.items.map(\.stamp)
-            return (node.items.count, node.items.last?.stamp ?? 0)
+            let items = RowsTree<Element>.leaf(node).items
+            if !isRoot { #expect(items.count >= 1 && items.count <= RowsNode.leafCapacity, comment) }
+            stamps += items.map(\.stamp)
+            return (items.count, items.last?.stamp ?? 0)
         }
-        #expect(
-            node.children.count >= (isRoot ? 2 : 1) && node.children.count <= RowsNode<Element>.innerCapacity, comment)
+        #expect(node.children.count >= (isRoot ? 2 : 1) && node.children.count <= RowsNode.innerCapacity, comment)
         var total = 0
         for child in node.children {
             let (count, maxStamp) = visit(child.node, isRoot: false)

@@ -144,7 +144,7 @@ private func inspectorLargeStateBenchmarks() async throws -> [Result] {
     func figure(_ timing: Timing) -> String { timing.formatted.trimmingCharacters(in: .whitespaces) }
     return [
         Result(
-            name: "inspector: large state, send, attached (PrismRows), 1,000,000 items",
+            name: "inspector: large state, PrismRows, 1,000,000 items",
             timing: rows1M,
             baselineName: "the same, 1,000 items",
             baseline: rows1k,

@@ -130,14 +130,14 @@ protocol ScaleScenario {
 /// measurement on a plain `Array` printed in its note for comparison.
 @MainActor
 func scaleRow(_ name: String, bar: Result.Bar, comparing scenario: some ScaleScenario) -> [Result] {
-    guard selected("\(name) (PrismRows)") else { return [] }
+    guard selected("\(name), PrismRows") else { return [] }
     let plain = scaleSizes.map { count in measureScaled(scenario.setUp([ScaleItem].self, count: count)) }
     let growth = plain.last!.nanosecondsPerOperation / plain[0].nanosecondsPerOperation
     let sizes = zip(scaleSizes, plain).map { count, timing in
         "\(count.formatted(.number)): \(timing.formatted.trimmingCharacters(in: .whitespaces))"
     }
     let note = "with an Array instead: \(sizes.joined(separator: ", ")) (\(String(format: "%.0fx", growth)))"
-    return scaleRow("\(name) (PrismRows)", bar: bar, note: note) { count in
+    return scaleRow("\(name), PrismRows", bar: bar, note: note) { count in
         scenario.setUp(PrismRows<ScaleItem>.self, count: count)
     }
 }
@@ -151,16 +151,16 @@ func scaleRow(_ name: String, bar: Result.Bar, comparing scenario: some ScaleSce
 func storeScaleBenchmarks() -> [Result] {
     var results: [Result] = []
 
-    results += scaleRow("scale: send, nobody observing", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: nobody observing", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
         return { sends in
             for index in 0..<sends { store.send(.toggle(index % count)) }
         }
     }
 
-    results += scaleRow("scale: send, nobody observing", bar: .atMostRatio(3), comparing: NobodyObserving())
+    results += scaleRow("scale: nobody observing", bar: .atMostRatio(3), comparing: NobodyObserving())
 
-    results += scaleRow("scale: send, store.state observed", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: store.state observed", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
         let notifications = Counter()
         @MainActor func track() {
@@ -179,7 +179,7 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, derive { $0.counter } observed", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: derive { $0.counter } observed", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
         let derived = store.derive { $0.counter }
         let notifications = Counter()
@@ -195,7 +195,7 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, scoped settings store observed", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: scoped settings store observed", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
         let settings = store.scope(state: \.settings, action: ScaleAction.settings)
         let notifications = Counter()
@@ -211,7 +211,7 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, store.counter observed", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: store.counter observed", bar: .atMostRatio(2)) { count in
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer())
         let notifications = Counter()
         withObservationTracking {
@@ -228,10 +228,10 @@ func storeScaleBenchmarks() -> [Result] {
     // What keeps a copy of the list: a scoped store of it (the value it compares with), history
     // (its snapshots). With an Array, the next toggle copies the whole list; with PrismRows, the
     // nodes on the way to the toggled row.
-    results += scaleRow("scale: send, scoped store of the list observed", bar: .atMostRatio(2), comparing: ScopedList())
-    results += scaleRow("scale: send, time travel recording", bar: .atMostRatio(3), comparing: TimeTravel())
+    results += scaleRow("scale: scoped list observed", bar: .atMostRatio(2), comparing: ScopedList())
+    results += scaleRow("scale: time travel recording", bar: .atMostRatio(3), comparing: TimeTravel())
 
-    results += scaleRow("scale: send, settings change, time travel recording", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: settings change, time travel", bar: .atMostRatio(2)) { count in
         let debugger = PrismTimeTravelDebugger<ScaleState>(maxSnapshots: 10)
         let store = PrismStore(
             initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: debugger.middleware())
@@ -241,12 +241,12 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, undo stack recording", bar: .atMostRatio(3), comparing: UndoStack())
+    results += scaleRow("scale: undo stack recording", bar: .atMostRatio(3), comparing: UndoStack())
 
     // The persist middleware: however it is attached (restoringWith, or as the seed pages show,
     // middleware:), the store tells it how to read the state, which it reads when it saves (at
     // the end of its window): a send only sets a flag, and keeps no copy of the list.
-    results += scaleRow("scale: send, persist middleware (restoringWith)", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: persist (restoringWith:)", bar: .atMostRatio(2)) { count in
         let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
             strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
         let store = PrismStore(restoringWith: persist, default: ScaleState(count: count), reducer: ScaleReducer())
@@ -255,7 +255,7 @@ func storeScaleBenchmarks() -> [Result] {
         }
     }
 
-    results += scaleRow("scale: send, persist middleware (as middleware)", bar: .atMostRatio(2)) { count in
+    results += scaleRow("scale: persist (middleware:)", bar: .atMostRatio(2)) { count in
         let persist = PrismPersistMiddleware<ScaleState, ScaleAction>(
             strategy: DiscardingPersistence(), key: "scale", coalescingWindow: .seconds(3_600))
         let store = PrismStore(initialState: ScaleState(count: count), reducer: ScaleReducer(), middleware: persist)

@@ -14,7 +14,7 @@ extension PrismRows: Equatable where Element: Equatable {
     /// O(k log n) after k changes to elements.
     @inlinable
     public static func == (lhs: PrismRows, rhs: PrismRows) -> Bool {
-        lhs.count == rhs.count && lhs.root.hasEqualElements(to: rhs.root, by: ==)
+        lhs.count == rhs.count && RowsTree<Element>.hasEqualElements(lhs.root, rhs.root, by: ==)
     }
 }
 

@@ -41,14 +41,14 @@ import HashTreeCollections
 /// (decoding one throws a `DecodingError`).
 public struct PrismRows<Element: Identifiable> {
     /// The elements in order, each with a stamp that grows with its position.
-    @usableFromInline var root: RowsNode<Element>
+    @usableFromInline var root: RowsNode
     /// Each id's stamp: the way to an element by id, shared between copies like the tree.
     @usableFromInline var stamps: TreeDictionary<Element.ID, UInt64>
 
     /// An empty collection.
     @inlinable
     public init() {
-        root = RowsNode(items: [])
+        root = RowsLeaf<Element>(items: [])
         stamps = [:]
     }
 
@@ -72,7 +72,7 @@ public struct PrismRows<Element: Identifiable> {
             guard stamps.updateValue(stamp, forKey: element.id) == nil else { try repeated(element.id, index) }
             items.append(RowsItem(stamp: stamp, element: element))
         }
-        self.root = RowsNode.build(items)
+        self.root = RowsTree<Element>.build(items)
         self.stamps = stamps
     }
 
@@ -124,7 +124,7 @@ extension PrismRows: RandomAccessCollection {
     @inlinable
     public func index(id: Element.ID) -> Int? {
         guard let stamp = stamps[id] else { return nil }
-        return root.index(ofStamp: stamp)
+        return RowsTree<Element>.index(ofStamp: stamp, in: root)
     }
 
     /// Whether an element has `id` (O(1) on average).
@@ -135,12 +135,12 @@ extension PrismRows: RandomAccessCollection {
 
     /// Walks the leaves in order: O(1) per element.
     public struct Iterator: IteratorProtocol {
-        @usableFromInline var path: [(node: RowsNode<Element>, next: Int)]
+        @usableFromInline var path: [(node: RowsNode, next: Int)]
         @usableFromInline var leaf: ContiguousArray<RowsItem<Element>>
         @usableFromInline var position = 0
 
         @inlinable
-        init(root: RowsNode<Element>) {
+        init(root: RowsNode) {
             path = []
             leaf = []
             descend(from: root)
@@ -148,13 +148,13 @@ extension PrismRows: RandomAccessCollection {
 
         /// Goes down the first children from `node` to a leaf.
         @inlinable
-        mutating func descend(from node: RowsNode<Element>) {
+        mutating func descend(from node: RowsNode) {
             var node = node
             while !node.isLeaf {
                 path.append((node, 1))
                 node = node.children[0].node
             }
-            leaf = node.items
+            leaf = RowsTree<Element>.leaf(node).items
             position = 0
         }
 
@@ -187,11 +187,11 @@ extension PrismRows: MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "PrismRows: index \(position) out of range 0..<\(count)")
-            return root.item(at: position).element
+            return RowsTree<Element>.item(at: position, in: root).element
         }
         _modify {
             precondition(position >= 0 && position < count, "PrismRows: index \(position) out of range 0..<\(count)")
-            let (leaf, index) = RowsNode.uniqueLeaf(&root, holding: position)
+            let (leaf, index) = RowsTree<Element>.uniqueLeaf(&root, holding: position)
             let id = leaf.items[index].element.id
             yield &leaf.items[index].element
             precondition(
@@ -207,11 +207,11 @@ extension PrismRows: MutableCollection {
         guard i != j else { return }
         let first = self[i]
         let second = self[j]
-        let firstStamp = root.item(at: i).stamp
-        let secondStamp = root.item(at: j).stamp
-        var (leaf, index) = RowsNode.uniqueLeaf(&root, holding: i)
+        let firstStamp = RowsTree<Element>.item(at: i, in: root).stamp
+        let secondStamp = RowsTree<Element>.item(at: j, in: root).stamp
+        var (leaf, index) = RowsTree<Element>.uniqueLeaf(&root, holding: i)
         leaf.items[index].element = second
-        (leaf, index) = RowsNode.uniqueLeaf(&root, holding: j)
+        (leaf, index) = RowsTree<Element>.uniqueLeaf(&root, holding: j)
         leaf.items[index].element = first
         stamps[first.id] = secondStamp
         stamps[second.id] = firstStamp
@@ -227,7 +227,7 @@ extension PrismRows {
     public subscript(id id: Element.ID) -> Element? {
         get {
             guard let stamp = stamps[id] else { return nil }
-            return root.item(at: root.index(ofStamp: stamp)).element
+            return RowsTree<Element>.item(at: RowsTree<Element>.index(ofStamp: stamp, in: root), in: root).element
         }
         _modify {
             guard let stamp = stamps[id] else {
@@ -236,8 +236,8 @@ extension PrismRows {
                 if let added { append(checking: added, id: id) }
                 return
             }
-            let position = root.index(ofStamp: stamp)
-            let (leaf, index) = RowsNode.uniqueLeaf(&root, holding: position)
+            let position = RowsTree<Element>.index(ofStamp: stamp, in: root)
+            let (leaf, index) = RowsTree<Element>.uniqueLeaf(&root, holding: position)
             var element: Element? = leaf.items[index].element
             yield &element
             if let element {
@@ -278,8 +278,8 @@ extension PrismRows {
         if let existing = self.index(id: element.id) { return (false, existing) }
         let stamp = makeStamp(at: index)
         stamps[element.id] = stamp
-        if let split = RowsNode.insert(RowsItem(stamp: stamp, element: element), at: index, into: &root) {
-            root = RowsNode(children: [root.summary, split])
+        if let split = RowsTree<Element>.insert(RowsItem(stamp: stamp, element: element), at: index, into: &root) {
+            root = RowsNode(children: [RowsTree<Element>.summary(root), split])
         }
         return (true, index)
     }
@@ -289,7 +289,7 @@ extension PrismRows {
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "PrismRows: index \(index) out of range 0..<\(count)")
-        let removed = RowsNode.remove(at: index, from: &root)
+        let removed = RowsTree<Element>.remove(at: index, from: &root)
         while !root.isLeaf && root.children.count == 1 { root = root.children[0].node }
         stamps[removed.element.id] = nil
         return removed.element
@@ -369,8 +369,8 @@ extension PrismRows {
     /// A stamp between the neighbours of `index`, or nil when there is none.
     @inlinable
     func freeStamp(at index: Int) -> UInt64? {
-        let low = index > 0 ? root.item(at: index - 1).stamp : 0
-        let high = index < count ? root.item(at: index).stamp : UInt64.max
+        let low = index > 0 ? RowsTree<Element>.item(at: index - 1, in: root).stamp : 0
+        let high = index < count ? RowsTree<Element>.item(at: index, in: root).stamp : UInt64.max
         let room = high - low
         guard room >= 2 else { return nil }
         let step = Swift.min(room / 2, 1 << 32)
@@ -390,8 +390,8 @@ extension PrismRows {
         while true {
             let lower = Swift.max(0, index - width)
             let upper = Swift.min(count, index + width)
-            let low = lower > 0 ? root.item(at: lower - 1).stamp : 0
-            let high = upper < count ? root.item(at: upper).stamp : UInt64.max
+            let low = lower > 0 ? RowsTree<Element>.item(at: lower - 1, in: root).stamp : 0
+            let high = upper < count ? RowsTree<Element>.item(at: upper, in: root).stamp : UInt64.max
             // The elements in lower..<upper and the one to insert.
             let slots = UInt64(upper - lower + 1)
             let spacing = (high - low) / (slots + 1)
@@ -402,8 +402,8 @@ extension PrismRows {
                     // Leave the slot at `index` free for the new element.
                     let slot = UInt64(position - lower + (position >= index ? 2 : 1))
                     let stamp = low + spacing * slot
-                    RowsNode.setStamp(stamp, at: position, in: &root)
-                    stamps[root.item(at: position).element.id] = stamp
+                    RowsTree<Element>.setStamp(stamp, at: position, in: &root)
+                    stamps[RowsTree<Element>.item(at: position, in: root).element.id] = stamp
                 }
                 return
             }

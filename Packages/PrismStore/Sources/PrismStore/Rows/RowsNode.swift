@@ -14,58 +14,39 @@
 /// | change an element | as above; copies the shared nodes on the path | O(log n) |
 /// | insert or remove | as above; splits a full node, merges or evens out a thin one | O(log n) |
 /// | compare two copies | skips the subtrees they share | O(what differs, log n) |
+///
+/// Inner nodes are not generic (`RowsNode` itself); only leaves are (`RowsLeaf<Element>`). A
+/// store compares states through `Equatable` without knowing their types, so comparing runs
+/// unspecialized: walking non-generic inner nodes there costs no generic metadata lookups.
 @usableFromInline
-final class RowsNode<Element> {
-    /// A leaf's elements with their stamps; empty in an inner node.
-    @usableFromInline var items: ContiguousArray<RowsItem<Element>>
+class RowsNode {
     /// An inner node's children; empty in a leaf.
-    @usableFromInline var children: ContiguousArray<RowsChild<Element>>
-    @usableFromInline let isLeaf: Bool
+    @usableFromInline final var children: ContiguousArray<RowsChild>
+    @usableFromInline final let isLeaf: Bool
 
-    @inlinable
-    init(items: ContiguousArray<RowsItem<Element>>) {
-        self.items = items
-        self.children = []
-        self.isLeaf = true
-    }
-
-    @inlinable
-    init(children: ContiguousArray<RowsChild<Element>>) {
-        self.items = []
+    @usableFromInline
+    init(children: ContiguousArray<RowsChild>, isLeaf: Bool = false) {
         self.children = children
-        self.isLeaf = false
-    }
-
-    /// A node with the same entries, for a change to a node that is shared.
-    @inlinable
-    func copy() -> RowsNode {
-        isLeaf ? RowsNode(items: items) : RowsNode(children: children)
+        self.isLeaf = isLeaf
     }
 
     /// The most entries a leaf or an inner node holds before it splits.
     @inlinable static var leafCapacity: Int { 32 }
     @inlinable static var innerCapacity: Int { 16 }
 
-    /// The number of entries (elements of a leaf, children of an inner node).
-    @inlinable var width: Int { isLeaf ? items.count : children.count }
+    @inlinable final var capacity: Int { isLeaf ? Self.leafCapacity : Self.innerCapacity }
+}
 
-    @inlinable var capacity: Int { isLeaf ? Self.leafCapacity : Self.innerCapacity }
+/// A leaf: elements in order, with their stamps. No member is overridden: what differs between
+/// leaves and inner nodes is decided by `isLeaf`, in ``RowsTree``.
+@usableFromInline
+final class RowsLeaf<Element>: RowsNode {
+    @usableFromInline var items: ContiguousArray<RowsItem<Element>>
 
-    /// The number of elements under this node.
-    @inlinable var elementCount: Int {
-        if isLeaf { return items.count }
-        var total = 0
-        for child in children { total += child.count }
-        return total
-    }
-
-    /// The largest stamp under this node (0 when it is an empty leaf: only a root can be).
-    @inlinable var maxStamp: UInt64 {
-        isLeaf ? (items.last?.stamp ?? 0) : (children.last?.maxStamp ?? 0)
-    }
-
-    @inlinable var summary: RowsChild<Element> {
-        RowsChild(node: self, count: elementCount, maxStamp: maxStamp)
+    @usableFromInline
+    init(items: ContiguousArray<RowsItem<Element>>) {
+        self.items = items
+        super.init(children: [], isLeaf: true)
     }
 }
 
@@ -84,26 +65,26 @@ struct RowsItem<Element> {
 
 /// A child of an inner node, with the number of elements under it and its largest stamp.
 @usableFromInline
-struct RowsChild<Element> {
-    @usableFromInline var node: RowsNode<Element>
+struct RowsChild {
+    @usableFromInline var node: RowsNode
     @usableFromInline var count: Int
     @usableFromInline var maxStamp: UInt64
 
     @inlinable
-    init(node: RowsNode<Element>, count: Int, maxStamp: UInt64) {
+    init(node: RowsNode, count: Int, maxStamp: UInt64) {
         self.node = node
         self.count = count
         self.maxStamp = maxStamp
     }
 }
 
-// MARK: Finding
+// MARK: Finding (not generic)
 
 extension RowsNode {
     /// The child that holds the element at `index` (of this inner node's elements), and the
     /// element's index in it.
     @inlinable
-    func child(holding index: Int) -> (child: Int, index: Int) {
+    final func child(holding index: Int) -> (child: Int, index: Int) {
         var remaining = index
         var child = 0
         while remaining >= children[child].count {
@@ -116,7 +97,7 @@ extension RowsNode {
     /// The child where an element inserted at `index` goes: the one that holds the element
     /// now at `index`, or the end of the one before it (the last child, when appending).
     @inlinable
-    func child(insertingAt index: Int) -> (child: Int, index: Int) {
+    final func child(insertingAt index: Int) -> (child: Int, index: Int) {
         var remaining = index
         var child = 0
         while child < children.count - 1 && remaining > children[child].count {
@@ -126,9 +107,9 @@ extension RowsNode {
         return (child, remaining)
     }
 
-    /// The element at `index` under this node.
+    /// The leaf that holds the element at `index` under this node, and its index there.
     @inlinable
-    func item(at index: Int) -> RowsItem<Element> {
+    final func leaf(holding index: Int) -> (leaf: RowsNode, index: Int) {
         var node = self
         var remaining = index
         while !node.isLeaf {
@@ -136,12 +117,13 @@ extension RowsNode {
             remaining = inner
             node = node.children[child].node
         }
-        return node.items[remaining]
+        return (node, remaining)
     }
 
-    /// The index, under this node, of the element with `stamp`, which must be there.
+    /// The leaf that holds the element with `stamp` (which must be there), and the index of
+    /// the leaf's first element under this node.
     @inlinable
-    func index(ofStamp stamp: UInt64) -> Int {
+    final func leaf(holdingStamp stamp: UInt64) -> (leaf: RowsNode, offset: Int) {
         var node = self
         var offset = 0
         while !node.isLeaf {
@@ -152,26 +134,97 @@ extension RowsNode {
             }
             node = node.children[child].node
         }
-        var low = 0
-        var high = node.items.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if node.items[middle].stamp < stamp { low = middle + 1 } else { high = middle }
+        return (node, offset)
+    }
+
+    /// Whether both inner nodes have as many children, with as many elements each.
+    @inlinable
+    final func hasSameShape(as other: RowsNode) -> Bool {
+        guard children.count == other.children.count else { return false }
+        var index = 0
+        while index < children.count {
+            if children[index].count != other.children[index].count { return false }
+            index += 1
         }
-        assert(node.items[low].stamp == stamp, "PrismRows: a stamp the trie holds is not in the tree")
-        return offset + low
+        return true
     }
 }
 
-// MARK: Changing (each makes the nodes on its path unique first)
+// MARK: Reading and changing (generic over the elements of the leaves)
 
-extension RowsNode {
+/// The operations on a tree whose leaves hold `Element`s. Each change makes the nodes on its
+/// path unique first.
+@usableFromInline
+enum RowsTree<Element> {
+    @usableFromInline typealias Leaf = RowsLeaf<Element>
+
+    /// `node`, known to be a leaf of this tree.
+    @inlinable
+    static func leaf(_ node: RowsNode) -> Leaf {
+        unsafeDowncast(node, to: Leaf.self)
+    }
+
+    /// A node with the same entries, for a change to a node that is shared.
+    @inlinable
+    static func copy(_ node: RowsNode) -> RowsNode {
+        node.isLeaf ? Leaf(items: leaf(node).items) : RowsNode(children: node.children)
+    }
+
+    /// The number of entries (elements of a leaf, children of an inner node).
+    @inlinable
+    static func width(_ node: RowsNode) -> Int {
+        node.isLeaf ? leaf(node).items.count : node.children.count
+    }
+
+    /// The number of elements under `node`.
+    @inlinable
+    static func elementCount(_ node: RowsNode) -> Int {
+        if node.isLeaf { return leaf(node).items.count }
+        var total = 0
+        for child in node.children { total += child.count }
+        return total
+    }
+
+    /// The largest stamp under `node` (0 when it is an empty leaf: only a root can be).
+    @inlinable
+    static func maxStamp(_ node: RowsNode) -> UInt64 {
+        node.isLeaf ? (leaf(node).items.last?.stamp ?? 0) : (node.children.last?.maxStamp ?? 0)
+    }
+
+    /// What `node`'s parent keeps about it.
+    @inlinable
+    static func summary(_ node: RowsNode) -> RowsChild {
+        RowsChild(node: node, count: elementCount(node), maxStamp: maxStamp(node))
+    }
+
+    /// The element at `index` under `root`.
+    @inlinable
+    static func item(at index: Int, in root: RowsNode) -> RowsItem<Element> {
+        let (node, inner) = root.leaf(holding: index)
+        return leaf(node).items[inner]
+    }
+
+    /// The index, under `root`, of the element with `stamp`, which must be there.
+    @inlinable
+    static func index(ofStamp stamp: UInt64, in root: RowsNode) -> Int {
+        let (node, offset) = root.leaf(holdingStamp: stamp)
+        let items = leaf(node).items
+        var low = 0
+        var high = items.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].stamp < stamp { low = middle + 1 } else { high = middle }
+        }
+        assert(items[low].stamp == stamp, "PrismRows: a stamp the trie holds is not in the tree")
+        return offset + low
+    }
+
     /// Makes `node` and every node down to the leaf that holds `index` unique, and returns
     /// that leaf and the element's index in it.
     @inlinable
-    static func uniqueLeaf(_ node: inout RowsNode, holding index: Int) -> (leaf: RowsNode, index: Int) {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
-        if node.isLeaf { return (node, index) }
+    static func uniqueLeaf(_ node: inout RowsNode, holding index: Int) -> (leaf: Leaf, index: Int) {
+        if !isKnownUniquelyReferenced(&node) { node = copy(node) }
+        if node.isLeaf { return (leaf(node), index) }
         let (child, inner) = node.child(holding: index)
         return uniqueLeaf(&node.children[child].node, holding: inner)
     }
@@ -179,87 +232,92 @@ extension RowsNode {
     /// Sets the stamp of the element at `index`, which must stay between its neighbours'.
     @inlinable
     static func setStamp(_ stamp: UInt64, at index: Int, in node: inout RowsNode) {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+        if !isKnownUniquelyReferenced(&node) { node = copy(node) }
         if node.isLeaf {
-            node.items[index].stamp = stamp
+            leaf(node).items[index].stamp = stamp
             return
         }
         let (child, inner) = node.child(holding: index)
         setStamp(stamp, at: inner, in: &node.children[child].node)
-        node.children[child].maxStamp = node.children[child].node.maxStamp
+        node.children[child].maxStamp = maxStamp(node.children[child].node)
     }
 
     /// Inserts `item` at `index`; returns the node split off to the right when `node` was full.
     @inlinable
-    static func insert(_ item: RowsItem<Element>, at index: Int, into node: inout RowsNode) -> RowsChild<Element>? {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+    static func insert(_ item: RowsItem<Element>, at index: Int, into node: inout RowsNode) -> RowsChild? {
+        if !isKnownUniquelyReferenced(&node) { node = copy(node) }
         if node.isLeaf {
-            node.items.insert(item, at: index)
-            guard node.items.count > leafCapacity else { return nil }
-            let half = node.items.count / 2
-            let right = RowsNode(items: ContiguousArray(node.items[half...]))
-            node.items.removeSubrange(half...)
-            return right.summary
+            let left = leaf(node)
+            left.items.insert(item, at: index)
+            guard left.items.count > RowsNode.leafCapacity else { return nil }
+            let half = left.items.count / 2
+            let right = Leaf(items: ContiguousArray(left.items[half...]))
+            left.items.removeSubrange(half...)
+            return summary(right)
         }
         let (child, inner) = node.child(insertingAt: index)
         if let split = insert(item, at: inner, into: &node.children[child].node) {
             node.children[child].count -= split.count - 1
-            node.children[child].maxStamp = node.children[child].node.maxStamp
+            node.children[child].maxStamp = maxStamp(node.children[child].node)
             node.children.insert(split, at: child + 1)
         } else {
             node.children[child].count += 1
             node.children[child].maxStamp = max(node.children[child].maxStamp, item.stamp)
         }
-        guard node.children.count > innerCapacity else { return nil }
+        guard node.children.count > RowsNode.innerCapacity else { return nil }
         let half = node.children.count / 2
         let right = RowsNode(children: ContiguousArray(node.children[half...]))
         node.children.removeSubrange(half...)
-        return right.summary
+        return summary(right)
     }
 
     /// Removes and returns the element at `index`; a child left thin is merged with a
     /// neighbour or evened out with it.
     @inlinable
     static func remove(at index: Int, from node: inout RowsNode) -> RowsItem<Element> {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
-        if node.isLeaf { return node.items.remove(at: index) }
+        if !isKnownUniquelyReferenced(&node) { node = copy(node) }
+        if node.isLeaf { return leaf(node).items.remove(at: index) }
         let (child, inner) = node.child(holding: index)
         let removed = remove(at: inner, from: &node.children[child].node)
         node.children[child].count -= 1
-        node.children[child].maxStamp = node.children[child].node.maxStamp
-        if node.children[child].node.width < node.children[child].node.capacity / 2 {
-            node.rebalance(child)
+        node.children[child].maxStamp = maxStamp(node.children[child].node)
+        if width(node.children[child].node) < node.children[child].node.capacity / 2 {
+            rebalance(child, of: node)
         }
         return removed
     }
 
-    /// Merges the thin child at `child` with a neighbour, or evens the two out when together
-    /// they would not fit in one node.
+    /// Merges the thin child at `child` of `parent` (unique) with a neighbour, or evens the
+    /// two out when together they would not fit in one node.
     @inlinable
-    func rebalance(_ child: Int) {
-        guard children.count > 1 else { return }
+    static func rebalance(_ child: Int, of parent: RowsNode) {
+        guard parent.children.count > 1 else { return }
         let left = child > 0 ? child - 1 : child
         let right = left + 1
-        if !isKnownUniquelyReferenced(&children[left].node) { children[left].node = children[left].node.copy() }
-        if !isKnownUniquelyReferenced(&children[right].node) { children[right].node = children[right].node.copy() }
-        let leftNode = children[left].node
-        let rightNode = children[right].node
-        if leftNode.width + rightNode.width <= leftNode.capacity {
+        if !isKnownUniquelyReferenced(&parent.children[left].node) {
+            parent.children[left].node = copy(parent.children[left].node)
+        }
+        if !isKnownUniquelyReferenced(&parent.children[right].node) {
+            parent.children[right].node = copy(parent.children[right].node)
+        }
+        let leftNode = parent.children[left].node
+        let rightNode = parent.children[right].node
+        if width(leftNode) + width(rightNode) <= leftNode.capacity {
             if leftNode.isLeaf {
-                leftNode.items.append(contentsOf: rightNode.items)
+                leaf(leftNode).items.append(contentsOf: leaf(rightNode).items)
             } else {
                 leftNode.children.append(contentsOf: rightNode.children)
             }
-            children[left] = leftNode.summary
-            children.remove(at: right)
+            parent.children[left] = summary(leftNode)
+            parent.children.remove(at: right)
             return
         }
         if leftNode.isLeaf {
-            var all = leftNode.items
-            all.append(contentsOf: rightNode.items)
+            var all = leaf(leftNode).items
+            all.append(contentsOf: leaf(rightNode).items)
             let half = all.count / 2
-            leftNode.items = ContiguousArray(all[..<half])
-            rightNode.items = ContiguousArray(all[half...])
+            leaf(leftNode).items = ContiguousArray(all[..<half])
+            leaf(rightNode).items = ContiguousArray(all[half...])
         } else {
             var all = leftNode.children
             all.append(contentsOf: rightNode.children)
@@ -267,27 +325,23 @@ extension RowsNode {
             leftNode.children = ContiguousArray(all[..<half])
             rightNode.children = ContiguousArray(all[half...])
         }
-        children[left] = leftNode.summary
-        children[right] = rightNode.summary
+        parent.children[left] = summary(leftNode)
+        parent.children[right] = summary(rightNode)
     }
-}
 
-// MARK: Building, reading in order, comparing
-
-extension RowsNode {
     /// A tree of `items` (in order of their stamps), its nodes three quarters full, so that
     /// the first insertions into a freshly built collection split nothing.
     @inlinable
     static func build(_ items: ContiguousArray<RowsItem<Element>>) -> RowsNode {
-        if items.count <= leafCapacity { return RowsNode(items: items) }
-        var level = ContiguousArray<RowsChild<Element>>()
-        for range in evenChunks(count: items.count, size: leafCapacity * 3 / 4) {
-            level.append(RowsNode(items: ContiguousArray(items[range])).summary)
+        if items.count <= RowsNode.leafCapacity { return Leaf(items: items) }
+        var level = ContiguousArray<RowsChild>()
+        for range in evenChunks(count: items.count, size: RowsNode.leafCapacity * 3 / 4) {
+            level.append(summary(Leaf(items: ContiguousArray(items[range]))))
         }
         while level.count > 1 {
-            var above = ContiguousArray<RowsChild<Element>>()
-            for range in evenChunks(count: level.count, size: innerCapacity * 3 / 4) {
-                above.append(RowsNode(children: ContiguousArray(level[range])).summary)
+            var above = ContiguousArray<RowsChild>()
+            for range in evenChunks(count: level.count, size: RowsNode.innerCapacity * 3 / 4) {
+                above.append(summary(RowsNode(children: ContiguousArray(level[range]))))
             }
             level = above
         }
@@ -297,75 +351,63 @@ extension RowsNode {
     /// `count` split into ranges of about `size`, none of them less than half of it.
     @inlinable
     static func evenChunks(count: Int, size: Int) -> [Range<Int>] {
-        let chunks = max(1, (count + size - 1) / size)
+        let chunks = Swift.max(1, (count + size - 1) / size)
         return (0..<chunks).map { chunk in (chunk * count / chunks)..<((chunk + 1) * count / chunks) }
     }
 
-    /// Calls `body` with each element under this node, in order, until it returns false.
+    /// Calls `body` with each element under `node`, in order, until it returns false.
     @inlinable
     @discardableResult
-    func forEachItem(_ body: (RowsItem<Element>) throws -> Bool) rethrows -> Bool {
-        if isLeaf {
-            for item in items {
+    static func forEachItem(under node: RowsNode, _ body: (RowsItem<Element>) throws -> Bool) rethrows -> Bool {
+        if node.isLeaf {
+            for item in leaf(node).items {
                 if try !body(item) { return false }
             }
             return true
         }
-        for child in children {
-            if try !child.node.forEachItem(body) { return false }
+        for child in node.children {
+            if try !forEachItem(under: child.node, body) { return false }
         }
         return true
     }
 
-    /// Whether the elements under `self` and `other` (of the same count) are equal in order,
+    /// Whether the elements under `left` and `right` (of the same count) are equal in order,
     /// without looking into the subtrees they share.
-    ///
-    /// Written with plain loops: a store compares states through `Equatable` without knowing
-    /// their types, so this runs unspecialized, where each `zip` or closure would look up
-    /// generic metadata.
     @inlinable
-    func hasEqualElements(to other: RowsNode, by areEqual: (Element, Element) -> Bool) -> Bool {
-        if self === other { return true }
-        if isLeaf && other.isLeaf {
+    static func hasEqualElements(_ left: RowsNode, _ right: RowsNode, by areEqual: (Element, Element) -> Bool) -> Bool {
+        if left === right { return true }
+        if left.isLeaf && right.isLeaf {
+            let leftItems = leaf(left).items
+            let rightItems = leaf(right).items
             var index = 0
-            while index < items.count {
-                if !areEqual(items[index].element, other.items[index].element) { return false }
+            while index < leftItems.count {
+                if !areEqual(leftItems[index].element, rightItems[index].element) { return false }
                 index += 1
             }
             return true
         }
-        if !isLeaf && !other.isLeaf && hasSameShape(as: other) {
+        if !left.isLeaf && !right.isLeaf && left.hasSameShape(as: right) {
             // The usual case: one copy is the other with some elements changed. Compare child
-            // by child, skipping the shared ones.
+            // by child, skipping the shared ones (a non-generic identity check each).
             var index = 0
-            while index < children.count {
-                if !children[index].node.hasEqualElements(to: other.children[index].node, by: areEqual) { return false }
+            while index < left.children.count {
+                let leftChild = left.children[index].node
+                let rightChild = right.children[index].node
+                if leftChild !== rightChild && !hasEqualElements(leftChild, rightChild, by: areEqual) { return false }
                 index += 1
             }
             return true
         }
         var elements = ContiguousArray<Element>()
-        elements.reserveCapacity(elementCount)
-        forEachItem {
+        elements.reserveCapacity(elementCount(left))
+        forEachItem(under: left) {
             elements.append($0.element)
             return true
         }
         var index = 0
-        return other.forEachItem { item in
+        return forEachItem(under: right) { item in
             defer { index += 1 }
             return areEqual(elements[index], item.element)
         }
-    }
-
-    /// Whether both inner nodes have as many children, with as many elements each.
-    @inlinable
-    func hasSameShape(as other: RowsNode) -> Bool {
-        guard children.count == other.children.count else { return false }
-        var index = 0
-        while index < children.count {
-            if children[index].count != other.children[index].count { return false }
-            index += 1
-        }
-        return true
     }
 }

@@ -109,4 +109,41 @@ struct ChildFeatureTestStoreTests {
         }
         store.skipInFlightEffects()
     }
+
+    struct RowsState: Equatable, Sendable {
+        var rows: PrismRows<Row> = [Row(id: 1), Row(id: 2)]
+    }
+
+    struct RowsFeature: PrismFeature {
+        let ticks: AsyncStream<Void>
+
+        var body: some PrismReducer<RowsState, ListAction> {
+            PrismReduce<RowsState, ListAction> { state, action in
+                if case .remove(let id) = action { state.rows.remove(id: id) }
+                return .none
+            }
+            .forEach(\.rows, action: ListAction.row, toElementAction: \.row) {
+                RowFeature(ticks: ticks)
+            }
+        }
+    }
+
+    @Test("rows kept in PrismRows are asserted like any state, and a wrong row is named in the diff")
+    func prismRowsState() async {
+        let (ticks, _) = AsyncStream<Void>.makeStream()
+        let store = PrismTestStore(initialState: RowsState(), reducer: RowsFeature(ticks: ticks))
+        await store.send(.row(id: 2, action: .toggle)) {
+            $0.rows[id: 2]?.isDone = true
+        }
+        await withKnownIssue {
+            await store.send(.row(id: 1, action: .toggle)) {
+                $0.rows[id: 2]?.isDone = false
+            }
+        } matching: { issue in
+            issue.mentions("is not what the test describes", "isDone: true", "isDone: false")
+        }
+        await store.send(.remove(id: 1)) {
+            $0.rows.remove(id: 1)
+        }
+    }
 }

@@ -337,4 +337,60 @@ struct PrismRowsStoreTests {
         store.send(.row(id: 1, action: .toggle))
         #expect(changes.wrappedValue == 1)
     }
+
+    final class Storage: Sendable {}
+
+    struct BoxedRow: Equatable, Identifiable, Sendable {
+        let id: Int
+        var storage = Storage()
+        var wasUniqueInReduce: Bool?
+
+        static func == (lhs: BoxedRow, rhs: BoxedRow) -> Bool {
+            lhs.id == rhs.id && lhs.storage === rhs.storage && lhs.wasUniqueInReduce == rhs.wasUniqueInReduce
+        }
+    }
+
+    struct BoxedRowFeature: PrismReducer {
+        func reduce(into state: inout BoxedRow, action: Void) -> PrismEffect<Void> {
+            state.wasUniqueInReduce = isKnownUniquelyReferenced(&state.storage)
+            return .none
+        }
+    }
+
+    struct BoxedListState: Equatable, Sendable {
+        var rows: PrismRows<BoxedRow> = [BoxedRow(id: 1), BoxedRow(id: 2)]
+    }
+
+    @Test("a row's action changes the row where it is stored: what the row holds is not copied")
+    func rowActionsRunInPlace() {
+        let store = PrismStore(
+            initialState: BoxedListState(),
+            reducer: PrismEmptyReducer<BoxedListState, Int>().forEach(
+                \.rows, action: { id, _ in id }, toElementAction: { id in (id, ()) }
+            ) {
+                BoxedRowFeature()
+            }
+        )
+        store.send(2)
+        #expect(store.state.rows[id: 2]?.wasUniqueInReduce == true)
+        #expect(store.state.rows[id: 1]?.wasUniqueInReduce == nil)
+    }
+
+    struct BoxedArrayState: Equatable, Sendable {
+        var rows: IdentifiedArrayOf<BoxedRow> = [BoxedRow(id: 1), BoxedRow(id: 2)]
+    }
+
+    @Test("the same in an IdentifiedArray")
+    func identifiedArrayRowActionsRunInPlace() {
+        let store = PrismStore(
+            initialState: BoxedArrayState(),
+            reducer: PrismEmptyReducer<BoxedArrayState, Int>().forEach(
+                \.rows, action: { id, _ in id }, toElementAction: { id in (id, ()) }
+            ) {
+                BoxedRowFeature()
+            }
+        )
+        store.send(2)
+        #expect(store.state.rows[id: 2]?.wasUniqueInReduce == true)
+    }
 }

@@ -123,7 +123,11 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
     @inlinable
     func reduceElement(into state: inout State, action: Action) -> PrismEffect<Action> {
         guard let (id, elementAction) = toElementAction(action) else { return .none }
-        guard let effect = reduce(&state[keyPath: toElements][prismID: id], elementAction) else {
+        let element = self.element
+        guard
+            let effect = state[keyPath: toElements].prismModify(
+                id: id, { element.reduce(into: &$0, action: elementAction) })
+        else {
             location.report(
                 """
                 A forEach received \(elementAction) for the element with id \(id), which is not in \
@@ -143,10 +147,4 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
             .cancellable(id: scope)
     }
 
-    /// Runs the element's reducer on `element` in place, or returns nil when it is not there.
-    @inlinable
-    func reduce(_ element: inout Element.State?, _ action: Element.Action) -> PrismEffect<Element.Action>? {
-        guard element != nil else { return nil }
-        return self.element.reduce(into: &element!, action: action)
-    }
 }

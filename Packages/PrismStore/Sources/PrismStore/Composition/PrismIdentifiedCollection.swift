@@ -27,6 +27,21 @@ public protocol PrismIdentifiedCollection<ID, Element> {
 
     /// The element with `id`, or nil; setting changes that element in place.
     subscript(prismID id: ID) -> Element? { get set }
+
+    /// Calls `body` with the element with `id`, in place, and returns its result; returns nil
+    /// without calling it when no element has `id`. The default goes through
+    /// ``subscript(prismID:)``; a collection that can lend its element without copying it
+    /// implements this (what a row's action runs through in `forEach`).
+    mutating func prismModify<Result>(id: ID, _ body: (inout Element) throws -> Result) rethrows -> Result?
+}
+
+extension PrismIdentifiedCollection {
+    /// Changes the element through ``subscript(prismID:)``.
+    @inlinable
+    public mutating func prismModify<Result>(id: ID, _ body: (inout Element) throws -> Result) rethrows -> Result? {
+        guard self[prismID: id] != nil else { return nil }
+        return try body(&self[prismID: id]!)
+    }
 }
 
 extension IdentifiedArray: PrismIdentifiedCollection {

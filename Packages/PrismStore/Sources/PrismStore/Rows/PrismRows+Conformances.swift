@@ -123,4 +123,18 @@ extension PrismRows: PrismIdentifiedCollection {
         get { self[id: id] }
         _modify { yield &self[id: id] }
     }
+
+    /// Calls `body` with the element with `id` where it is stored (after copying the nodes on
+    /// its path if they are shared): a row's action never copies the row.
+    @inlinable
+    public mutating func prismModify<Result>(id: Element.ID, _ body: (inout Element) throws -> Result) rethrows
+        -> Result?
+    {
+        guard let stamp = stamps[id] else { return nil }
+        let position = RowsTree<Element>.index(ofStamp: stamp, in: root)
+        let (leaf, index) = RowsTree<Element>.uniqueLeaf(&root, holding: position)
+        let result = try body(&leaf.items[index].element)
+        precondition(leaf.items[index].element.id == id, "PrismRows: a row's reducer changed its id (\(id)).")
+        return result
+    }
 }

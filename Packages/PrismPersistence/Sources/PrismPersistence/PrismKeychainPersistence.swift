@@ -25,12 +25,16 @@ typealias KeychainStore = UnavailableKeychainStore
 /// ## Apple platforms
 /// A generic password of the Security framework's keychain. A save updates the existing item in
 /// one call (`SecItemUpdate`) and adds one only when there is none, so there is never a moment
-/// without the secret. Items are readable after the first unlock of the device.
+/// without the secret. Items are readable after the first unlock of the device. The keychain
+/// keeps apps apart by their identity (access groups); ``application`` is not stored.
 ///
 /// ## Linux
 /// A secret of the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through libsecret,
-/// in the default collection, with the schema `org.prism.PrismKeychainPersistence` and the
-/// attributes `service` and `account`. A save replaces the existing secret in one call. The
+/// in the default collection, with the schema `org.prism.PrismKeychainPersistence.v2` and the
+/// attributes `application`, `service` and `account`. The Secret Service belongs to the user, not
+/// to an app, so the ``application`` attribute is what keeps two apps' items apart: an app never
+/// reads, overwrites or moves aside another app's item, even under the same service and key
+/// (<doc:KeychainOnLinux>). A save replaces the existing secret in one call. The
 /// Secret Service must be running on the D-Bus session bus with its default keyring unlocked
 /// (a desktop session does this); headless, run the program under `dbus-run-session` with
 /// `gnome-keyring-daemon --unlock`. libsecret is loaded when the keychain is first used
@@ -50,21 +54,69 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
     /// The service name values are stored under unless another is given: `PrismStatePersistence`.
     public static let defaultService = "PrismStatePersistence"
 
+    /// The application identity items carry on Linux unless another is given: the main bundle's
+    /// identifier where there is one, else the executable's file name (`my-server` for
+    /// `/usr/bin/my-server`). Give one explicitly when two programs share a name, or when one
+    /// app ships several executables that must share their secrets.
+    public static var defaultApplication: String {
+        if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return identifier }
+        return ProcessInfo.processInfo.processName
+    }
+
+    /// What a load does on Linux when this application has no item for a key but an item that
+    /// an earlier version of Prism saved there does exist. Those items carry no application:
+    /// every app of the user shared them.
+    public enum SharedItems: Sendable {
+        /// Moves the shared item into this application's items (and removes the shared one), so
+        /// that users of an app that saved secrets before stay signed in after the upgrade; a
+        /// clear removes a shared item too. The first app to load the key adopts it: if two apps
+        /// used the same service and key before, give one of them ``ignore``.
+        case adopt
+        /// Leaves shared items alone: they are not read, moved or removed.
+        case ignore
+    }
+
     /// The service name the values are stored under.
-    public var service: String { store.service }
+    public let service: String
+
+    /// The application whose items these are (stored as an attribute on Linux).
+    public let application: String
 
     private let store: KeychainStore
 
-    /// Saves under the service name `service`.
-    public init(service: String = PrismKeychainPersistence.defaultService) {
+    /// Saves under the service name `service`, as `application`.
+    ///
+    /// - Parameters:
+    ///   - service: The service name, ``defaultService`` unless given.
+    ///   - application: The application identity, ``defaultApplication`` unless given. Linux
+    ///     keeps items of different applications apart by it; Apple platforms by the app's
+    ///     own identity.
+    ///   - sharedItems: On Linux, whether a load adopts an item an earlier version saved for
+    ///     every application (``SharedItems/adopt``, the default) or ignores it.
+    public init(
+        service: String = PrismKeychainPersistence.defaultService,
+        application: String = PrismKeychainPersistence.defaultApplication,
+        sharedItems: SharedItems = .adopt
+    ) {
         precondition(!service.isEmpty, "PrismKeychainPersistence: the service name must not be empty.")
+        precondition(!application.isEmpty, "PrismKeychainPersistence: the application must not be empty.")
+        self.service = service
+        self.application = application
+        #if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
+        self.store = SecretServiceStore(
+            service: service, namespace: .application(application), adoptsSharedItems: sharedItems == .adopt)
+        #else
         self.store = KeychainStore(service: service)
+        #endif
     }
 
     #if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
     /// Saves under `service` through the libsecret found as `library` (tests: one that is not there).
     init(service: String, library: String) {
-        self.store = SecretServiceStore(service: service, library: LibSecret.load(library))
+        self.service = service
+        self.application = Self.defaultApplication
+        self.store = SecretServiceStore(
+            service: service, namespace: .application(application), library: LibSecret.load(library))
     }
     #endif
 

@@ -30,9 +30,9 @@ func usage() -> Never {
               save-limited DIRECTORY KEY LIMIT COUNTER save CrashState.make(COUNTER) with RLIMIT_FSIZE = LIMIT bytes
               defaults-load SUITE KEY                  load Settings from a UserDefaults suite
               defaults-save SUITE KEY THEME SIZE       save Settings in a UserDefaults suite
-              keychain-load SERVICE KEY                load Credentials from the keychain
-              keychain-save SERVICE KEY TOKEN          save Credentials in the keychain
-              keychain-clear SERVICE KEY               clear a keychain item
+              keychain-load SERVICE KEY [APP]          load Credentials from the keychain (as APP, or the default)
+              keychain-save SERVICE KEY TOKEN [APP]    save Credentials in the keychain
+              keychain-clear SERVICE KEY [APP]         clear a keychain item
               keychain-lock                            lock the Secret Service's default collection (Linux)
               keychain-restore SERVICE KEY TOKEN       restore a store through the middleware, set TOKEN, flush
               save-many DIRECTORY KEY FIRST COUNT      save CrashState.make(FIRST ..< FIRST + COUNT) in turn
@@ -53,6 +53,13 @@ let operands = Array(arguments.dropFirst())
 func operand(_ index: Int) -> String {
     guard index < operands.count else { usage() }
     return operands[index]
+}
+
+/// The keychain of SERVICE (operand 0), as the application named by operand `index` when there
+/// is one, else as the default application (this executable's name).
+func keychain(applicationAt index: Int) -> PrismKeychainPersistence {
+    guard index < operands.count else { return PrismKeychainPersistence(service: operand(0)) }
+    return PrismKeychainPersistence(service: operand(0), application: operands[index])
 }
 
 switch command {
@@ -118,7 +125,7 @@ case "defaults-save":
 
 case "keychain-load":
     do {
-        let credentials: Credentials? = try PrismKeychainPersistence(service: operand(0)).load(key: operand(1))
+        let credentials: Credentials? = try keychain(applicationAt: 2).load(key: operand(1))
         result(credentials.map { "loaded \($0.token)" } ?? "nil")
     } catch {
         outcome(error)
@@ -126,7 +133,7 @@ case "keychain-load":
 
 case "keychain-save":
     do {
-        try PrismKeychainPersistence(service: operand(0)).save(Credentials(token: operand(2)), key: operand(1))
+        try keychain(applicationAt: 3).save(Credentials(token: operand(2)), key: operand(1))
         result("saved")
     } catch {
         outcome(error)
@@ -134,7 +141,7 @@ case "keychain-save":
 
 case "keychain-clear":
     do {
-        try PrismKeychainPersistence(service: operand(0)).clear(key: operand(1))
+        try keychain(applicationAt: 2).clear(key: operand(1))
         result("cleared")
     } catch {
         outcome(error)

@@ -96,13 +96,105 @@ struct KeychainPersistenceTests {
     }
 
     #if os(Linux)
-    @Test("another process sees the secret: it is in the Secret Service, not in this process")
+    @Test("another process of the same application sees the secret: it is in the Secret Service, not in this process")
     func anotherProcess() async throws {
         let service = service()
-        try PrismKeychainPersistence(service: service).save(Credentials(token: "shared"), key: "auth")
-        let child = try await TestHelper.run(["keychain-load", service, "auth"])
+        let persistence = PrismKeychainPersistence(service: service, application: "prism-tests-app")
+        try persistence.save(Credentials(token: "shared"), key: "auth")
+        let child = try await TestHelper.run(["keychain-load", service, "auth", "prism-tests-app"])
         #expect(child.result == "loaded shared", "\(child.output)\(child.errors)")
-        try PrismKeychainPersistence(service: service).clear(key: "auth")
+        try persistence.clear(key: "auth")
+    }
+
+    @Test("the default application is the executable's name, so another program's items are not this one's")
+    func defaultApplication() async throws {
+        #expect(PrismKeychainPersistence.defaultApplication == ProcessInfo.processInfo.processName)
+        #expect(PrismKeychainPersistence().application == PrismKeychainPersistence.defaultApplication)
+        let service = service()
+        // The helper saves as itself (its executable's name); this process sees the item only
+        // as that application.
+        let saved = try await TestHelper.run(["keychain-save", service, "auth", "helper-token"])
+        #expect(saved.result == "saved", "\(saved.output)\(saved.errors)")
+        let mine: Credentials? = try PrismKeychainPersistence(service: service).load(key: "auth")
+        #expect(mine == nil)
+        let helper = PrismKeychainPersistence(service: service, application: "PrismPersistenceTestHelper")
+        #expect(try helper.load(key: "auth") == Credentials(token: "helper-token"))
+        try helper.clear(key: "auth")
+    }
+
+    @Test("two applications with the same service and key never read, overwrite or clear each other's items")
+    func applicationsAreApart() async throws {
+        let service = service()
+        func run(_ arguments: String...) async throws -> String {
+            let child = try await TestHelper.run(arguments)
+            return child.result ?? "\(child.output)\(child.errors)"
+        }
+        #expect(try await run("keychain-save", service, "session", "token-of-a", "app-a") == "saved")
+        #expect(try await run("keychain-load", service, "session", "app-b") == "nil")
+        #expect(try await run("keychain-save", service, "session", "token-of-b", "app-b") == "saved")
+        #expect(try await run("keychain-load", service, "session", "app-a") == "loaded token-of-a")
+        #expect(try await run("keychain-clear", service, "session", "app-b") == "cleared")
+        #expect(try await run("keychain-load", service, "session", "app-a") == "loaded token-of-a")
+        #expect(try await run("keychain-load", service, "session", "app-b") == "nil")
+        #expect(try await run("keychain-clear", service, "session", "app-a") == "cleared")
+    }
+
+    @Test("an item one application cannot decode is not moved aside by another")
+    func undecodableItemOfAnotherApplication() throws {
+        let service = service()
+        let first = PrismKeychainPersistence(service: service, application: "app-a")
+        let second = PrismKeychainPersistence(service: service, application: "app-b")
+        try first.save(["a", "list", "not", "credentials"], key: "auth")
+        let loaded: Credentials? = try second.load(key: "auth")
+        #expect(loaded == nil)
+        #expect(try first.load(key: "auth") == ["a", "list", "not", "credentials"])
+        try first.clear(key: "auth")
+    }
+
+    /// The Secret Service's items as Prism 0.1 saved them (no application), with one under
+    /// "auth".
+    func savedBeforeApplications(service: String) throws -> SecretServiceStore {
+        let shared = SecretServiceStore(service: service, namespace: .shared)
+        try shared.saveState(Credentials(token: "from-before"), key: "auth")
+        return shared
+    }
+
+    @Test("an item an earlier version saved for every application is adopted by the first to load it, and only by it")
+    func sharedItemAdopted() throws {
+        let service = service()
+        let shared = try savedBeforeApplications(service: service)
+        let first = PrismKeychainPersistence(service: service, application: "app-a")
+        let second = PrismKeychainPersistence(service: service, application: "app-b")
+        #expect(try first.load(key: "auth") == Credentials(token: "from-before"))
+        #expect(try shared.loadState(Credentials.self, key: "auth") == nil, "moved, not copied")
+        let other: Credentials? = try second.load(key: "auth")
+        #expect(other == nil)
+        #expect(try first.load(key: "auth") == Credentials(token: "from-before"))
+        try first.clear(key: "auth")
+    }
+
+    @Test("with sharedItems: .ignore, an item of an earlier version is neither read nor touched")
+    func sharedItemIgnored() throws {
+        let service = service()
+        let shared = try savedBeforeApplications(service: service)
+        let persistence = PrismKeychainPersistence(service: service, application: "app-a", sharedItems: .ignore)
+        let loaded: Credentials? = try persistence.load(key: "auth")
+        #expect(loaded == nil)
+        try persistence.save(Credentials(token: "new"), key: "auth")
+        try persistence.clear(key: "auth")
+        #expect(try shared.loadState(Credentials.self, key: "auth") == Credentials(token: "from-before"))
+        try shared.clearState(key: "auth")
+    }
+
+    @Test("a clear also removes an earlier version's shared item, so a signed-out secret does not come back")
+    func clearRemovesSharedItem() throws {
+        let service = service()
+        let shared = try savedBeforeApplications(service: service)
+        let persistence = PrismKeychainPersistence(service: service, application: "app-a")
+        try persistence.clear(key: "auth")
+        let loaded: Credentials? = try persistence.load(key: "auth")
+        #expect(loaded == nil)
+        #expect(try shared.loadState(Credentials.self, key: "auth") == nil)
     }
     #endif
 }

@@ -6,8 +6,18 @@ import PrismSupport
 /// loaded at run time (``LibSecret``).
 ///
 /// Each value is a secret in the default collection with the schema
-/// `org.prism.PrismKeychainPersistence` and two attributes, `service` and `account` (the key),
-/// like a generic password of Apple's keychain. The secret is the JSON text of the envelope.
+/// `org.prism.PrismKeychainPersistence.v2` and three attributes, `application`, `service` and
+/// `account` (the key), like a generic password of Apple's keychain, where the app's identity
+/// keeps apps apart. The secret is the JSON text of the envelope.
+///
+/// Earlier versions saved with the schema `org.prism.PrismKeychainPersistence` and no
+/// `application`: the Secret Service is per user, so every app of the user shared those items.
+/// Such a shared item is adopted when this application has none for the key (moved into this
+/// application's items on the first load, unless `adoptsSharedItems` is off), and a clear
+/// removes it too, so that a signed-out user's old secret does not come back. The schema name
+/// differs between the two so that a lookup of a shared item never matches another
+/// application's item (libsecret matches every item whose attributes include those asked for,
+/// and the schema name is one of them).
 ///
 /// Only libsecret's non-variadic calls are used (`secret_schema_newv`,
 /// `secret_password_storev_sync`, `..._lookupv_sync`, `..._clearv_sync`, `..._searchv_sync`),
@@ -21,17 +31,39 @@ import PrismSupport
 /// a clear finds nothing, a search that does not unlock tells a missing item from a locked
 /// one, and a locked one throws `keychainLocked` instead of passing for missing.
 struct SecretServiceStore: RawStore {
-    static let schemaName = "org.prism.PrismKeychainPersistence"
+    /// The schema of items that carry their application.
+    static let schemaName = "org.prism.PrismKeychainPersistence.v2"
+    /// The schema of the items earlier versions saved, shared by every application of the user.
+    static let sharedSchemaName = "org.prism.PrismKeychainPersistence"
+
+    /// Whose items a store reads and writes.
+    enum Namespace: Equatable {
+        /// One application's (the schema `org.prism.PrismKeychainPersistence.v2`).
+        case application(String)
+        /// The items earlier versions saved for every application (tests write them to check
+        /// adoption).
+        case shared
+    }
 
     /// The sync calls each spin a main loop of their own; one at a time in this process.
     private static let lock = PrismLocked<Void>()
 
     let service: String
+    let namespace: Namespace
+    /// Whether a load that finds nothing in this application's items adopts a shared item.
+    let adoptsSharedItems: Bool
     /// The loaded library, or why it could not be loaded (a test can give another).
     let library: Result<LibSecret, LibSecretLoadError>
 
-    init(service: String, library: Result<LibSecret, LibSecretLoadError> = LibSecret.shared) {
+    init(
+        service: String,
+        namespace: Namespace,
+        adoptsSharedItems: Bool = true,
+        library: Result<LibSecret, LibSecretLoadError> = LibSecret.shared
+    ) {
         self.service = service
+        self.namespace = namespace
+        self.adoptsSharedItems = adoptsSharedItems && namespace != .shared
         self.library = library
     }
 
@@ -40,7 +72,32 @@ struct SecretServiceStore: RawStore {
     }
 
     func read(key: String) throws -> Data? {
-        try withSchema(key: key) { lib, schema, attributes in
+        if let data = try lookup(key: key, in: namespace) { return data }
+        guard adoptsSharedItems, let data = try lookup(key: key, in: .shared) else { return nil }
+        // An item saved before items carried their application: move it into this
+        // application's items, so that no other application adopts it after this one.
+        try store(data, key: key, in: namespace)
+        // Should the shared item stay (a keyring locked in between), this application reads
+        // its own copy from now on; the next clear tries again.
+        _ = try? clear(key: key, in: .shared)
+        return data
+    }
+
+    func write(_ data: Data, key: String) throws {
+        try store(data, key: key, in: namespace)
+    }
+
+    func remove(key: String) throws {
+        try clear(key: key, in: namespace)
+        // A shared item left from an earlier version would otherwise be adopted by the next
+        // load, and bring back the secret just removed.
+        if adoptsSharedItems { try clear(key: key, in: .shared) }
+    }
+
+    /// The secret under `key` in `namespace`, or nil when there is none (and the collection is
+    /// not locked).
+    private func lookup(key: String, in namespace: Namespace) throws -> Data? {
+        try withSchema(key: key, in: namespace) { lib, schema, attributes in
             var error: LibSecret.Pointer?
             let password = lib.passwordLookup(schema, attributes, nil, &error)
             if let error { throw Self.failure(lib, error, key: key, doing: "look up the secret") }
@@ -53,11 +110,15 @@ struct SecretServiceStore: RawStore {
         }
     }
 
-    func write(_ data: Data, key: String) throws {
+    private func store(_ data: Data, key: String, in namespace: Namespace) throws {
         // JSON text: UTF-8, with no NUL (JSONEncoder escapes control characters).
         let password = String(decoding: data, as: UTF8.self)
-        let label = "\(service): \(key)"
-        try withSchema(key: key) { lib, schema, attributes in
+        let label =
+            switch namespace {
+            case .application(let application): "\(service): \(key) (\(application))"
+            case .shared: "\(service): \(key)"
+            }
+        try withSchema(key: key, in: namespace) { lib, schema, attributes in
             var error: LibSecret.Pointer?
             // Replaces an existing item with the same attributes in the same call: there is no
             // moment when neither the old secret nor the new one is stored.
@@ -77,8 +138,8 @@ struct SecretServiceStore: RawStore {
         }
     }
 
-    func remove(key: String) throws {
-        try withSchema(key: key) { lib, schema, attributes in
+    private func clear(key: String, in namespace: Namespace) throws {
+        try withSchema(key: key, in: namespace) { lib, schema, attributes in
             var error: LibSecret.Pointer?
             let removed = lib.passwordClear(schema, attributes, nil, &error)
             if let error { throw Self.failure(lib, error, key: key, doing: "remove the secret") }
@@ -127,10 +188,11 @@ struct SecretServiceStore: RawStore {
         }
     }
 
-    /// Runs `body` with the library, the schema and the attributes of `key`, one call at a
-    /// time, and frees both afterwards.
+    /// Runs `body` with the library, the schema and the attributes of `key` in `namespace`, one
+    /// call at a time, and frees both afterwards.
     private func withSchema<Result>(
         key: String,
+        in namespace: Namespace,
         _ body: (LibSecret, LibSecret.Pointer, LibSecret.Pointer) throws -> Result
     ) throws -> Result {
         let lib: LibSecret
@@ -140,6 +202,15 @@ struct SecretServiceStore: RawStore {
         case .failure(let error):
             throw Self.unavailable(error, key: key)
         }
+        var attributeValues = [("service", service), ("account", key)]
+        let schemaName: String
+        switch namespace {
+        case .application(let application):
+            attributeValues.append(("application", application))
+            schemaName = Self.schemaName
+        case .shared:
+            schemaName = Self.sharedSchemaName
+        }
         return try Self.lock.withLock { () throws -> Result in
             guard let types = lib.hashTableNewFull(lib.strHashFunction, lib.strEqualFunction, lib.freeFunction, nil)
             else {
@@ -148,9 +219,10 @@ struct SecretServiceStore: RawStore {
             }
             // SECRET_SCHEMA_ATTRIBUTE_STRING is 0: a NULL value in the table.
             let stringType = UnsafeMutableRawPointer(bitPattern: LibSecret.attributeString)
-            _ = lib.hashTableInsert(types, lib.copy("service"), stringType)
-            _ = lib.hashTableInsert(types, lib.copy("account"), stringType)
-            let schema = Self.schemaName.withCString { lib.schemaNew($0, LibSecret.schemaNone, types) }
+            for (name, _) in attributeValues {
+                _ = lib.hashTableInsert(types, lib.copy(name), stringType)
+            }
+            let schema = schemaName.withCString { lib.schemaNew($0, LibSecret.schemaNone, types) }
             lib.hashTableUnref(types)
             guard let schema else {
                 throw PrismPersistenceError(
@@ -165,8 +237,9 @@ struct SecretServiceStore: RawStore {
                 throw PrismPersistenceError(
                     code: .keychainFailed, key: key, message: "glib could not make a hash table.")
             }
-            _ = lib.hashTableInsert(attributes, lib.copy("service"), lib.copy(service))
-            _ = lib.hashTableInsert(attributes, lib.copy("account"), lib.copy(key))
+            for (name, value) in attributeValues {
+                _ = lib.hashTableInsert(attributes, lib.copy(name), lib.copy(value))
+            }
             defer { lib.hashTableUnref(attributes) }
 
             return try body(lib, schema, attributes)

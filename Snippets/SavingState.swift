@@ -160,3 +160,10 @@ func loadSession() -> Session? {
     }
 }
 // snippet.end
+
+// snippet.keychain-application
+func serverKeychain() -> PrismKeychainPersistence {
+    // The same identity whatever the binary is called, and shared by the product's executables.
+    PrismKeychainPersistence(service: "com.example.myapp", application: "com.example.my-server")
+}
+// snippet.end

@@ -221,6 +221,7 @@ let package = Package(
             dependencies: [
                 "PrismInspector",
                 "PrismStore",
+                "PrismPersistence",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -12,6 +12,7 @@ let package = Package(
         // Prism's own plumbing, shared by its packages.
         .package(path: "../PrismSupport"),
         .package(path: "../PrismStore"),
+        .package(path: "../PrismPersistence"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
@@ -49,6 +50,7 @@ let package = Package(
             dependencies: [
                 "PrismInspector",
                 .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismPersistence", package: "PrismPersistence"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -43,4 +43,9 @@ extension PrismMiddleware {
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         run(state: state, action: action)
     }
+
+    /// Does nothing: a middleware changes no state, and a replayed action must not reach what
+    /// it does outside the state (a save, a log line, an analytics event).
+    @inlinable
+    public func replay(into state: inout State, action: Action) {}
 }

@@ -51,6 +51,17 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// instead of keeping a copy of every state, a copy that would make the reducer's next change
     /// to a large collection copy the collection.
     func storeAttached(reading currentState: @escaping @MainActor () -> State?)
+
+    /// Applies `action` to `state` for a replay: what the state becomes, and nothing else. A
+    /// tool that recomputes states from recorded actions (PrismInspector loading a recording)
+    /// calls this instead of ``reduce(into:action:)``, and drops no effect because none is made.
+    /// Calls ``reduce(into:action:)`` and drops its effect by default; a ``PrismMiddleware`` does
+    /// nothing (a replayed action must not be saved, logged or reported), and the combinators
+    /// pass it on to their parts as they pass on ``stateReplaced(_:)``, ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>``
+    /// and ``PrismReducer/forEach(_:action:toElementAction:element:fileID:filePath:line:column:)``
+    /// included. A reducer of your own that holds middleware (rather than combining it with a
+    /// builder block or ``handling(with:)``) passes it on the same way.
+    func replay(into state: inout State, action: Action)
 }
 
 extension PrismReducer {
@@ -61,4 +72,10 @@ extension PrismReducer {
     /// Does nothing.
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
+
+    /// Reduces, and drops the effect.
+    @inlinable
+    public func replay(into state: inout State, action: Action) {
+        _ = reduce(into: &state, action: action)
+    }
 }

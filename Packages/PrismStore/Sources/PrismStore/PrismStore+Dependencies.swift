@@ -54,6 +54,9 @@ extension PrismStore {
             await dependencies.yield { await body() }
         }
         hearReplacements { reducer.stateReplaced($0) }
+        core.root?.replay = { state, action in
+            dependencies.yield { reducer.replay(into: &state, action: action) }
+        }
         reducer.storeAttached(reading: { [weak self] in self?.state })
     }
 }

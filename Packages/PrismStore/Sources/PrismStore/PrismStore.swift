@@ -95,6 +95,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
         hearReplacements { reducer.stateReplaced($0) }
+        core.root?.replay = { reducer.replay(into: &$0, action: $1) }
         reducer.storeAttached(reading: { [weak self] in self?.state })
     }
 
@@ -161,6 +162,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
             reducer.stateReplaced(state)
             for each in middleware { each.stateReplaced(state) }
         }
+        core.root?.replay = { reducer.replay(into: &$0, action: $1) }
         let read: @MainActor () -> State? = { [weak self] in self?.state }
         reducer.storeAttached(reading: read)
         for each in middleware { each.storeAttached(reading: read) }

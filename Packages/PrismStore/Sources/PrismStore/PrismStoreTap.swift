@@ -139,6 +139,27 @@ extension PrismStore {
         rootCore.reducer
     }
 
+    /// Replaces the root's state without telling its reducer (``PrismReducer/stateReplaced(_:)``):
+    /// for a tool that puts the store in a state the app did not reach by itself (a loaded
+    /// recording, a jump in a debugger's history), which its middleware must not save or report
+    /// as the app's. Observers are told, as for any change.
+    ///
+    /// - Precondition: this is a root store.
+    public func _replaceStateUnheard(with state: State) {
+        rootCore.mutate { $0 = state }
+    }
+
+    /// How a tool recomputes states from recorded actions (loading a session recording): the
+    /// root's reducer through ``PrismReducer/replay(into:action:)``, so that no middleware hears
+    /// a replayed action and no effect is made.
+    ///
+    /// - Precondition: this is a root store.
+    public var _replay: (inout State, Action) -> Void {
+        let root = rootCore
+        if let replay = root.replay { return replay }
+        return { state, action in _ = root.reducer(&state, action) }
+    }
+
     /// The current state, read without observing it (a tool reading the state must not make
     /// the next send pay for telling observers).
     public var _currentState: State {

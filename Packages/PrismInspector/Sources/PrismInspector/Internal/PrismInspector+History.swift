@@ -18,7 +18,9 @@ extension PrismInspector {
             return
         }
         isTraveling = true
-        store.replaceState(with: snapshot.state)
+        // Not heard by the store's middleware: a persisting one must not save a past state as
+        // the app's (the app's next action is saved as usual).
+        store._replaceStateUnheard(with: snapshot.state)
         isTraveling = false
         broadcast { JumpedMessage(index: index).jsonText }
         flush()
@@ -129,7 +131,10 @@ extension PrismInspector {
         }
         guard let store else { return }
         store._moveRecording()
-        let reduce = store._reducer
+        // The reducer alone: the recording's actions must not reach the store's middleware (a
+        // persisting one would save the recording's states over the user's, an analytics one
+        // would report them).
+        let replay = store._replay
         var state = parts.initialState
         let start = Date.now.timeIntervalSinceReferenceDate - (parts.entries.last?.offset ?? 0)
         history.clear()
@@ -140,12 +145,12 @@ extension PrismInspector {
             reduceNanoseconds: -1
         )
         for entry in parts.entries {
-            _ = reduce(&state, entry.action)
+            replay(&state, entry.action)
             history._recordAction(
                 entry.action, state: state, secondsSinceReferenceDate: start + entry.offset, reduceNanoseconds: -1)
         }
         isTraveling = true
-        store.replaceState(with: state)
+        store._replaceStateUnheard(with: state)
         isTraveling = false
         for id in pages.keys { pages[id]?.cursor = nil }
         let count = parts.entries.count

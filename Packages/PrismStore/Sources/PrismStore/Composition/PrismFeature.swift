@@ -59,6 +59,12 @@ extension PrismFeature {
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         body.storeAttached(reading: currentState)
     }
+
+    /// Replays the body.
+    @inlinable
+    public func replay(into state: inout State, action: Action) {
+        body.replay(into: &state, action: action)
+    }
 }
 
 /// One reducer made of several, listed in a ``PrismReducerBuilder`` block: they run in order on
@@ -103,5 +109,11 @@ public struct PrismCombineReducers<Reducers: PrismReducer>: PrismReducer {
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         reducers.storeAttached(reading: currentState)
+    }
+
+    /// Replays the reducers, in order.
+    @inlinable
+    public func replay(into state: inout State, action: Action) {
+        reducers.replay(into: &state, action: action)
     }
 }

@@ -48,6 +48,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     var version: UInt64 = 1
     @usableFromInline
     let reducer: (inout State, Action) -> PrismEffect<Action>
+    /// The reducer's ``PrismReducer/replay(into:action:)`` (no middleware, no effect), when the
+    /// store was made from a reducer value; nil for a store made from a closure.
+    @usableFromInline
+    var replay: ((inout State, Action) -> Void)?
     private let effectRuntime = PrismEffectRuntime<Action>()
 
     /// Whether somebody read the root's state since the last change it was told about.

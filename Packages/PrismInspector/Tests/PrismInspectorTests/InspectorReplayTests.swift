@@ -1,0 +1,92 @@
+import Foundation
+import PrismPersistence
+import PrismStore
+import Testing
+
+@testable import PrismInspector
+
+/// A middleware that counts what it hears: the actions it runs for and the replaced states.
+final class Hearing: @unchecked Sendable {
+    private let lock = NSLock()
+    private var actions: [TodoAction] = []
+    private var replacements = 0
+
+    func heard(_ action: TodoAction) { lock.withLock { actions.append(action) } }
+    func replaced() { lock.withLock { replacements += 1 } }
+    var heardActions: [TodoAction] { lock.withLock { actions } }
+    var replacedCount: Int { lock.withLock { replacements } }
+}
+
+struct CountingMiddleware: PrismMiddleware {
+    let hearing: Hearing
+
+    func run(state: TodoState, action: TodoAction) -> PrismEffect<TodoAction> {
+        hearing.heard(action)
+        return .none
+    }
+
+    func stateReplaced(_ state: TodoState) {
+        hearing.replaced()
+    }
+}
+
+@MainActor
+@Suite("What the page does to the store's state never reaches its middleware")
+struct InspectorReplayTests {
+    @Test(
+        "loading a recording and jumping in it leave the saved state and the counting middleware alone; the app's next action is saved"
+    )
+    func loadSkipsMiddleware() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = PrismDiskPersistence(directory: folder)
+        let persist = PrismPersistMiddleware<TodoState, TodoAction>(
+            strategy: disk, key: "todos", coalescingWindow: .zero)
+        let hearing = Hearing()
+        let store = PrismStore(
+            initialState: TodoState(),
+            reducer: PrismCombineReducers {
+                TodoReducer()
+                persist
+                CountingMiddleware(hearing: hearing)
+            }
+        )
+        try await withInspector(store) { inspector in
+            store.send(.add("the user's"))
+            try await persist.flush()
+            let saved = TodoState(items: ["the user's"])
+            #expect(try disk.load(key: "todos") == saved)
+
+            let recording = PrismSessionRecording<TodoState, TodoAction>(
+                initialState: TodoState(count: 40),
+                entries: [
+                    .init(offset: 0.5, action: .increment),
+                    .init(offset: 1.0, action: .add("someone else's")),
+                ]
+            )
+            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
+            let page = try await openPage(inspector)
+            _ = try await page.next("actions")
+            try await page.send(["type": "load", "fileName": "theirs.json", "data": object])
+            let batch = try await page.next("actions") { $0["reset"] as? Bool == true }
+            #expect(store.state == TodoState(count: 41, items: ["someone else's"]))
+
+            let index = try #require(batch.entries[1]["index"] as? Int)
+            try await page.send(["type": "jump", "index": index])
+            _ = try await page.next("jumped")
+            #expect(store.state == TodoState(count: 41))
+
+            try await persist.flush()
+            #expect(try disk.load(key: "todos") == saved, "the recording's states were not saved")
+            #expect(hearing.heardActions == [.add("the user's")], "the replayed actions were not heard")
+            #expect(hearing.replacedCount == 0, "neither the load nor the jump was heard")
+
+            // The app goes on from the state the page put it in, and that is saved as usual.
+            store.send(.increment)
+            try await persist.flush()
+            #expect(try disk.load(key: "todos") == TodoState(count: 42))
+            #expect(hearing.heardActions == [.add("the user's"), .increment])
+            await page.close()
+        }
+    }
+}

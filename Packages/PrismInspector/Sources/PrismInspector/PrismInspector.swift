@@ -63,12 +63,23 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         self.server = server
         self.url = url
         self.history = PrismTimeTravelDebugger(maxSnapshots: configuration.historyLimit)
+        self.detachFromStore = { [weak store] owner in
+            Task { @MainActor in store?._detach(owner: owner) }
+        }
     }
+
+    /// What identifies this inspector's attachment to the store: its history, which is its own.
+    var owner: ObjectIdentifier { ObjectIdentifier(history) }
+
+    /// Detaches from the store on the main actor, from `deinit` (which cannot read `store`).
+    private nonisolated let detachFromStore: @Sendable (ObjectIdentifier) -> Void
 
     deinit {
         // `stop()` is the way to end an inspector; an inspector dropped without it stops
-        // serving pages here (the channel closes on its own event loop).
+        // serving pages here (the channel closes on its own event loop), and detaches from the
+        // store on the main actor, so that the store stops recording.
         server.closeNow()
+        detachFromStore(ObjectIdentifier(history))
     }
 
     /// The history the inspector records: a snapshot of the state after every action (and a
@@ -99,7 +110,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         isStopped = true
         store?._measuresReduceDuration = false
         store?._moveRecording()
-        store?._attach(recordingInto: nil, tap: nil)
+        store?._detach(owner: owner)
         for page in pages.values { page.connection.close() }
         pages.removeAll()
         pumpTask?.cancel()
@@ -118,6 +129,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     ) async throws -> PrismInspector {
         precondition(store._isRoot, "Attach PrismInspector to the root store, not a scoped store.")
         precondition(configuration.historyLimit >= 1, "PrismInspector needs a history of at least one snapshot.")
+        guard store._attachedOwner == nil else { throw alreadyInspected }
         let token = InspectorToken.make()
         let (pagesStream, pagesContinuation) = AsyncStream.makeStream(of: PageConnection.self)
         let server: InspectorServer
@@ -140,7 +152,11 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         }
         let inspector = PrismInspector(
             store: store, configuration: configuration, capabilities: capabilities, server: server, url: url)
-        inspector.attach(to: store)
+        guard inspector.attach(to: store) else {
+            // Another inspector attached while this one's server was starting.
+            await inspector.stop()
+            throw alreadyInspected
+        }
         inspector.pageTask = Task { [weak inspector] in
             for await page in pagesStream {
                 guard let inspector else {
@@ -156,14 +172,28 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         return inspector
     }
 
-    private func attach(to store: PrismStore<State, Action>) {
+    /// The error of a second inspector on a store.
+    private static var alreadyInspected: PrismInspectorError {
+        PrismInspectorError(
+            code: .storeAlreadyInspected,
+            message: """
+                Another PrismInspector is attached to this store. Stop it (await inspector.stop()) before \
+                starting another: two would share one recording, and stopping one would detach the other.
+                """
+        )
+    }
+
+    /// Attaches to `store`, unless another inspector is attached.
+    private func attach(to store: PrismStore<State, Action>) -> Bool {
+        guard store._attachedOwner == nil else { return false }
         history._record(
             state: store._currentState,
             payload: InspectorMarker.attached,
             secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
             reduceNanoseconds: -1
         )
-        store._attach(
+        return store._attach(
+            owner: owner,
             recordingInto: history,
             tap: PrismStoreTap(
                 didReplaceState: { [weak self] state in self?.stateReplaced(state) },

@@ -12,6 +12,10 @@ public struct PrismInspectorError: Error, Sendable, CustomStringConvertible {
         /// allowed).
         public static let cannotListen = Code("cannotListen")
 
+        /// Another inspector is attached to the store. One inspector at a time: stop the other
+        /// one (``PrismInspector/stop()``) first.
+        public static let storeAlreadyInspected = Code("storeAlreadyInspected")
+
         /// The name of the code.
         public var description: String { name }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 import Testing
 
 @testable import PrismInspector
@@ -45,6 +45,51 @@ struct InspectorLifecycleTests {
                 #expect(tokens[0] != tokens[1])
                 #expect(tokens.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
             }
+        }
+    }
+
+    @Test("a second inspector on a store is refused with a typed error, and the first keeps recording")
+    func secondInspectorRefused() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        try await withInspector(store) { first in
+            let error = await #expect(throws: PrismInspectorError.self) {
+                _ = try await startInspector(store)
+            }
+            #expect(error?.code == .storeAlreadyInspected)
+            #expect(error?.message.contains("stop()") == true)
+            store.send(.increment)
+            #expect(first.debugger.snapshots.count == 2, "the attachment marker and the action")
+        }
+        // Once the first has stopped, another may start; stopping the first again does not
+        // detach it.
+        let first = try await startInspector(store)
+        await first.stop()
+        try await withInspector(store) { second in
+            await first.stop()
+            store.send(.increment)
+            #expect(second.debugger.snapshots.count == 2)
+            #expect(store._isRecording)
+        }
+        #expect(!store._isRecording)
+    }
+
+    @Test("an inspector released without stop() detaches: the store stops recording")
+    func releaseDetaches() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        var inspector: PrismInspector<TodoState, TodoAction>? = try await startInspector(store)
+        weak let released = inspector
+        #expect(store._isRecording)
+        inspector = nil
+        #expect(released == nil)
+        var turns = 0
+        while store._isRecording && turns < 1_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(!store._isRecording)
+        // And a new inspector may attach.
+        try await withInspector(store) { _ in
+            #expect(store._isRecording)
         }
     }
 }

@@ -88,6 +88,31 @@ extension PrismStore {
         rootCore.setTap(tap, debugger: debugger)
     }
 
+    /// Attaches like ``_attach(recordingInto:tap:)`` for `owner`, unless another owner is
+    /// attached: then changes nothing and returns false. One tool at a time: a second one
+    /// would take the first one's recording, and the first one's detaching would end the
+    /// second's.
+    public func _attach(
+        owner: ObjectIdentifier,
+        recordingInto debugger: PrismTimeTravelDebugger<State>,
+        tap: PrismStoreTap<State, Action>
+    ) -> Bool {
+        if let current = rootCore.tapOwner, current != owner { return false }
+        rootCore.setTap(tap, debugger: debugger, owner: owner)
+        return true
+    }
+
+    /// Detaches what `owner` attached; does nothing if another owner (or none) is attached.
+    public func _detach(owner: ObjectIdentifier) {
+        guard rootCore.tapOwner == owner else { return }
+        rootCore.setTap(nil, debugger: nil)
+    }
+
+    /// The owner of what is attached (see ``_attach(owner:recordingInto:tap:)``), if any.
+    public var _attachedOwner: ObjectIdentifier? {
+        rootCore.tapOwner
+    }
+
     /// Moves what was recorded since the last call into the debugger given to
     /// ``_attach(recordingInto:tap:)``, oldest first. Returns how many actions were recorded
     /// but overwritten before this call could move them (more than the debugger keeps); their

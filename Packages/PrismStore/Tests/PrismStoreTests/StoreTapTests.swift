@@ -172,6 +172,27 @@ struct StoreTapTests {
         #expect(weakBox == nil)
     }
 
+    @Test("one owner at a time: another's attach is refused, and only the owner detaches")
+    func owners() {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let first = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        let second = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
+        let tap = PrismStoreTap<Counter, CounterAction>(didReplaceState: { _ in }, didStartEffects: { _ in })
+        #expect(store._attach(owner: ObjectIdentifier(first), recordingInto: first, tap: tap))
+        #expect(!store._attach(owner: ObjectIdentifier(second), recordingInto: second, tap: tap))
+        store._detach(owner: ObjectIdentifier(second))
+        store.send(.increment)
+        store._moveRecording()
+        #expect(first.snapshots.count == 1)
+        #expect(second.snapshots.isEmpty)
+        #expect(store._attachedOwner == ObjectIdentifier(first))
+        store._detach(owner: ObjectIdentifier(first))
+        #expect(store._attachedOwner == nil)
+        #expect(!store._isRecording)
+        #expect(store._attach(owner: ObjectIdentifier(second), recordingInto: second, tap: tap))
+        store._detach(owner: ObjectIdentifier(second))
+    }
+
     @Test("the root's reducer computes states without touching the store")
     func reducerAccess() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())

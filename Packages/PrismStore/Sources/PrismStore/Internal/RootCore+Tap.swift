@@ -186,8 +186,13 @@ extension RootCore {
     }
 
     /// Attaches a tool (replacing the one attached before), or detaches with two nils.
-    func setTap(_ newTap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
+    func setTap(
+        _ newTap: PrismStoreTap<State, Action>?,
+        debugger: PrismTimeTravelDebugger<State>?,
+        owner: ObjectIdentifier? = nil
+    ) {
         recording = newTap != nil || debugger != nil ? StoreRecording(tap: newTap, debugger: debugger) : nil
+        tapOwner = recording == nil ? nil : owner
         needsObservation = isObserved || hasWatchers || recording != nil
     }
 

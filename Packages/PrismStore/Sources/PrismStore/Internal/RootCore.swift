@@ -78,6 +78,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     @exclusivity(unchecked)
     var recording: StoreRecording<State, Action>?
+    /// Who attached `recording`, when it was attached with an owner: only that owner detaches
+    /// it, and no other owner attaches over it.
+    var tapOwner: ObjectIdentifier?
 
     /// Whether the store is reducing; a send that arrives meanwhile is queued.
     @usableFromInline

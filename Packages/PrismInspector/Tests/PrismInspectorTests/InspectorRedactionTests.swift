@@ -50,4 +50,56 @@ struct InspectorRedactionTests {
             await page.close()
         }
     }
+
+    @Test("a secret past the part of an action the page draws still keeps the action from being offered as JSON")
+    func secretPastTheBudget() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        try await withInspector(store) { inspector in
+            // 600 elements: the tree draws 500 of them; the secret is in the last.
+            var accounts: [Account?] = Array(repeating: nil, count: 599)
+            accounts.append(Account(name: "ada", password: "far-down-the-list"))
+            store.send(.importAccounts(accounts))
+            let page = try await openPage(inspector)
+            _ = try await page.next("actions")
+            try await page.send(["type": "select", "index": 1])
+            let selected = try await page.next("state")
+            #expect(selected["actionJSON"] == nil)
+            #expect(!page.allText.contains("far-down-the-list"))
+            await page.close()
+        }
+    }
+
+    @Test("an export says it contains secrets when an action holds one, not only the initial state")
+    func exportCountsActions() async throws {
+        let store = PrismStore(initialState: OpenState(), reducer: OpenReducer())
+        let inspector = try await PrismInspector.start(
+            store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false))
+        store.send(.bump)
+        let page = try await openPage(inspector)
+        _ = try await page.next("actions")
+        try await page.send(["type": "export"])
+        #expect(try await page.next("export")["containsSecrets"] as? Bool == false)
+        store.send(.signIn(PrismSecret(wrappedValue: "in-an-action")))
+        try await page.send(["type": "export"])
+        #expect(try await page.next("export")["containsSecrets"] as? Bool == true)
+        await page.close()
+        await inspector.stop()
+    }
+}
+
+/// A state with no secret in it, whose actions may hold one.
+struct OpenState: Codable, Equatable, Sendable {
+    var count = 0
+}
+
+enum OpenAction: Codable, Equatable, Sendable {
+    case bump
+    case signIn(PrismSecret<String>)
+}
+
+struct OpenReducer: PrismReducer {
+    func reduce(into state: inout OpenState, action: OpenAction) -> PrismEffect<OpenAction> {
+        if case .bump = action { state.count += 1 }
+        return .none
+    }
 }

@@ -27,6 +27,7 @@ enum TodoAction: Codable, Equatable, Sendable {
     case login(name: String, password: PrismSecret<String>)
     case wait(seconds: Int)
     case finishWaiting
+    case importAccounts([Account?])
 }
 
 struct TodoReducer: PrismReducer {
@@ -43,6 +44,8 @@ struct TodoReducer: PrismReducer {
             return .run { _ in try await Task.sleep(for: .seconds(seconds)) }.cancellable(id: "wait")
         case .finishWaiting:
             return .cancel(id: "wait")
+        case .importAccounts(let accounts):
+            if let last = accounts.last, let account = last { state.account = account }
         }
         return .none
     }

@@ -104,6 +104,39 @@ struct ValueNodeTests {
         #expect(node.children?.map(\.label) == ["user", "password"])
         #expect(node.children?.last?.value == "‹redacted›")
         #expect(node.oneLine() == #"Login(user: "ada", password: ‹redacted›)"#)
-        #expect(node.containsRedacted)
+        #expect(ValueNode.containsSecret(Login()))
+        #expect(!ValueNode.containsSecret(["ada", "grace"]))
+    }
+
+    final class Link {
+        var next: Link?
+        var secret: PrismSecret<String>?
+    }
+
+    @Test("a secret is found at any depth and past any budget, through cycles, without recursion")
+    func secretsAnywhere() {
+        let cycle = Link()
+        cycle.next = cycle
+        #expect(!ValueNode.containsSecret(cycle))
+        cycle.secret = PrismSecret(wrappedValue: "in-a-cycle")
+        #expect(ValueNode.containsSecret(cycle))
+
+        // 100,000 objects deep: a recursive walk would overflow the stack.
+        let deepest = Link()
+        var head = deepest
+        for _ in 0..<100_000 {
+            let link = Link()
+            link.next = head
+            head = link
+        }
+        #expect(!ValueNode.containsSecret(head))
+        deepest.secret = PrismSecret(wrappedValue: "deep")
+        #expect(ValueNode.containsSecret(head))
+        // Taken apart one by one: releasing the head would release 100,000 objects recursively.
+        while let next = head.next {
+            head.next = nil
+            head = next
+        }
+        cycle.next = nil
     }
 }

@@ -94,7 +94,10 @@ extension PrismInspector {
         page.send {
             do {
                 let data = try encode(parts)
-                let secrets = ValueNode(of: parts.initialState).containsRedacted
+                // The file holds the initial state and every action: a secret in any of them.
+                let secrets =
+                    ValueNode.containsSecret(parts.initialState)
+                    || parts.entries.contains { ValueNode.containsSecret($0.action) }
                 let head =
                     #"{"type":"export","fileName":"prism-session-\#(stamp).json","actions":\#(parts.entries.count),"#
                     + #""containsSecrets":\#(secrets),"data":"#

@@ -228,8 +228,11 @@ extension PrismInspector {
             let state = ValueNode(of: snapshot.state)
             let before = previous.map { ValueNode(of: $0.state) }
             let actionNode = action.map { ValueNode(of: $0) }
-            // An action with a secret in it is not offered as JSON: that would show the secret.
-            let actionJSON = actionNode?.containsRedacted == false ? action.flatMap { encodeAction?($0) } : nil
+            // An action with a secret in it (anywhere, not only in the part the tree draws) is
+            // not offered as JSON: that would show the secret.
+            let actionJSON = action.flatMap { action in
+                ValueNode.containsSecret(action) ? nil : encodeAction?(action)
+            }
             return StateMessage(
                 index: index, state: state, action: actionNode, diff: before.map { $0.diff(to: state) } ?? [],
                 hasPrevious: before != nil, actionJSON: actionJSON
@@ -252,12 +255,5 @@ extension PrismInspector {
             let reason = "\(error)"
             page.send { NoticeMessage.error("That JSON is not an action: \(reason)").jsonText }
         }
-    }
-}
-
-extension ValueNode {
-    /// Whether the value or any part of it is redacted.
-    var containsRedacted: Bool {
-        redacted == true || (children ?? []).contains { $0.containsRedacted }
     }
 }

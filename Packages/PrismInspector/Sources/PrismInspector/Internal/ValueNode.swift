@@ -39,6 +39,31 @@ struct ValueNode: Encodable, Sendable, Equatable {
     }
 
     static let redactedText = "‹redacted›"
+
+    /// Whether `value` holds a secret (``PrismSecretValue``, `@PrismSecret`) anywhere, however
+    /// large or deep: the whole value, not the part a tree draws within its budget. What decides
+    /// whether a value may leave redaction (as JSON to send again, as an export marked without
+    /// secrets). Walks with a stack of its own (no recursion to overflow), and visits each
+    /// object once (no cycle to loop on).
+    static func containsSecret(_ value: Any) -> Bool {
+        var pending: [Any] = [value]
+        var visited: Set<ObjectIdentifier> = []
+        while let next = pending.popLast() {
+            if next is any PrismSecretValue { return true }
+            let mirror = Mirror(reflecting: next)
+            if mirror.displayStyle == .class, Swift.type(of: next) is AnyClass {
+                let object = next as AnyObject
+                guard visited.insert(ObjectIdentifier(object)).inserted else { continue }
+            }
+            var superclass = mirror.superclassMirror
+            while let parent = superclass {
+                for child in parent.children { pending.append(child.value) }
+                superclass = parent.superclassMirror
+            }
+            for child in mirror.children { pending.append(child.value) }
+        }
+        return false
+    }
 }
 
 extension ValueNode {

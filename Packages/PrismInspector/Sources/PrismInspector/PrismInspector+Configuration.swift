@@ -16,6 +16,17 @@ extension PrismInspector {
         public var title: String?
         /// The largest message a page may send (a session recording to load), in bytes.
         public var maxMessageBytes: Int
+        /// The most connections served at once (pages and requests); one more is closed as
+        /// soon as it is accepted. Any local program can connect: without a cap, a few hundred
+        /// idle sockets would use up the app's file descriptors, and its saves would fail.
+        public var maxConnections: Int
+        /// How long a connection may stay silent: before its request head (then it is closed),
+        /// and on an open page between frames (then it is pinged, and closed if no answer comes
+        /// within as long again; a browser answers pings by itself).
+        public var idleTimeout: Duration
+        /// The most messages queued for one page and not written yet: a page that stops reading
+        /// is closed when it has this many, instead of the queue growing without end.
+        public var maxQueuedMessages: Int
 
         /// Creates a configuration.
         ///
@@ -27,6 +38,9 @@ extension PrismInspector {
         ///   - printsURL: Whether `start` prints the page's URL to standard error.
         ///   - title: The page's title.
         ///   - maxMessageBytes: The largest message a page may send.
+        ///   - maxConnections: The most connections served at once.
+        ///   - idleTimeout: How long a connection may stay silent.
+        ///   - maxQueuedMessages: The most messages queued for a page that does not read.
         public init(
             historyLimit: Int = 1_000,
             batchInterval: Duration = .milliseconds(50),
@@ -34,8 +48,14 @@ extension PrismInspector {
             port: Int = 0,
             printsURL: Bool = true,
             title: String? = nil,
-            maxMessageBytes: Int = 32 << 20
+            maxMessageBytes: Int = 32 << 20,
+            maxConnections: Int = 32,
+            idleTimeout: Duration = .seconds(30),
+            maxQueuedMessages: Int = 1_000
         ) {
+            precondition(maxConnections >= 1, "PrismInspector: maxConnections must be at least 1.")
+            precondition(idleTimeout > .zero, "PrismInspector: idleTimeout must be positive.")
+            precondition(maxQueuedMessages >= 1, "PrismInspector: maxQueuedMessages must be at least 1.")
             self.historyLimit = historyLimit
             self.batchInterval = batchInterval
             self.clock = clock
@@ -43,6 +63,9 @@ extension PrismInspector {
             self.printsURL = printsURL
             self.title = title
             self.maxMessageBytes = maxMessageBytes
+            self.maxConnections = maxConnections
+            self.idleTimeout = idleTimeout
+            self.maxQueuedMessages = maxQueuedMessages
         }
     }
 }

@@ -137,7 +137,12 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
             server = try await InspectorServer.start(
                 port: configuration.port,
                 routes: InspectorRoutes(token: token),
-                maxMessageBytes: configuration.maxMessageBytes,
+                limits: InspectorServer.Limits(
+                    maxMessageBytes: configuration.maxMessageBytes,
+                    maxConnections: configuration.maxConnections,
+                    idleTimeout: configuration.idleTimeout,
+                    maxQueuedMessages: configuration.maxQueuedMessages
+                ),
                 onPage: { pagesContinuation.yield($0) }
             )
         } catch let error as PrismInspectorError {

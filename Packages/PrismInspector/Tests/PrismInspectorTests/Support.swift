@@ -149,6 +149,7 @@ func httpRequest(
 
 /// A page's WebSocket, as a test drives it: sends JSON, reads the inspector's messages.
 final class TestSocket: Sendable {
+    private let channel: Channel
     private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
     private let task: Task<Void, Never>
     private let received: LockedTexts
@@ -159,14 +160,21 @@ final class TestSocket: Sendable {
     }
 
     private init(
-        outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, task: Task<Void, Never>, received: LockedTexts
+        channel: Channel,
+        outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>,
+        task: Task<Void, Never>,
+        received: LockedTexts
     ) {
+        self.channel = channel
         self.outbound = outbound
         self.task = task
         self.received = received
     }
 
-    private static func make(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async throws -> TestSocket {
+    private static func make(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+        answersPings: Bool
+    ) async throws -> TestSocket {
         let (writers, writerContinuation) = AsyncStream.makeStream(
             of: NIOAsyncChannelOutboundWriter<WebSocketFrame>.self)
         let received = LockedTexts()
@@ -174,20 +182,34 @@ final class TestSocket: Sendable {
             try? await channel.executeThenClose { inbound, outbound in
                 writerContinuation.yield(outbound)
                 writerContinuation.finish()
-                for try await frame in inbound where frame.opcode == .text {
-                    let text = String(buffer: frame.unmaskedData)
-                    received.append(text)
+                for try await frame in inbound {
+                    switch frame.opcode {
+                    case .text:
+                        received.append(String(buffer: frame.unmaskedData))
+                    case .ping where answersPings:
+                        // As a browser does by itself.
+                        try await outbound.write(
+                            WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                    default:
+                        continue
+                    }
                 }
             }
             writerContinuation.finish()
         }
         var iterator = writers.makeAsyncIterator()
         let writer = try #require(await iterator.next(), "the WebSocket closed at once")
-        return TestSocket(outbound: writer, task: task, received: received)
+        return TestSocket(channel: channel.channel, outbound: writer, task: task, received: received)
     }
 
     /// Opens the WebSocket at `path` with `origin` (nil: no `Origin` header).
-    static func connect(port: Int, path: String, origin: String?, host: String? = nil) async throws -> Outcome {
+    static func connect(
+        port: Int,
+        path: String,
+        origin: String?,
+        host: String? = nil,
+        answersPings: Bool = true
+    ) async throws -> Outcome {
         enum Upgrade: Sendable {
             case socket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
             case refused
@@ -224,7 +246,7 @@ final class TestSocket: Sendable {
         case .refused:
             return .refused
         case .socket(let channel):
-            return .connected(try await make(channel))
+            return .connected(try await make(channel, answersPings: answersPings))
         }
     }
 
@@ -254,6 +276,14 @@ final class TestSocket: Sendable {
         Issue.record("no \"\(type)\" message came; received:\n\(received.joined.prefix(2_000))")
         throw CancellationError()
     }
+
+    /// Stops reading from the socket, as a page that hangs: what the server writes piles up.
+    func stopReading() async throws {
+        try await channel.setOption(ChannelOptions.autoRead, value: false).get()
+    }
+
+    /// Whether the connection is still open.
+    var isOpen: Bool { channel.isActive }
 
     /// Every text message received so far.
     var allText: String { received.joined }

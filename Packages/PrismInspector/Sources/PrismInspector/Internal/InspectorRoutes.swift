@@ -5,9 +5,11 @@ import NIOHTTP1
 /// `/<token>/`, the WebSocket at `/<token>/socket` from the page's own origin, and nothing
 /// else to anybody.
 ///
-/// A request must also name the server as `127.0.0.1:<port>` or `localhost:<port>` in its
-/// `Host` header, so that a page of another site that a DNS trick points at 127.0.0.1 is
-/// refused even before the token is checked.
+/// A request must also name the server as `127.0.0.1:<port>`, the address it is bound to, in
+/// its `Host` header, so that a page of another site that a DNS trick points at 127.0.0.1 is
+/// refused even before the token is checked. One name only: `localhost` may resolve to `::1`,
+/// where another program of the machine can listen on the same port and serve a page of its
+/// own as `http://localhost:<port>`, which would then be this page's origin.
 struct InspectorRoutes: Sendable {
     /// One response.
     struct Response {
@@ -64,7 +66,7 @@ struct InspectorRoutes: Sendable {
         guard isAddressedToUs(headers, port: port), pathOf(uri) == socketPath else { return false }
         let origins = headers["Origin"]
         guard origins.count == 1, let origin = origins.first?.lowercased() else { return false }
-        return origin == "http://127.0.0.1:\(port)" || origin == "http://localhost:\(port)"
+        return origin == "http://127.0.0.1:\(port)"
     }
 
     // MARK: Checks
@@ -72,7 +74,7 @@ struct InspectorRoutes: Sendable {
     private func isAddressedToUs(_ headers: HTTPHeaders, port: Int) -> Bool {
         let hosts = headers["Host"]
         guard hosts.count == 1, let host = hosts.first?.lowercased() else { return false }
-        return host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
+        return host == "127.0.0.1:\(port)"
     }
 
     private func pathOf(_ uri: String) -> Substring {
@@ -113,7 +115,7 @@ struct InspectorRoutes: Sendable {
             name: "Content-Security-Policy",
             value:
                 "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                + "connect-src 'self' ws://127.0.0.1:\(port) ws://localhost:\(port); "
+                + "connect-src 'self' ws://127.0.0.1:\(port); "
                 + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         )
         headers.add(name: "X-Content-Type-Options", value: "nosniff")

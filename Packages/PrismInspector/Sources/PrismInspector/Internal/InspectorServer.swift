@@ -1,7 +1,9 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import PrismSupport
 
 /// The inspector's HTTP and WebSocket server: SwiftNIO, bound to 127.0.0.1 only.
 ///
@@ -15,33 +17,71 @@ final class InspectorServer: Sendable {
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>)
     }
 
+    /// What bounds the server's use of the app's resources (see ``PrismInspector/Configuration``).
+    struct Limits: Sendable {
+        var maxMessageBytes: Int
+        var maxConnections: Int
+        var idleTimeout: Duration
+        var maxQueuedMessages: Int
+
+        var idleTime: TimeAmount { .nanoseconds(DurationMath.nanoseconds(idleTimeout)) }
+    }
+
+    /// A connection accepted beyond ``Limits/maxConnections``: closed at once.
+    struct ConnectionLimitReached: Error {}
+
     /// The port the server listens on (on 127.0.0.1).
     let port: Int
     let routes: InspectorRoutes
     private let serverChannel: Channel
     private let task: Task<Void, Never>
+    private let open: NIOLockedValueBox<Int>
 
-    private init(port: Int, routes: InspectorRoutes, serverChannel: Channel, task: Task<Void, Never>) {
+    private init(
+        port: Int,
+        routes: InspectorRoutes,
+        serverChannel: Channel,
+        task: Task<Void, Never>,
+        open: NIOLockedValueBox<Int>
+    ) {
         self.port = port
         self.routes = routes
         self.serverChannel = serverChannel
         self.task = task
+        self.open = open
     }
+
+    /// How many connections are open now.
+    var openConnections: Int { open.withLockedValue { $0 } }
 
     /// Binds 127.0.0.1 at `port` (0: a free port the system picks) and starts serving.
     static func start(
         port: Int,
         routes: InspectorRoutes,
-        maxMessageBytes: Int,
+        limits: Limits,
         onPage: @escaping @Sendable (PageConnection) -> Void
     ) async throws -> InspectorServer {
+        let open = NIOLockedValueBox(0)
         let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never> = try await ServerBootstrap(
             group: MultiThreadedEventLoopGroup.singleton
         )
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .bind(host: "127.0.0.1", port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                try configure(channel, routes: routes, maxMessageBytes: maxMessageBytes)
+                let admitted = open.withLockedValue { count in
+                    guard count < limits.maxConnections else { return false }
+                    count += 1
+                    return true
+                }
+                guard admitted else {
+                    channel.close(promise: nil)
+                    throw ConnectionLimitReached()
+                }
+                channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
+                // Silent before its request head: closed (see `IdleCloser`).
+                try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.idleTime))
+                try channel.pipeline.syncOperations.addHandler(IdleCloser())
+                return try configure(channel, routes: routes, limits: limits)
             }
         }
         guard let boundPort = channel.channel.localAddress?.port else {
@@ -62,7 +102,8 @@ final class InspectorServer: Sendable {
                 group.cancelAll()
             }
         }
-        return InspectorServer(port: boundPort, routes: routes, serverChannel: channel.channel, task: task)
+        return InspectorServer(
+            port: boundPort, routes: routes, serverChannel: channel.channel, task: task, open: open)
     }
 
     /// Stops listening, without waiting (for an inspector that goes away without `stop()`).
@@ -84,8 +125,9 @@ final class InspectorServer: Sendable {
     private static func configure(
         _ channel: Channel,
         routes: InspectorRoutes,
-        maxMessageBytes: Int
+        limits: Limits
     ) throws -> EventLoopFuture<Connection> {
+        let maxMessageBytes = limits.maxMessageBytes
         let gate = UpgradeGate(routes: routes)
         let upgrader = NIOTypedWebSocketServerUpgrader<Connection>(
             maxFrameSize: maxMessageBytes,
@@ -96,6 +138,9 @@ final class InspectorServer: Sendable {
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
                     channel.pipeline.syncOperations.removeHandler(gate, promise: nil)
+                    // A page may be silent for long: it is pinged instead of closed.
+                    let closer = try channel.pipeline.syncOperations.handler(type: IdleCloser.self)
+                    channel.pipeline.syncOperations.removeHandler(closer, promise: nil)
                     try channel.pipeline.syncOperations.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 1,
@@ -103,9 +148,10 @@ final class InspectorServer: Sendable {
                             maxAccumulatedFrameSize: maxMessageBytes
                         )
                     )
+                    try channel.pipeline.syncOperations.addHandler(WebSocketKeepAlive())
                     let socket = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel)
-                    return Connection.webSocket(socket, PageConnection())
+                    return Connection.webSocket(socket, PageConnection(maxQueued: limits.maxQueuedMessages))
                 }
             }
         )
@@ -196,6 +242,53 @@ private final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler,
             head.headers.remove(name: "Connection")
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+/// Closes a connection that stayed silent for the idle timeout before its request was read
+/// (an idle socket holds a file descriptor of the app). Removed when the connection becomes a
+/// page's WebSocket.
+private final class IdleCloser: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Keeps an open page honest: after the idle timeout without a frame, it pings; after as long
+/// again without one (a browser answers a ping with a pong by itself), it closes.
+private final class WebSocketKeepAlive: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    private var awaitingAnswer = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        awaitingAnswer = false
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if awaitingAnswer {
+            context.close(promise: nil)
+            return
+        }
+        awaitingAnswer = true
+        let ping = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))
+        context.writeAndFlush(NIOAny(ping), promise: nil)
     }
 }
 

@@ -15,8 +15,14 @@ final class PageConnection: Sendable {
     private let outgoing: AsyncStream<@Sendable () -> String?>
     private let outgoingContinuation: AsyncStream<@Sendable () -> String?>.Continuation
     private let queued = NIOLockedValueBox(0)
+    /// The most messages queued and not written; one more closes the page.
+    private let maxQueued: Int
+    /// The page's channel while it runs: what an overflowing queue closes (a page that does
+    /// not read would never take the goodbye frame).
+    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
 
-    init() {
+    init(maxQueued: Int = .max) {
+        self.maxQueued = maxQueued
         id = Self.lastID.withLockedValue { id in
             id += 1
             return id
@@ -28,7 +34,17 @@ final class PageConnection: Sendable {
     /// Queues a message whose text `make` builds when its turn comes, on the connection's own
     /// task, not on the caller's actor (nil: nothing to send after all).
     func send(_ make: @escaping @Sendable () -> String?) {
-        queued.withLockedValue { $0 += 1 }
+        let admitted = queued.withLockedValue { count in
+            guard count < maxQueued else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            // The page stopped reading: close it rather than queue without end.
+            outgoingContinuation.finish()
+            channel.withLockedValue { $0 }?.close(promise: nil)
+            return
+        }
         if case .terminated = outgoingContinuation.yield(make) {
             queued.withLockedValue { $0 -= 1 }
         }
@@ -44,6 +60,8 @@ final class PageConnection: Sendable {
 
     /// Reads and writes until either side closes.
     func run(on channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+        self.channel.withLockedValue { $0 = channel.channel }
+        defer { self.channel.withLockedValue { $0 = nil } }
         do {
             try await channel.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -18,15 +18,13 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class PrismDerivedStore<State: Sendable, Value: Equatable>: Observable {
-    private let registrar: ObservationRegistrar
-    private let reader: () -> Value
+    private let registrar: StateRegistrar
+    private let reader: @MainActor () -> Value
     /// The store this value is derived from, kept alive as long as this view of it.
     private let core: AnyObject
 
     init<Action: Sendable>(core: any StoreCore<State, Action>, transform: @escaping (State) -> Value) {
-        let registrar = ObservationRegistrar()
-        self.registrar = registrar
-        self.reader = core.makeReader(transform, isEqual: { $0 == $1 }, registrar: registrar)
+        (registrar, reader) = core.makeReader(transform, isEqual: { $0 == $1 })
         self.core = core
     }
 

@@ -61,6 +61,10 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     /// Reads the state and records the observation, specialized like `sendAction`.
     @usableFromInline
     let readState: () -> State
+    /// `core` when it is the root: member reads go to it directly, where their code is
+    /// specialized for the member's type (through `core`, an existential, it would not be).
+    @usableFromInline
+    let rootCore: RootCore<State, Action>?
 
     @usableFromInline
     init(
@@ -69,6 +73,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         read: @escaping () -> State
     ) {
         self.core = core
+        self.rootCore = core.root
         self.sendAction = send
         self.readState = read
     }
@@ -185,7 +190,10 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     /// reads in views.
     @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-        core.observedMember(keyPath)
+        if let value = rootCore?.observedMember(keyPath) {
+            return value
+        }
+        return core.observedMember(keyPath)
     }
 
     /// Sends an action to the reducer and starts the effect it returns.

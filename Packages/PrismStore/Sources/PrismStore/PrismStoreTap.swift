@@ -85,7 +85,7 @@ extension PrismStore {
     ///
     /// - Precondition: this is a root store (not scoped): the root is what reduces.
     public func _attach(recordingInto debugger: PrismTimeTravelDebugger<State>?, tap: PrismStoreTap<State, Action>?) {
-        rootCore.setTap(tap, debugger: debugger)
+        tappedRoot.setTap(tap, debugger: debugger)
     }
 
     /// Attaches like ``_attach(recordingInto:tap:)`` for `owner`, unless another owner is
@@ -97,20 +97,20 @@ extension PrismStore {
         recordingInto debugger: PrismTimeTravelDebugger<State>,
         tap: PrismStoreTap<State, Action>
     ) -> Bool {
-        if let current = rootCore.tapOwner, current != owner { return false }
-        rootCore.setTap(tap, debugger: debugger, owner: owner)
+        if let current = tappedRoot.tapOwner, current != owner { return false }
+        tappedRoot.setTap(tap, debugger: debugger, owner: owner)
         return true
     }
 
     /// Detaches what `owner` attached; does nothing if another owner (or none) is attached.
     public func _detach(owner: ObjectIdentifier) {
-        guard rootCore.tapOwner == owner else { return }
-        rootCore.setTap(nil, debugger: nil)
+        guard tappedRoot.tapOwner == owner else { return }
+        tappedRoot.setTap(nil, debugger: nil)
     }
 
     /// The owner of what is attached (see ``_attach(owner:recordingInto:tap:)``), if any.
     public var _attachedOwner: ObjectIdentifier? {
-        rootCore.tapOwner
+        tappedRoot.tapOwner
     }
 
     /// Moves what was recorded since the last call into the debugger given to
@@ -119,32 +119,32 @@ extension PrismStore {
     /// snapshot numbers are skipped.
     @discardableResult
     public func _moveRecording() -> Int {
-        rootCore.recording?.moveLog() ?? 0
+        tappedRoot.recording?.moveLog() ?? 0
     }
 
     /// How many recorded actions ``_moveRecording()`` has not moved yet: the newest of them
     /// will be snapshot number `debugger._nextIndex + _recordingsNotMoved - 1`.
     public var _recordingsNotMoved: Int {
-        guard let recording = rootCore.recording else { return 0 }
+        guard let recording = tappedRoot.recording else { return 0 }
         return recording.total - recording.moved
     }
 
     /// Whether actions are recorded (false: paused, and counted in ``_actionsNotRecorded``).
     public var _isRecording: Bool {
-        get { rootCore.recording?.isRecording ?? false }
+        get { tappedRoot.recording?.isRecording ?? false }
         set {
-            guard let recording = rootCore.recording else { return }
+            guard let recording = tappedRoot.recording else { return }
             recording.isRecording = newValue && recording.debugger != nil
         }
     }
 
     /// How many actions were reduced while recording was paused, since attaching or since the
     /// last ``_takeActionsNotRecorded()``.
-    public var _actionsNotRecorded: Int { rootCore.recording?.skipped ?? 0 }
+    public var _actionsNotRecorded: Int { tappedRoot.recording?.skipped ?? 0 }
 
     /// Returns ``_actionsNotRecorded`` and starts counting again from zero.
     public func _takeActionsNotRecorded() -> Int {
-        guard let recording = rootCore.recording else { return 0 }
+        guard let recording = tappedRoot.recording else { return 0 }
         defer { recording.skipped = 0 }
         return recording.skipped
     }
@@ -152,8 +152,8 @@ extension PrismStore {
     /// Whether each reduce is timed (two precise clock reads per send) and the duration
     /// recorded in the snapshot.
     public var _measuresReduceDuration: Bool {
-        get { rootCore.recording?.measuresDuration ?? false }
-        set { rootCore.recording?.measuresDuration = newValue }
+        get { tappedRoot.recording?.measuresDuration ?? false }
+        set { tappedRoot.recording?.measuresDuration = newValue }
     }
 
     /// The root's reducer (with its middleware): for tools that compute states from recorded
@@ -161,7 +161,7 @@ extension PrismStore {
     ///
     /// - Precondition: this is a root store.
     public var _reducer: (inout State, Action) -> PrismEffect<Action> {
-        rootCore.reducer
+        tappedRoot.reducer
     }
 
     /// Replaces the root's state without telling its reducer (``PrismReducer/stateReplaced(_:)``):
@@ -171,7 +171,7 @@ extension PrismStore {
     ///
     /// - Precondition: this is a root store.
     public func _replaceStateUnheard(with state: State) {
-        rootCore.mutate { $0 = state }
+        tappedRoot.mutate { $0 = state }
     }
 
     /// How a tool recomputes states from recorded actions (loading a session recording): the
@@ -180,7 +180,7 @@ extension PrismStore {
     ///
     /// - Precondition: this is a root store.
     public var _replay: (inout State, Action) -> Void {
-        let root = rootCore
+        let root = tappedRoot
         if let replay = root.replay { return replay }
         return { state, action in _ = root.reducer(&state, action) }
     }
@@ -193,11 +193,11 @@ extension PrismStore {
 
     /// Whether this store owns its state (it was not made by scoping another store).
     public var _isRoot: Bool {
-        core.root != nil
+        rootCore != nil
     }
 
-    private var rootCore: RootCore<State, Action> {
-        guard let root = core.root else {
+    private var tappedRoot: RootCore<State, Action> {
+        guard let root = rootCore else {
             preconditionFailure(
                 "Attach tools that watch a store (PrismInspector) to the root store, not a scoped store.")
         }

@@ -126,6 +126,90 @@ struct StoreObservationTests {
         #expect(observer.count == 2)
     }
 
+    @Test("members at no fixed place in the state (computed, behind a class) notify like stored ones")
+    func membersWithoutAnOffset() {
+        final class Box: Sendable {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        struct Holder: Sendable {
+            var box = Box(0)
+            var other = 0
+            var doubled: Int { other * 2 }
+        }
+        let store = PrismStore(
+            initialState: Holder(),
+            reducer: PrismReduce<Holder, Int> { state, value in
+                if value < 0 { state.box = Box(-value) } else { state.other = value }
+                return .none
+            })
+        #expect(MemoryLayout<Holder>.offset(of: \Holder.box.value) == nil)
+        #expect(MemoryLayout<Holder>.offset(of: \Holder.doubled) == nil)
+        // One key path through the class (`store.box.value` would observe `box`, not Equatable).
+        let boxPath: KeyPath<Holder, Int> = \.box.value
+        let boxed = ObservationCounter { _ = store[dynamicMember: boxPath] }
+        let doubled = ObservationCounter { _ = store.doubled }
+        store.send(3)
+        store.send(3)
+        #expect(doubled.count == 1)
+        #expect(boxed.count == 0)
+        store.send(-5)
+        store.send(-5)
+        #expect(boxed.count == 1)
+        #expect(doubled.count == 1)
+        #expect(store[dynamicMember: boxPath] == 5)
+        #expect(store.doubled == 6)
+    }
+
+    @Test("a member deep in the state, read through one key path, notifies only its own observers")
+    func nestedStoredMembers() {
+        let store = PrismStore(initialState: App(), reducer: AppFeature())
+        let countPath: KeyPath<App, Int> = \.counter.count
+        let logPath: KeyPath<App, [String]> = \.counter.log
+        let count = ObservationCounter { _ = store[dynamicMember: countPath] }
+        let log = ObservationCounter { _ = store[dynamicMember: logPath] }
+        store.send(.retitle("a"))
+        store.send(.counter(.set(2)))
+        store.send(.counter(.set(2)))
+        #expect(count.count == 1)
+        #expect(log.count == 0)
+        store.send(.counter(.note("n")))
+        #expect(log.count == 1)
+        #expect(store[dynamicMember: countPath] == 2)
+        #expect(store[dynamicMember: logPath] == ["n"])
+    }
+
+    @Test("a member told about a change and not read again stops being checked at the next send")
+    func unreadMembersLeaveTheWatchList() throws {
+        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
+        let root = try #require(store.rootCore)
+        let told = LockedBox(0)
+        withObservationTracking {
+            _ = store.count
+        } onChange: {
+            told.mutate { $0 += 1 }
+        }
+        #expect(root.watchers.count == 1)
+        // Read again and again between sends: listed once.
+        for _ in 0..<5 { _ = store.count }
+        #expect(root.watchers.count == 1)
+        store.send(.increment)
+        #expect(told.wrappedValue == 1)
+        // Told and not read since: still listed until the next send finds it unread.
+        #expect(root.watchers.count == 1)
+        store.send(.increment)
+        #expect(root.watchers.isEmpty)
+        #expect(root.needsObservation == false)
+        // Read again: listed again, and told about the next change.
+        let observer = ObservationCounter { _ = store.count }
+        #expect(root.watchers.count == 1)
+        store.send(.noop)
+        store.send(.increment)
+        #expect(observer.count == 1)
+        #expect(root.watchers.count == 1)
+        #expect(store.count == 3)
+    }
+
     @Test("a member read outside any observation does not change what later sends do")
     func memberReadsOutsideObservation() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())

@@ -22,6 +22,15 @@ func blackHole<T>(_ value: T) {
 /// The time one operation takes: the median over several repetitions of a timed loop.
 struct Timing {
     let nanosecondsPerOperation: Double
+    /// For a candidate timed by ``measurePair(operations:repetitions:_:against:)``: the median
+    /// of its time over the baseline's in each pair of runs, and which baseline that was. Each
+    /// pair shares the machine's state of the moment, so this is steadier than the ratio of the
+    /// two medians; against any other baseline, the ratio of the medians is used.
+    var pairedRatio: (ratio: Double, baseline: Identity)?
+    /// Tells a timing apart from others, for `pairedRatio`.
+    let identity = Identity()
+
+    final class Identity: Sendable {}
 
     var formatted: String {
         if nanosecondsPerOperation >= 1e9 {
@@ -55,7 +64,8 @@ func measure(operations: Int, repetitions: Int = 9, _ body: @MainActor () -> Voi
 
 /// Times `candidate` and `baseline` (each performing `operations` operations per call)
 /// alternately, so that both see the same machine, and returns the median time per operation
-/// of each: (candidate, baseline).
+/// of each: (candidate, baseline). The candidate's `pairedRatio` is the median of the ratios
+/// of the runs paired this way, which the report uses as the ratio.
 @MainActor
 func measurePair(
     operations: Int,
@@ -75,10 +85,14 @@ func measurePair(
         baseline()
         baselineSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
     }
-    func median(_ samples: [Double]) -> Timing {
-        Timing(nanosecondsPerOperation: samples.sorted()[samples.count / 2])
+    func median(_ samples: [Double]) -> Double {
+        samples.sorted()[samples.count / 2]
     }
-    return (median(candidateSamples), median(baselineSamples))
+    let ratios = zip(candidateSamples, baselineSamples).map { $0 / $1 }
+    let baselineTiming = Timing(nanosecondsPerOperation: median(baselineSamples))
+    var candidateTiming = Timing(nanosecondsPerOperation: median(candidateSamples))
+    candidateTiming.pairedRatio = (median(ratios), baselineTiming.identity)
+    return (candidateTiming, baselineTiming)
 }
 
 /// Async twin of ``measure(operations:repetitions:_:)``.
@@ -119,7 +133,9 @@ struct Result {
     var note: String = ""
 
     var ratio: Double? {
-        baseline.map { timing.nanosecondsPerOperation / $0.nanosecondsPerOperation }
+        guard let baseline else { return nil }
+        if let paired = timing.pairedRatio, paired.baseline === baseline.identity { return paired.ratio }
+        return timing.nanosecondsPerOperation / baseline.nanosecondsPerOperation
     }
 
     var passes: Bool {

@@ -89,7 +89,7 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     @exclusivity(unchecked)
     var nextIndex = 0
     @usableFromInline
-    let registrar = ObservationRegistrar()
+    let registrar = StateRegistrar()
     /// Whether somebody read the debugger since it last told its observers about a change:
     /// while nobody did, recording skips the registrar (about 40 ns).
     @usableFromInline

@@ -19,25 +19,43 @@ final class ObservationAnchor: Observable, Sendable {
     nonisolated(unsafe) static let stateKeyPath: KeyPath<ObservationAnchor, Int> = \.state
 }
 
-extension ObservationRegistrar {
+/// An `ObservationRegistrar` with the anchor and its key path at hand.
+///
+/// `ObservationAnchor.shared` and its key path are lazy globals: each use is a call to
+/// `swift_once`, which on Linux costs more than the rest of an unobserved registrar call. The
+/// stores keep both next to their registrar instead, read as plain fields. A class: the
+/// registrar's layout is resilient, and a struct holding it would be copied through its value
+/// witnesses on every call. Not final: a `Watcher` is the registrar of what it watches.
+@usableFromInline
+class StateRegistrar: @unchecked Sendable {  // a registrar, a Sendable class and an immutable key path
+    @usableFromInline
+    final let registrar = ObservationRegistrar()
+    @usableFromInline
+    final let anchor = ObservationAnchor.shared
+    @usableFromInline
+    final let anchorKeyPath = ObservationAnchor.stateKeyPath
+
+    @inlinable
+    init() {}
+
     /// Records that the caller read the observed value (inside `withObservationTracking`).
     @inlinable
-    func accessState() {
-        access(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
+    final func accessState() {
+        registrar.access(anchor, keyPath: anchorKeyPath)
     }
 
     @inlinable
-    func willSetState() {
-        willSet(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
+    final func willSetState() {
+        registrar.willSet(anchor, keyPath: anchorKeyPath)
     }
 
     @inlinable
-    func didSetState() {
-        didSet(ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath)
+    final func didSetState() {
+        registrar.didSet(anchor, keyPath: anchorKeyPath)
     }
 
     @inlinable
-    func withStateMutation<T>(_ mutation: () throws -> T) rethrows -> T {
-        try withMutation(of: ObservationAnchor.shared, keyPath: ObservationAnchor.stateKeyPath, mutation)
+    final func withStateMutation<T>(_ mutation: () throws -> T) rethrows -> T {
+        try registrar.withMutation(of: anchor, keyPath: anchorKeyPath, mutation)
     }
 }

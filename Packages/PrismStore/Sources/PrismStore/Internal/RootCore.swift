@@ -1,5 +1,6 @@
 import Observation
 @_spi(PrismInternals) import PrismEffects
+import PrismSupport
 
 /// The store that owns the state: runs the reducer, starts effects, and notifies observers.
 ///
@@ -27,7 +28,7 @@ import Observation
 @usableFromInline
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
-    let registrar = ObservationRegistrar()
+    let registrar = StateRegistrar()
     @usableFromInline
     let reads = StoreReads()
 
@@ -60,7 +61,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     var isObserved = false
     /// The registered watchers, held strongly; each one's owner holds it too, so one that
     /// only this list references has no owner left and is dropped (see `checkWatchers`).
-    @exclusivity(unchecked) private var watchers: [Watcher] = []
+    @exclusivity(unchecked) private(set) var watchers: [Watcher] = []
     @exclusivity(unchecked) private var watchersAtLastSweep = 0
     /// Scratch for `checkWatchers`: kept to spare an allocation per send.
     @exclusivity(unchecked) private var changedWatchers: [Watcher] = []
@@ -322,9 +323,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         if notifyRoot { registrar.didSetState() }
     }
 
-    /// Tells every watcher whose part of the state changed, once, and forgets it until it
-    /// reads again; drops watchers whose owner is gone. Rewrites `watchers` only when one of
-    /// them leaves.
+    /// Tells every watcher whose part of the state changed, once (it stays listed, unregistered,
+    /// until it is read again); drops the watchers nobody read since they were told and those
+    /// whose owner is gone. Rewrites `watchers` only when one of them leaves.
     @usableFromInline
     func checkWatchers() {
         if watchers.count == 1 {
@@ -343,63 +344,118 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         var index = 0
         // By index: a projection is user code, and must not see the list borrowed.
         while index < watchers.count {
-            if isKnownUniquelyReferenced(&watchers[index]) {
+            if !watchers[index].isRegistered || isKnownUniquelyReferenced(&watchers[index]) {
                 watchers[index].isRegistered = false
+                watchers[index].isListed = false
                 leaving = true
             } else {
                 let watcher = watchers[index]
-                if watcher.hasChanged() {
+                if watcher.hasChanged(watcher, self) {
                     watcher.isRegistered = false
                     changed.append(watcher)
-                    leaving = true
                 }
             }
             index += 1
         }
-        guard leaving else { return }
-        watchers.removeAll { !$0.isRegistered }
-        watchersAtLastSweep = watchers.count
-        hasWatchers = !watchers.isEmpty
-        // Observers that read again while being told register anew (appending to
-        // `watchers`), with the state as it is now.
-        for watcher in changed { watcher.registrar.willSetState() }
-        for watcher in changed { watcher.registrar.didSetState() }
+        if leaving {
+            watchers.removeAll { !$0.isListed }
+            watchersAtLastSweep = watchers.count
+            hasWatchers = !watchers.isEmpty
+        }
+        // Observers that read again while being told register anew, with the state as it is
+        // now.
+        for watcher in changed { watcher.willSetState() }
+        for watcher in changed { watcher.didSetState() }
     }
 
     /// `checkWatchers` for the common case of one watcher (a view reading one member, or one
     /// scoped store), without the list of the changed.
     @usableFromInline
     func checkOnlyWatcher() {
-        if isKnownUniquelyReferenced(&watchers[0]) {
-            watchers[0].isRegistered = false
-            watchers.removeAll(keepingCapacity: true)
+        if !watchers[0].isRegistered || isKnownUniquelyReferenced(&watchers[0]) {
+            let watcher = watchers.removeLast()
+            watcher.isRegistered = false
+            watcher.isListed = false
             watchersAtLastSweep = 0
             hasWatchers = false
             return
         }
         let watcher = watchers[0]
-        guard watcher.hasChanged() else { return }
+        guard watcher.hasChanged(watcher, self) else { return }
         watcher.isRegistered = false
-        watchers.removeAll(keepingCapacity: true)
-        watchersAtLastSweep = 0
-        hasWatchers = false
         // An observer that reads again while told registers anew.
-        watcher.registrar.willSetState()
-        watcher.registrar.didSetState()
+        watcher.willSetState()
+        watcher.didSetState()
     }
 
+    /// Lists `watcher`, registered (see `Watcher`).
+    @usableFromInline
     func register(_ watcher: Watcher) {
+        watcher.isListed = true
         watchers.append(watcher)
         hasWatchers = true
         needsObservation = true
         if watchers.count > 64 && watchers.count > 2 * watchersAtLastSweep {
-            // Many reads and no send: drop the watchers nobody owns any more.
-            for index in watchers.indices where isKnownUniquelyReferenced(&watchers[index]) {
+            // Many reads and no send: drop the watchers nobody owns or read any more.
+            for index in watchers.indices
+            where !watchers[index].isRegistered || isKnownUniquelyReferenced(&watchers[index]) {
                 watchers[index].isRegistered = false
+                watchers[index].isListed = false
             }
-            watchers.removeAll { !$0.isRegistered }
+            watchers.removeAll { !$0.isListed }
             watchersAtLastSweep = watchers.count
         }
+    }
+
+    // MARK: Members
+
+    /// The watchers of members read through `store.member`, by key path (see `MemberWatcher`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var memberWatchers: [AnyKeyPath: Watcher] = [:]
+    /// The key path of the last member read and its watcher: a view re-reads the member it
+    /// read after each change, found by identity without hashing the key path.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var lastMemberKeyPath: AnyKeyPath?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var lastMemberWatcher: Watcher?
+
+    /// `state[keyPath: keyPath]`, recorded as read of that member only: its observers hear
+    /// about the next change of that member (of anything, when it is not `Equatable`).
+    ///
+    /// Inlined into `PrismStore`'s member subscript and specialized for the member's type.
+    @inlinable
+    func observedMember<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+        let watcher: MemberWatcher<State, Action, Value>
+        if lastMemberKeyPath === keyPath, let last = lastMemberWatcher {
+            watcher = unsafeDowncast(last, to: MemberWatcher<State, Action, Value>.self)
+        } else {
+            watcher = memberWatcher(keyPath)
+        }
+        watcher.accessState()
+        return watcher.read(root: self)
+    }
+
+    /// The watcher of the member at `keyPath`, made the first time.
+    @inlinable
+    func memberWatcher<Value>(_ keyPath: KeyPath<State, Value>) -> MemberWatcher<State, Action, Value> {
+        let watcher: MemberWatcher<State, Action, Value>
+        if let existing = memberWatchers[keyPath] {
+            watcher = unsafeDowncast(existing, to: MemberWatcher<State, Action, Value>.self)
+        } else {
+            // The closure is made here, where every type is known, so that it is specialized
+            // with the code that inlines this.
+            watcher = MemberWatcher(keyPath: keyPath, isEqual: equality(of: Value.self)) { watcher, root in
+                unsafeDowncast(watcher, to: MemberWatcher<State, Action, Value>.self)
+                    .changed(root: unsafeDowncast(root, to: RootCore<State, Action>.self))
+            }
+            memberWatchers[keyPath] = watcher
+        }
+        lastMemberKeyPath = keyPath
+        lastMemberWatcher = watcher
+        return watcher
     }
 
     // MARK: Scoping
@@ -407,11 +463,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     func makeReader<Value>(
         _ project: @escaping (State) -> Value,
-        isEqual: ((Value, Value) -> Bool)?,
-        registrar: ObservationRegistrar
-    ) -> () -> Value {
-        let watcher = ProjectionWatcher(root: self, project: project, isEqual: isEqual, registrar: registrar)
-        return { watcher.read() }
+        isEqual: ((Value, Value) -> Bool)?
+    ) -> (registrar: StateRegistrar, read: @MainActor () -> Value) {
+        let watcher = ProjectionWatcher(root: self, project: project, isEqual: isEqual)
+        return (watcher, { watcher.read() })
     }
 
     @usableFromInline

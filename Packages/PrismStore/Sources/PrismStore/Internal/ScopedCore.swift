@@ -10,12 +10,12 @@ import PrismSupport
 /// changes of the projected state only, and only while they look (see `ProjectionWatcher`):
 /// a root with a thousand scoped stores does not visit them on every send.
 final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>: StoreCore {
-    let registrar = ObservationRegistrar()
+    let registrar: StateRegistrar
     let reads = StoreReads()
     private let rootCore: RootCore<RootState, RootAction>
     private let toState: (RootState) -> State
     private let write: ((inout RootState, State) -> Void)?
-    private var reader: (() -> State)!
+    private let reader: @MainActor () -> State
 
     init(
         root: RootCore<RootState, RootAction>,
@@ -25,7 +25,7 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
         self.rootCore = root
         self.toState = toState
         self.write = write
-        self.reader = rootCore.makeReader(toState, isEqual: equality(of: State.self), registrar: registrar)
+        (registrar, reader) = root.makeReader(toState, isEqual: equality(of: State.self))
     }
 
     func cancelEffects<ID: Hashable & Sendable>(id: ID) {
@@ -63,11 +63,10 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
 
     func makeReader<Value>(
         _ project: @escaping (State) -> Value,
-        isEqual: ((Value, Value) -> Bool)?,
-        registrar: ObservationRegistrar
-    ) -> () -> Value {
+        isEqual: ((Value, Value) -> Bool)?
+    ) -> (registrar: StateRegistrar, read: @MainActor () -> Value) {
         let toState = self.toState
-        return rootCore.makeReader({ project(toState($0)) }, isEqual: isEqual, registrar: registrar)
+        return rootCore.makeReader({ project(toState($0)) }, isEqual: isEqual)
     }
 
     func scope<ChildState: Sendable, ChildAction: Sendable>(

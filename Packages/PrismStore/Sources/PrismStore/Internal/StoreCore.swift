@@ -12,7 +12,7 @@ protocol StoreCore<State, Action>: AnyObject {
 
     /// This store's own registrar: observers of a scoped store are told about changes to the
     /// scoped state only.
-    var registrar: ObservationRegistrar { get }
+    var registrar: StateRegistrar { get }
 
     /// The readers of members and the child stores this store gave out.
     var reads: StoreReads { get }
@@ -34,13 +34,13 @@ protocol StoreCore<State, Action>: AnyObject {
         write: ((inout State, ChildState) -> Void)?
     ) -> any StoreCore<ChildState, ChildAction>
 
-    /// A closure that reads `project(state)` and makes `registrar`'s observers hear about the
-    /// next change of that value (only of that value when `isEqual` is given).
+    /// A closure that reads `project(state)` and makes the observers of the registrar returned
+    /// with it hear about the next change of that value (only of that value when `isEqual` is
+    /// given).
     func makeReader<Value>(
         _ project: @escaping (State) -> Value,
-        isEqual: ((Value, Value) -> Bool)?,
-        registrar: ObservationRegistrar
-    ) -> () -> Value
+        isEqual: ((Value, Value) -> Bool)?
+    ) -> (registrar: StateRegistrar, read: @MainActor () -> Value)
 
     func cancelEffects<ID: Hashable & Sendable>(id: ID)
 
@@ -50,6 +50,7 @@ protocol StoreCore<State, Action>: AnyObject {
 extension StoreCore {
     /// `state[keyPath: keyPath]`, recorded as read of that member only: its observers hear
     /// about the next change of that member (of anything, when it is not `Equatable`).
+    /// A root store has its own, specialized further (`RootCore.observedMember`).
     ///
     /// Inlined into `PrismStore`'s member subscript and specialized for the member's type. A
     /// view reads the same member again after each change: that key path (by identity) finds
@@ -92,9 +93,8 @@ extension StoreCore {
         if let existing = reads.projections[key] {
             return unsafeDowncast(existing, to: MemberReader<Value>.self)
         }
-        let registrar = ObservationRegistrar()
-        let reader = MemberReader(
-            registrar: registrar, read: makeReader(project, isEqual: isEqual(), registrar: registrar))
+        let made = makeReader(project, isEqual: isEqual())
+        let reader = MemberReader(registrar: made.registrar, read: made.read)
         reads.projections[key] = reader
         return reader
     }
@@ -159,12 +159,12 @@ final class StoreReads {
 @usableFromInline
 final class MemberReader<Value> {
     @usableFromInline
-    let registrar: ObservationRegistrar
+    let registrar: StateRegistrar
     @usableFromInline
-    let read: () -> Value
+    let read: @MainActor () -> Value
 
     @usableFromInline
-    init(registrar: ObservationRegistrar, read: @escaping () -> Value) {
+    init(registrar: StateRegistrar, read: @escaping @MainActor () -> Value) {
         self.registrar = registrar
         self.read = read
     }

@@ -1,27 +1,126 @@
 import Observation
 
-/// Something that a root store tells when its state changes, while somebody is looking.
+/// Something that a root store tells when its state changes, while somebody is looking; the
+/// registrar of whoever reads through it.
 ///
-/// A watcher registers with its root when its value is read and unregisters when the root
-/// tells it about a change, the way `withObservationTracking` observes once. While no watcher
-/// is registered (and nobody read the root's state), a send pays nothing for observation.
-/// The root holds registered watchers strongly and their owners hold them too; the root
-/// drops one that it alone still holds.
+/// A watcher registers with its root when its value is read and is told about the next change,
+/// once, the way `withObservationTracking` observes once. It stays in the root's list after
+/// being told, unregistered, so that the read that usually follows registers it again without
+/// touching the list; a send that finds it still unregistered drops it. While no watcher is
+/// listed (and nobody read the root's state), a send pays nothing for observation. The root
+/// holds listed watchers strongly and their owners hold them too; the root drops one that it
+/// alone still holds.
 ///
 /// Not generic, so that the root's list of watchers and its loop over them compile to
 /// concrete code even where the store's own types are not known.
 @MainActor
-class Watcher {
-    let registrar: ObservationRegistrar
+@usableFromInline
+class Watcher: StateRegistrar, @unchecked Sendable {  // isolated to the main actor
+    /// Whether the root tells this watcher about the next change (somebody read it since the
+    /// last change it was told about).
+    @usableFromInline
     @exclusivity(unchecked) var isRegistered = false
+    /// Whether the root's list holds this watcher (registered, or told and not read since).
+    @usableFromInline
+    @exclusivity(unchecked) var isListed = false
+    /// Whether the value this watcher projects differs in the root's state now, after a
+    /// change; when it does, the watcher forgets the value it kept (see `ProjectionWatcher`).
+    /// Called with the watcher and its root. A function rather than an overridable method: a
+    /// member watcher's is made where its types are known and runs specialized, which an
+    /// override in a generic class never does.
+    @usableFromInline
+    let hasChanged: @MainActor (Watcher, AnyObject) -> Bool
 
-    init(registrar: ObservationRegistrar) {
-        self.registrar = registrar
+    @usableFromInline
+    init(hasChanged: @escaping @MainActor (Watcher, AnyObject) -> Bool) {
+        self.hasChanged = hasChanged
+    }
+}
+
+/// Watches one member of a root store's state, `store.count`: what a view reads most.
+///
+/// The same rules as `ProjectionWatcher`, made in the member subscript's inlined code and so
+/// specialized for the state's and the member's types: a stored member is read at its offset
+/// in the state (no key path walk, no copy of the state), compared without a box, and kept in
+/// place. It holds no reference to its root: the root passes itself to every call (it owns the
+/// watcher through `RootCore.memberWatchers`), which spares a retain of the root per call.
+@usableFromInline
+final class MemberWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher, @unchecked Sendable {
+    @usableFromInline
+    let keyPath: KeyPath<Root, Value>
+    /// The member's offset in the state when it is stored (`MemoryLayout.offset(of:)`), else -1.
+    @usableFromInline
+    let offset: Int
+    @usableFromInline
+    let isEqual: ((Value, Value) -> Bool)?
+    @usableFromInline
+    @exclusivity(unchecked) var cached: Value?
+    @usableFromInline
+    @exclusivity(unchecked) var cachedVersion: UInt64 = 0
+
+    /// `hasChanged` is this watcher's `changed(root:)`, made by the inlined code that makes the
+    /// watcher (a closure made in this initializer would not be specialized).
+    @inlinable
+    init(
+        keyPath: KeyPath<Root, Value>,
+        isEqual: ((Value, Value) -> Bool)?,
+        hasChanged: @escaping @MainActor (Watcher, AnyObject) -> Bool
+    ) {
+        self.keyPath = keyPath
+        self.offset = MemoryLayout<Root>.offset(of: keyPath) ?? -1
+        self.isEqual = isEqual
+        super.init(hasChanged: hasChanged)
     }
 
-    /// Whether the value this watcher projects differs in the root's state now, after a
-    /// change. When it does, the watcher forgets the value it kept (see `ProjectionWatcher`).
-    func hasChanged() -> Bool { true }
+    /// The member in `root`'s state now.
+    @inlinable
+    func current(in root: RootCore<Root, RootAction>) -> Value {
+        if offset >= 0 {
+            return UnsafeRawPointer(root.statePointer).advanced(by: offset)
+                .assumingMemoryBound(to: Value.self).pointee
+        }
+        return root.statePointer.pointee[keyPath: keyPath]
+    }
+
+    @inlinable
+    func read(root: RootCore<Root, RootAction>) -> Value {
+        let value: Value
+        if let cached, cachedVersion == root.version {
+            // Nothing changed since the value was kept (the version counts every change).
+            value = cached
+        } else {
+            value = current(in: root)
+            if isEqual != nil {
+                // Only an Equatable value is compared after a change; others are not kept.
+                cached = value
+                cachedVersion = root.version
+            }
+        }
+        if !isRegistered {
+            isRegistered = true
+            if !isListed { root.register(self) }
+        }
+        return value
+    }
+
+    @inlinable
+    func changed(root: RootCore<Root, RootAction>) -> Bool {
+        guard let isEqual, let kept = cached else { return true }
+        let value = current(in: root)
+        if isEqual(kept, value) {
+            cachedVersion = root.version
+            return false
+        }
+        if _isPOD(Value.self) {
+            // A plain value (a count, a flag) shares no storage with the state: keeping it
+            // spares the observer's next read a projection.
+            cached = value
+            cachedVersion = root.version
+        } else {
+            cached = nil
+        }
+        return true
+    }
 }
 
 /// Watches `project(rootState)` for one scoped store, derived store or member read, caching
@@ -31,7 +130,7 @@ class Watcher {
 /// after the root stopped comparing with it would share the storage of the state's
 /// collections, and the reducer's next change to one of them would copy it whole. It does not keep its root alive: whoever owns it does
 /// (a scoped core, a derived store, or the core whose member reads it serves).
-final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher {
+final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher, @unchecked Sendable {
     /// Not retained: every owner of a watcher keeps the root alive (see above), and a
     /// retain on each read and check would cost more than the check (the root is weakly
     /// referenced by its effects, so its retains take the runtime's slow path).
@@ -50,14 +149,15 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     init(
         root: RootCore<Root, RootAction>,
         project: @escaping (Root) -> Value,
-        isEqual: ((Value, Value) -> Bool)?,
-        registrar: ObservationRegistrar
+        isEqual: ((Value, Value) -> Bool)?
     ) {
         self.unmanagedRoot = Unmanaged.passUnretained(root)
         self.project = project
         self.isEqual = isEqual
         self.cached = .allocate(capacity: 1)
-        super.init(registrar: registrar)
+        super.init { watcher, _ in
+            unsafeDowncast(watcher, to: ProjectionWatcher<Root, RootAction, Value>.self).projectionChanged()
+        }
     }
 
     deinit {
@@ -84,16 +184,16 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
         }
         if !isRegistered {
             isRegistered = true
-            root.register(self)
+            if !isListed { root.register(self) }
         }
         return value
     }
 
-    override func hasChanged() -> Bool {
-        unmanagedRoot._withUnsafeGuaranteedRef { hasChanged(root: $0) }
+    func projectionChanged() -> Bool {
+        unmanagedRoot._withUnsafeGuaranteedRef { projectionChanged(root: $0) }
     }
 
-    private func hasChanged(root: RootCore<Root, RootAction>) -> Bool {
+    private func projectionChanged(root: RootCore<Root, RootAction>) -> Bool {
         guard hasCached, let isEqual else { return true }
         let value = project(root.state)
         if isEqual(cached.pointee, value) {

@@ -145,7 +145,7 @@ public struct PrismDeepLinks<Route: PrismRoutable>: Sendable {
                 .handlerFailed,
                 "the handler of \"\(entry.pattern.text)\" threw an error",
                 url: url,
-                underlyingError: error
+                underlying: error
             )
         }
     }

@@ -39,7 +39,7 @@ extension PrismNavigationState: Codable where Route: Codable {
             throw PrismRoutingError(
                 .corruptData,
                 "saved navigation state is not a navigation envelope with a version",
-                underlyingError: error
+                underlying: error
             )
         }
         guard (1...Self.envelopeVersion).contains(version) else {
@@ -57,7 +57,7 @@ extension PrismNavigationState: Codable where Route: Codable {
             throw PrismRoutingError(
                 .corruptData,
                 "saved navigation state has no stack array",
-                underlyingError: error
+                underlying: error
             )
         }
         var stack: [Route] = []
@@ -92,7 +92,7 @@ extension PrismNavigationState: Codable where Route: Codable {
             .undecodableRoute,
             "the route at \(location) of saved navigation state no longer decodes as \(Route.self)",
             value: location,
-            underlyingError: error
+            underlying: error
         )
     }
 }
@@ -118,7 +118,7 @@ extension PrismNavigationState where Route: Codable {
             throw PrismRoutingError(
                 .encodingFailed,
                 "the navigation state could not be encoded",
-                underlyingError: error
+                underlying: error
             )
         }
     }
@@ -142,7 +142,7 @@ extension PrismNavigationState where Route: Codable {
             throw PrismRoutingError(
                 .corruptData,
                 "saved navigation state is not valid JSON",
-                underlyingError: error
+                underlying: error
             )
         }
     }

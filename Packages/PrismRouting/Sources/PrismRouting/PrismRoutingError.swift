@@ -52,7 +52,7 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
         /// the path or `name=` to the query of the pattern.
         public static let undeclaredParameter = Code("undeclaredParameter")
         /// The deep link's handler threw an error of its own, found in
-        /// ``PrismRoutingError/underlyingError``.
+        /// ``PrismRoutingError/underlying``.
         public static let handlerFailed = Code("handlerFailed")
 
         /// Saved navigation state is not a navigation envelope: not JSON, or missing its
@@ -80,7 +80,12 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
     /// or location of saved state that failed to decode.
     public let value: String?
     /// The error that caused this one: a handler's error, a `DecodingError`, an `EncodingError`.
-    public let underlyingError: (any Error)?
+    public let underlying: (any Error)?
+
+    /// The error that caused this one: the former name of ``underlying``, which every Prism
+    /// error now uses.
+    @available(*, deprecated, renamed: "underlying")
+    public var underlyingError: (any Error)? { underlying }
 
     init(
         _ code: Code,
@@ -88,14 +93,14 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
         url: URL? = nil,
         parameter: String? = nil,
         value: String? = nil,
-        underlyingError: (any Error)? = nil
+        underlying: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
         self.url = url
         self.parameter = parameter
         self.value = value
-        self.underlyingError = underlyingError
+        self.underlying = underlying
     }
 
     /// The code, the message and the context, in one line.
@@ -106,7 +111,7 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
         var text = "PrismRoutingError.\(code): \(message)"
         var context: [String] = []
         if let url { context.append("url: \(url.absoluteString)") }
-        if let underlyingError { context.append("underlying error: \(underlyingError)") }
+        if let underlying { context.append("underlying error: \(underlying)") }
         if !context.isEmpty { text += " (\(context.joined(separator: "; ")))" }
         return text
     }
@@ -118,7 +123,7 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
             url: self.url ?? url,
             parameter: parameter,
             value: value,
-            underlyingError: underlyingError
+            underlying: underlying
         )
     }
 }

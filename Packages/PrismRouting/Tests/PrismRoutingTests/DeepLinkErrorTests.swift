@@ -109,7 +109,7 @@ struct DeepLinkErrorTests {
         }
         let error = try error("myapp://users/-1", links: links)
         #expect(error.code == .handlerFailed)
-        #expect(error.underlyingError as? Failure == Failure(reason: "ids are positive"))
+        #expect(error.underlying as? Failure == Failure(reason: "ids are positive"))
         #expect(error.url == URL("myapp://users/-1"))
     }
 

@@ -92,7 +92,7 @@ struct RestorationTests {
         let error = try #require(throws: PrismRoutingError.self) { try router.restore(from: json(payload)) }
         #expect(error.code == .undecodableRoute)
         #expect(error.value == location)
-        #expect(error.underlyingError is DecodingError)
+        #expect(error.underlying is DecodingError)
         #expect(router.state == Self.full)
         #expect(observer.count == 0)
     }
@@ -144,6 +144,6 @@ struct RestorationTests {
         let router = PrismRouter<Fragile>(state: PrismNavigationState(stack: [.fine], sheet: .broken))
         let error = try #require(throws: PrismRoutingError.self) { try router.encodedState() }
         #expect(error.code == .encodingFailed)
-        #expect(error.underlyingError is EncodingError || error.underlyingError is Fragile.Refused)
+        #expect(error.underlying is EncodingError || error.underlying is Fragile.Refused)
     }
 }

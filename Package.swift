@@ -185,7 +185,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismTestingTests",
-            dependencies: ["PrismTesting", "PrismStore", "PrismTestSupport"],
+            dependencies: [
+                "PrismTesting",
+                "PrismStore",
+                "PrismTestSupport",
+                // The `.dependencies` test trait: each case of a parameterized test gets its own
+                // dependencies, shared-value storage included.
+                .product(name: "DependenciesTestSupport", package: "swift-dependencies"),
+            ],
             path: "Packages/PrismTesting/Tests/PrismTestingTests"
         ),
         // Opt-in: a local web page that shows and steers a store. Built on the SwiftNIO modules PrismHTTP

@@ -16,6 +16,11 @@ let package = Package(
         .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
+        // Dependencies a test overrides per store (clocks, dates, UUIDs, ...). Only its Clocks and Foundation
+        // traits: CombineSchedulers (OpenCombine on Linux) stays out of the graph.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1",
+            traits: ["Clocks", "Foundation"]),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
@@ -39,6 +44,9 @@ let package = Package(
                 "PrismTesting",
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+                // The `.dependencies` test trait: each case of a parameterized test gets its own
+                // dependencies, shared-value storage included.
+                .product(name: "DependenciesTestSupport", package: "swift-dependencies"),
             ]
         ),
     ],

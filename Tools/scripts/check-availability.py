@@ -9,7 +9,8 @@ RegexBuilder, Distributed) keep Apple's `@available` attributes, even on Linux. 
 every declaration there that is newer than the package's minimums, then reads every Swift file of
 the repository (sources, tests, tools, the sample app, snippets) and fails on a use of one that
 is not inside an `if #available(...)` / `guard #available(...)` block or a declaration marked
-`@available(...)` for at least that version.
+`@available(...)` for at least that version, nor in a branch that never compiles for an Apple
+platform (`#if !canImport(Darwin)`, `#if os(Linux)`).
 
 A use is found by name: a type (`Mutex`), an initializer by its argument labels
 (`String(validating:as:)`), a function or method by its name and labels (`.firstRange(of:)`).
@@ -188,6 +189,31 @@ def guarded_ranges(text: str):
     return ranges
 
 
+APPLE_EXCLUDED = re.compile(r"^\s*!\s*canImport\(Darwin\)\s*$|^\s*os\(Linux\)\s*$")
+
+
+def non_apple_ranges(text: str):
+    """(start, end, platforms) of the branches of `#if !canImport(Darwin)` and `#if os(Linux)`
+    (up to their `#else`, `#elseif` or `#endif`): code that never compiles for an Apple platform."""
+    ranges = []
+    stack = []  # per open #if: the start of an excluded branch, or None
+    position = 0
+    for line in text.splitlines(keepends=True):
+        directive = re.match(r"\s*#(if|elseif|else|endif)\b(.*)", line)
+        if directive:
+            kind, condition = directive.group(1), directive.group(2)
+            if kind in ("elseif", "else", "endif") and stack:
+                if stack[-1] is not None:
+                    ranges.append((stack[-1], position, {p: (99, 0) for p in MINIMUMS}))
+                stack.pop()
+            if kind in ("if", "elseif"):
+                stack.append(position if APPLE_EXCLUDED.match(condition) else None)
+            elif kind == "else":
+                stack.append(None)
+        position += len(line)
+    return ranges
+
+
 def block_end(text: str, brace: int) -> int:
     return matching(text, brace, "{", "}")
 
@@ -225,7 +251,7 @@ def main():
     problems = []
     for path in sources():
         text = strip_code(path.read_text())
-        guards = guarded_ranges(text)
+        guards = guarded_ranges(text) + non_apple_ranges(text)
 
         def report(position, what, platforms):
             if covered(platforms, guards, position):

@@ -108,6 +108,19 @@ extension PrismLocked where Value == Void {
         self.init(())
     }
 
+    /// Takes the lock, for a critical section that cannot be a closure (a `_modify` accessor,
+    /// which yields inside it). Pair every call with ``unlock()`` on the same thread.
+    @inlinable
+    public func lock() {
+        storage.withUnsafeMutablePointerToElements { Self.lock($0) }
+    }
+
+    /// Releases the lock taken by ``lock()``.
+    @inlinable
+    public func unlock() {
+        storage.withUnsafeMutablePointerToElements { Self.unlock($0) }
+    }
+
     /// Runs `body` while holding the lock. (It never touches the empty value: an `inout` access
     /// to a zero-sized value sits at the object's own address, where ThreadSanitizer would see it
     /// race with the next caller's unlocked read of the object's header.)

@@ -105,8 +105,12 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             initialState: initialState,
             reducer: PrismReduce<State, Action> { state, action in
                 let before = state
-                let effect = reducer.reduce(into: &state, action: action)
-                recorder.record(action: action, before: before, after: state)
+                // Shared values are references, the same in `before` and `state`: note their
+                // values before and after the action too.
+                let (effect, sharedChanges) = PrismSharedTracking.track {
+                    reducer.reduce(into: &state, action: action)
+                }
+                recorder.record(action: action, before: before, after: state, sharedChanges: sharedChanges)
                 return effect
             },
             withDependencies: prepareDependencies
@@ -536,16 +540,36 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt,
         column: UInt
     ) {
-        var expected = isExhaustive ? reduction.before : reduction.after
-        do {
-            try updateStateToExpectedResult(&expected)
-        } catch {
-            reportIssue(
-                error, "The assertion closure threw", fileID: fileID, filePath: filePath, line: line, column: column)
-            return
+        // While the closure runs and the states are compared, each shared value the action
+        // changed reads as the test expects it (starting from its value before the action, in an
+        // exhaustive test) and compares with the value the action left.
+        let difference: String? = PrismSharedTracking.asserting(
+            reduction.sharedChanges,
+            startingFromBefore: isExhaustive
+        ) {
+            var expected = isExhaustive ? reduction.before : reduction.after
+            do {
+                try updateStateToExpectedResult(&expected)
+            } catch {
+                reportIssue(
+                    error, "The assertion closure threw", fileID: fileID, filePath: filePath, line: line, column: column
+                )
+                return nil
+            }
+            guard expected != reduction.after else { return nil }
+            // A shared value shows its expected value on both sides of the states' diff: its
+            // difference is shown apart, by key.
+            var parts: [String] = []
+            if let stateDifference = diff(expected, reduction.after) { parts.append(stateDifference) }
+            for shared in PrismSharedTracking.assertedDifferences() {
+                let name = shared.id.map { "Shared value '\($0)'" } ?? "A shared value"
+                let difference =
+                    diff(shared.expected, shared.actual) ?? "expected: \(shared.expected)\nactual: \(shared.actual)"
+                parts.append("\(name):\n\(difference)")
+            }
+            return parts.isEmpty ? "expected: \(expected)\nactual: \(reduction.after)" : parts.joined(separator: "\n\n")
         }
-        guard expected != reduction.after else { return }
-        let difference = diff(expected, reduction.after) ?? "expected: \(expected)\nactual: \(reduction.after)"
+        guard let difference else { return }
         reportIssue(
             """
             The state after \(what) is not what the test describes:

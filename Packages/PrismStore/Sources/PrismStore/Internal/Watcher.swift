@@ -57,6 +57,10 @@ final class MemberWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher,
     @exclusivity(unchecked) var cached: Value?
     @usableFromInline
     @exclusivity(unchecked) var cachedVersion: UInt64 = 0
+    /// Whether the member is read through a shared value (``PrismShared``): it can change
+    /// without a send, so `cached` is kept for `changed(root:)` only, never served.
+    @usableFromInline
+    @exclusivity(unchecked) var readsShared = false
 
     /// `hasChanged` is this watcher's `changed(root:)`, made by the inlined code that makes the
     /// watcher (a closure made in this initializer would not be specialized).
@@ -85,11 +89,20 @@ final class MemberWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher,
     @inlinable
     func read(root: RootCore<Root, RootAction>) -> Value {
         let value: Value
-        if let cached, cachedVersion == root.version {
+        if !readsShared, let cached, cachedVersion == root.version {
             // Nothing changed since the value was kept (the version counts every change).
             value = cached
-        } else {
+        } else if offset >= 0 {
             value = current(in: root)
+            if isEqual != nil {
+                cached = value
+                cachedVersion = root.version
+            }
+        } else {
+            // A computed member: it may read a shared value.
+            let sharedReads = SharedReads.count
+            value = current(in: root)
+            if SharedReads.count != sharedReads { readsShared = true }
             if isEqual != nil {
                 // Only an Equatable value is compared after a change; others are not kept.
                 cached = value
@@ -145,6 +158,9 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     @exclusivity(unchecked) private var cachedVersion: UInt64 = 0
     /// Whether the value is plain data (no references): then it is kept after a change too.
     private let keepsWhenUnregistered = _isPOD(Value.self)
+    /// Whether the projection reads a shared value (``PrismShared``): it can change without a
+    /// send, so the kept value is for `projectionChanged()` only, never served.
+    @exclusivity(unchecked) private var readsShared = false
 
     init(
         root: RootCore<Root, RootAction>,
@@ -172,11 +188,13 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
     private func read(root: RootCore<Root, RootAction>) -> Value {
         let version = root.version
         let value: Value
-        if hasCached && cachedVersion == version {
+        if hasCached && cachedVersion == version && !readsShared {
             // Nothing changed since the value was kept (the version counts every change).
             value = cached.pointee
         } else {
+            let sharedReads = SharedReads.count
             value = project(root.state)
+            if SharedReads.count != sharedReads { readsShared = true }
             if isEqual != nil {
                 // Only an Equatable value is compared after a change; others are not kept.
                 keep(value, version: version)

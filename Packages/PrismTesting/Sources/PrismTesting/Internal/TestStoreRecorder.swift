@@ -1,5 +1,5 @@
 import IssueReporting
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 import PrismSupport
 
 /// What the test store's reducer saw: the state around the action the test sent, and every
@@ -10,6 +10,8 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable> {
         let action: Action
         let before: State
         let after: State
+        /// The shared values the action changed, with their values before and after it.
+        let sharedChanges: [PrismSharedChange]
     }
 
     /// Set by the test store around its own `send`: the next reduction is the sent action.
@@ -22,8 +24,8 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable> {
         self.checks = checks
     }
 
-    func record(action: Action, before: State, after: State) {
-        let reduction = Reduction(action: action, before: before, after: after)
+    func record(action: Action, before: State, after: State, sharedChanges: [PrismSharedChange]) {
+        let reduction = Reduction(action: action, before: before, after: after, sharedChanges: sharedChanges)
         if capturesSentAction {
             capturesSentAction = false
             sent = reduction

@@ -10,7 +10,7 @@ every declaration there that is newer than the package's minimums, then reads ev
 the repository (sources, tests, tools, the sample app, snippets) and fails on a use of one that
 is not inside an `if #available(...)` / `guard #available(...)` block or a declaration marked
 `@available(...)` for at least that version, nor in a branch that never compiles for an Apple
-platform (`#if !canImport(Darwin)`, `#if os(Linux)`).
+platform (`#if !canImport(Darwin)`, `#if os(Linux)`, the `#else` of `#if canImport(Darwin)`).
 
 A use is found by name: a type (`Mutex`), an initializer by its argument labels
 (`String(validating:as:)`), a function or method by its name and labels (`.firstRange(of:)`).
@@ -190,26 +190,31 @@ def guarded_ranges(text: str):
 
 
 APPLE_EXCLUDED = re.compile(r"^\s*!\s*canImport\(Darwin\)\s*$|^\s*os\(Linux\)\s*$")
+APPLE_ONLY = re.compile(r"^\s*canImport\(Darwin\)\s*$")
 
 
 def non_apple_ranges(text: str):
-    """(start, end, platforms) of the branches of `#if !canImport(Darwin)` and `#if os(Linux)`
-    (up to their `#else`, `#elseif` or `#endif`): code that never compiles for an Apple platform."""
+    """(start, end, platforms) of the code that never compiles for an Apple platform: the
+    branches of `#if !canImport(Darwin)` and `#if os(Linux)`, and the `#else` of
+    `#if canImport(Darwin)` (each up to its `#else`, `#elseif` or `#endif`)."""
     ranges = []
-    stack = []  # per open #if: the start of an excluded branch, or None
+    stack = []  # per open #if: [start of the excluded branch or None, whether the #if was Apple-only]
     position = 0
     for line in text.splitlines(keepends=True):
         directive = re.match(r"\s*#(if|elseif|else|endif)\b(.*)", line)
         if directive:
             kind, condition = directive.group(1), directive.group(2)
-            if kind in ("elseif", "else", "endif") and stack:
-                if stack[-1] is not None:
-                    ranges.append((stack[-1], position, {p: (99, 0) for p in MINIMUMS}))
+            if kind in ("elseif", "else", "endif") and stack and stack[-1][0] is not None:
+                ranges.append((stack[-1][0], position, {p: (99, 0) for p in MINIMUMS}))
+                stack[-1][0] = None
+            if kind == "if":
+                stack.append([position if APPLE_EXCLUDED.match(condition) else None, bool(APPLE_ONLY.match(condition))])
+            elif kind == "elseif" and stack:
+                stack[-1] = [position if APPLE_EXCLUDED.match(condition) else None, False]
+            elif kind == "else" and stack:
+                stack[-1] = [position if stack[-1][1] else None, False]
+            elif kind == "endif" and stack:
                 stack.pop()
-            if kind in ("if", "elseif"):
-                stack.append(position if APPLE_EXCLUDED.match(condition) else None)
-            elif kind == "else":
-                stack.append(None)
         position += len(line)
     return ranges
 

@@ -39,6 +39,10 @@ func usage() -> Never {
               hold-lock DIRECTORY KEY                  hold KEY's writer lock, printing "locked", until stdin closes
               exit-flush DIRECTORY KEY MODE COUNT      send COUNT changes, print "sent N", then (MODE) wait for a
                                                        signal with (signal) or without (none) flushOnExit, or exit (exit-longest: with a timeout of .seconds(Int64.max))
+              shared-loop DIRECTORY KEY                change a file-backed shared CrashState in a loop, "ready" after the first save
+              shared-exit DIRECTORY KEY COUNT          send COUNT changes to a file-backed shared Counter (window: an hour),
+                                                       print "sent N", wait for a signal
+              shared-keychain SERVICE KEY TOKEN        load a keychain-backed shared Credentials?, set TOKEN, flush
 
             """.utf8
         )
@@ -164,6 +168,16 @@ case "exit-flush":
     guard let count = Int(operand(3)), count >= 1, ["signal", "none", "exit", "exit-longest"].contains(operand(2))
     else { usage() }
     await exitFlush(directory: operand(0), key: operand(1), mode: operand(2), count: count)
+
+case "shared-loop":
+    await sharedLoop(directory: operand(0), key: operand(1))
+
+case "shared-exit":
+    guard let count = Int(operand(2)), count >= 1 else { usage() }
+    await sharedExit(directory: operand(0), key: operand(1), count: count)
+
+case "shared-keychain":
+    await sharedKeychain(service: operand(0), key: operand(1), token: operand(2))
 
 default:
     usage()

@@ -31,7 +31,7 @@ if !inspector.isEmpty {
     all += inspector
 }
 
-let persistence = try await persistenceBenchmarks()
+let persistence = try await persistenceBenchmarks() + sharedStateBenchmarks()
 if !persistence.isEmpty {
     printReport("PrismPersistence", persistence)
     all += persistence

@@ -13,27 +13,33 @@
 /// Otherwise (the middleware inside a child feature's scope, which no store attaches) it keeps
 /// the state of every send; keeping it is a retain, but it also means the reducer's next change
 /// to a collection of the state copies that collection first.
+///
+/// `record` and `attach` are nonisolated, for a shared value's backing, which hears about changes
+/// in code the compiler does not know to be on the main actor (a property wrapper's accessor):
+/// they are called on the main actor all the same (by contract), and the fields they touch are
+/// the main actor's (`nonisolated(unsafe)`), as `MainActor.assumeIsolated` would cost more than
+/// the rest of a send.
 @MainActor
 @usableFromInline
 final class PersistScheduler<State: Codable & Sendable> {
     /// The latest state not yet handed to the writer, when not attached to a store.
     @usableFromInline
     @exclusivity(unchecked)
-    var latest: State?
+    nonisolated(unsafe) var latest: State?
 
     /// Whether there is a change the writer has not had.
     @usableFromInline
     @exclusivity(unchecked)
-    var isDirty = false
+    nonisolated(unsafe) var isDirty = false
 
     /// Whether the latest state is read from the store (see `attach(_:)`) rather than kept.
     @usableFromInline
     @exclusivity(unchecked)
-    var readsStore = false
+    nonisolated(unsafe) var readsStore = false
 
     /// Whether a window is open: a change now waits for its end. Read by the tests too.
-    private(set) var isWindowOpen = false
-    private var readState: (@MainActor () -> State?)?
+    private(set) nonisolated(unsafe) var isWindowOpen = false
+    private nonisolated(unsafe) var readState: (@MainActor () -> State?)?
     nonisolated let writer: PersistWriter<State>
     private nonisolated let window: Duration
     /// What the window is measured on: the continuous clock, or a test's clock.
@@ -45,22 +51,24 @@ final class PersistScheduler<State: Codable & Sendable> {
         self.clock = clock
     }
 
-    /// Reads the latest state with `read` from now on, instead of keeping each state sent.
-    func attach(_ read: @escaping @MainActor () -> State?) {
+    /// Reads the latest state with `read` from now on, instead of keeping each state sent. On
+    /// the main actor, or before any change.
+    nonisolated func attach(_ read: @escaping @MainActor () -> State?) {
         readState = read
         readsStore = true
         latest = nil
     }
 
-    /// The state after an action: the whole cost of persistence on the send path.
+    /// The state after an action: the whole cost of persistence on the send path. On the main
+    /// actor.
     @inlinable
-    func record(_ state: State) {
+    nonisolated func record(_ state: State) {
         if !readsStore { latest = state }
         if !isDirty { becomeDirty(state) }
     }
 
     @usableFromInline
-    func becomeDirty(_ state: State) {
+    nonisolated func becomeDirty(_ state: State) {
         guard !isWindowOpen else {
             isDirty = true
             return
@@ -69,7 +77,7 @@ final class PersistScheduler<State: Codable & Sendable> {
         isWindowOpen = true
         latest = nil
         writer.submit(state)
-        Task {
+        Task { @MainActor in
             while true {
                 do {
                     try await clock.sleep(for: window)

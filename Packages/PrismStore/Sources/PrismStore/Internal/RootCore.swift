@@ -83,6 +83,15 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// it, and no other owner attaches over it.
     var tapOwner: ObjectIdentifier?
 
+    /// What marks the reducer as running for shared values (`SharedReduceMarker`), so that
+    /// their reads in it skip Observation: set when the first shared value was made before
+    /// this store (its state holds them); a store made earlier reads them at full price.
+    @usableFromInline
+    let marksReduces = SharedReads.areInUse
+    /// `SharedReduceMarker.shared`, which lives as long as the process: not retained per use.
+    @usableFromInline
+    unowned(unsafe) let reduceMarker = SharedReduceMarker.shared
+
     /// Whether the store is reducing; a send that arrives meanwhile is queued.
     @usableFromInline
     @exclusivity(unchecked)
@@ -178,6 +187,17 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// Applies `action` to the state and notifies whoever is looking.
     @inlinable
     func reduce(_ action: Action) -> PrismEffect<Action> {
+        if marksReduces {
+            let outer = reduceMarker.begin()
+            let effect = reduceUnmarked(action)
+            reduceMarker.end(outer)
+            return effect
+        }
+        return reduceUnmarked(action)
+    }
+
+    @inlinable
+    func reduceUnmarked(_ action: Action) -> PrismEffect<Action> {
         if !needsObservation {
             let effect = reducer(&statePointer.pointee, action)
             version &+= 1

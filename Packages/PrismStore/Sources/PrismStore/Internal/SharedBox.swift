@@ -1,16 +1,26 @@
 import PrismSupport
 
+#if !canImport(Darwin)
+import Synchronization
+#endif
+
 /// The one place a shared value lives: what every ``PrismShared`` of one key in one storage
 /// refers to.
 ///
 /// ## Threads
 /// The value is changed on the main actor only (in reducers; a write from anywhere else is a
-/// programmer error and traps with a message). "On the main actor" is checked as "on the main
-/// thread or in a job of the main queue" (`PrismMainExecutor`), in a nanosecond on the main
-/// thread. Readers there never race a writer and read it without a lock. Readers on other
-/// threads (a persisting middleware encoding a state that holds it, an `==` on a background
-/// queue) take `lock`, which a write holds for as long as it changes the value, so they see it
-/// before or after a change, never in the middle.
+/// programmer error and traps with a message, checked by `PrismMainExecutor`). Reads may come
+/// from any thread (a persisting middleware encoding a state that holds the value, an `==` on a
+/// background queue), and see the value before or after a change, never in the middle: a
+/// write holds `lock` while it changes the value.
+///
+/// - On Apple platforms the main actor runs on the main thread, which `pthread_main_np()` tells
+///   in a nanosecond: a read there cannot race a write and takes no lock; other threads take
+///   `lock` (an `os_unfair_lock`).
+/// - On Linux the main actor often runs on a worker thread (after `dispatch_main()`, and in
+///   test runners), and telling it from the others costs tens of nanoseconds: every read takes
+///   `lock`, a spin lock whose uncontended acquire is one compare-and-swap and release one store
+///   (`SharedLock`).
 ///
 /// ## Observation
 /// The box is the `ObservationRegistrar` of its value (a `StateRegistrar`): every read records
@@ -23,20 +33,22 @@ import PrismSupport
 /// value (see SharedTracking.swift).
 @usableFromInline
 final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
-    /// The value. Written on the main actor under `lock`; read unlocked there, locked elsewhere.
+    /// The value. Written on the main actor under `lock`; read under it, but on Apple platforms'
+    /// main thread.
     @usableFromInline
     @exclusivity(unchecked)
     var value: Value
 
     /// While a test store checks an action that changed this value: the value the test expects
-    /// (which its closure changes) and the one the action left. Main thread only.
+    /// (which its closure changes) and the one the action left. Set on the main actor under
+    /// `lock`, read like `value`.
     @usableFromInline
     @exclusivity(unchecked)
     var assertion: SharedAssertion<Value>?
 
-    /// Held by a write (on the main thread) and by reads on other threads.
+    /// Held by a write and by reads (see "Threads").
     @usableFromInline
-    let lock = PrismLocked<Void>()
+    let lock = SharedLock()
 
     /// How many writes are under way (a write inside a write, on the main thread, takes the lock
     /// once). Main thread only.
@@ -53,23 +65,43 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
     @usableFromInline
     var backing: (any PrismSharedBacking<Value>)?
 
+    /// `SharedReduceMarker.shared`, kept here to be read as a field; it lives as long as the
+    /// process, so it is not retained per use.
+    @usableFromInline
+    unowned(unsafe) let reduceMarker = SharedReduceMarker.shared
+
     @usableFromInline
     init(value: Value, id: String?) {
         self.value = value
         self.id = id
         super.init()
+        SharedReads.noteMade()
     }
 
     /// The value, recorded as read for Observation.
     @inlinable
     func read() -> Value {
-        accessState()
-        guard PrismMainExecutor.isCurrent else {
-            return lock.withLock { value }
+        // A reducer's reads are no view's: Observation need not hear of them.
+        if !reduceMarker.isReducingHere() { accessState() }
+        SharedReads.noteRead()
+        #if canImport(Darwin)
+        if pthread_main_np() != 0 {
+            if let assertion { return assertion.expected }
+            return value
         }
-        SharedReads.count &+= 1
+        #endif
+        lock.lock()
+        defer { lock.unlock() }
         if let assertion { return assertion.expected }
         return value
+    }
+
+    /// The assertion in progress, read under the lock.
+    @inlinable
+    var currentAssertion: SharedAssertion<Value>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return assertion
     }
 
     /// Starts a change: whether it goes to `assertion.expected` (a test describing the expected
@@ -118,7 +150,9 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
     func noteTrackedWrite() -> Bool {
         if SharedTrackingState.isAsserting {
             if assertion == nil {
+                lock.lock()
                 assertion = SharedAssertion(expected: value, actual: value)
+                lock.unlock()
                 SharedTrackingState.asserted.append(self)
             }
             return true
@@ -156,7 +190,9 @@ extension SharedBox: AnySharedBox {
     @usableFromInline
     func beginAssertion(expected: Any, actual: Any) {
         guard let expected = expected as? Value, let actual = actual as? Value else { return }
+        lock.lock()
         assertion = SharedAssertion(expected: expected, actual: actual)
+        lock.unlock()
     }
 
     @usableFromInline
@@ -168,17 +204,212 @@ extension SharedBox: AnySharedBox {
 
     @usableFromInline
     func endAssertion() {
+        lock.lock()
         assertion = nil
+        lock.unlock()
     }
 }
 
-/// Counts the reads of shared values on the main actor, so that a store's watcher can tell
-/// whether a member or a projection it reads goes through one. A value read through a shared
-/// value can change without a send of the store (another holder changes it): such a watcher
-/// reads anew each time instead of serving the value it kept, and the shared value's own
-/// registrar tells its observers about changes made elsewhere. Main actor only.
+/// Tells a store's watcher whether a member or a projection it computes reads a shared value.
+///
+/// Such a value can change without a send of the store (another holder changes it), so the
+/// watcher reads it anew each time instead of serving the value it kept; the shared value's own
+/// registrar tells observers about changes made elsewhere. A watcher probes around each
+/// computation (`beginProbe`, `endProbe`, on the main actor); every read of a shared value
+/// counts while a probe is open. A read on another thread during a probe counts too: the
+/// watcher then only stops serving its kept value, which is never wrong.
 @usableFromInline
 enum SharedReads {
+    #if canImport(Darwin)
+    // Touched on the main thread only: `SharedBox.read()` counts there, and reads elsewhere
+    // (which never count) take the other path.
+    @usableFromInline
+    nonisolated(unsafe) static var probes = 0
     @usableFromInline
     nonisolated(unsafe) static var count: UInt = 0
+
+    @inlinable
+    static func noteRead() {
+        if probes > 0 && pthread_main_np() != 0 { count &+= 1 }
+    }
+
+    @usableFromInline
+    static func beginProbe() -> UInt {
+        probes += 1
+        return count
+    }
+
+    @usableFromInline
+    static func endProbe(_ start: UInt) -> Bool {
+        probes -= 1
+        return count != start
+    }
+
+    /// Whether a shared value was ever made (main thread or not: read once per store).
+    private static let madeOne = PrismLocked(false)
+
+    @usableFromInline
+    static var areInUse: Bool { madeOne.value }
+
+    static func noteMade() {
+        madeOne.withLock { $0 = true }
+    }
+
+    #else
+    @usableFromInline
+    static let probes = Atomic<Int>(0)
+    @usableFromInline
+    static let count = Atomic<UInt>(0)
+
+    @inlinable
+    static func noteRead() {
+        if probes.load(ordering: .relaxed) > 0 { count.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    @usableFromInline
+    static func beginProbe() -> UInt {
+        probes.wrappingAdd(1, ordering: .relaxed)
+        return count.load(ordering: .relaxed)
+    }
+
+    @usableFromInline
+    static func endProbe(_ start: UInt) -> Bool {
+        probes.wrappingSubtract(1, ordering: .relaxed)
+        return count.load(ordering: .relaxed) != start
+    }
+
+    /// Whether a shared value was ever made.
+    @usableFromInline
+    static let madeOne = Atomic<Bool>(false)
+
+    @usableFromInline
+    static var areInUse: Bool { madeOne.load(ordering: .relaxed) }
+
+    static func noteMade() {
+        madeOne.store(true, ordering: .relaxed)
+    }
+
+    #endif
+}
+
+/// Marks the thread that runs a reducer, so that a shared value read in it skips Observation
+/// (a reducer's reads are no view's). Root stores made once shared values exist mark each
+/// reduce (`RootCore.reduceMarker`); one object, kept in a field by each store and each shared
+/// value, so that neither pays for a lazy global on every use.
+@usableFromInline
+final class SharedReduceMarker: @unchecked Sendable {  // `reducing` is the main thread's (Darwin)
+    @usableFromInline
+    static let shared = SharedReduceMarker()
+
+    #if canImport(Darwin)
+    /// How many reducers are running, on the main thread.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var reducing = 0
+
+    @inlinable
+    func begin() -> Int {
+        reducing += 1
+        return 0
+    }
+
+    @inlinable
+    func end(_: Int) {
+        reducing -= 1
+    }
+
+    @inlinable
+    func isReducingHere() -> Bool {
+        pthread_main_np() != 0 && reducing > 0
+    }
+    #else
+    /// The `pthread_t` of the thread running a reducer (the main actor's), or 0.
+    @usableFromInline
+    let thread = Atomic<UInt>(0)
+
+    @inlinable
+    func begin() -> UInt {
+        let outer = thread.load(ordering: .relaxed)
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        return outer
+    }
+
+    @inlinable
+    func end(_ outer: UInt) {
+        thread.store(outer, ordering: .relaxed)
+    }
+
+    @inlinable
+    func isReducingHere() -> Bool {
+        thread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+    #endif
+}
+
+/// The lock of a shared value: an `os_unfair_lock` on Apple platforms (`PrismLocked`), a spin
+/// lock on Linux, where every read takes it (see `SharedBox`): uncontended, one compare-and-swap
+/// to take it and one store to release it, where a `pthread_mutex_t` costs twice as much. A
+/// thread that finds it taken yields its time slice between tries, so a reader that waits for
+/// a long change (a reducer rebuilding a large value) does not burn a core. On Linux it is also
+/// recursive: a write's own code may read the value it is changing.
+@usableFromInline
+final class SharedLock: @unchecked Sendable {  // `depth` is touched by the owner only
+    #if canImport(Darwin)
+    @usableFromInline
+    let base = PrismLocked<Void>()
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func lock() { base.lock() }
+
+    @inlinable
+    func unlock() { base.unlock() }
+    #else
+    /// The `pthread_t` of the thread that holds the lock, or 0.
+    @usableFromInline
+    let owner = Atomic<UInt>(0)
+    /// How many more times the owner took it.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var depth = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func lock() {
+        let me = UInt(pthread_self())
+        if owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged { return }
+        lockSlowly(me)
+    }
+
+    @usableFromInline
+    func lockSlowly(_ me: UInt) {
+        if owner.load(ordering: .relaxed) == me {
+            depth += 1
+            return
+        }
+        var spins = 0
+        while true {
+            if owner.load(ordering: .relaxed) == 0,
+                owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+            {
+                return
+            }
+            spins += 1
+            if spins > 64 { sched_yield() }
+        }
+    }
+
+    @inlinable
+    func unlock() {
+        if depth > 0 {
+            depth -= 1
+        } else {
+            owner.store(0, ordering: .releasing)
+        }
+    }
+    #endif
 }

@@ -100,9 +100,9 @@ final class MemberWatcher<Root: Sendable, RootAction: Sendable, Value>: Watcher,
             }
         } else {
             // A computed member: it may read a shared value.
-            let sharedReads = SharedReads.count
+            let probe = SharedReads.beginProbe()
             value = current(in: root)
-            if SharedReads.count != sharedReads { readsShared = true }
+            if SharedReads.endProbe(probe) { readsShared = true }
             if isEqual != nil {
                 // Only an Equatable value is compared after a change; others are not kept.
                 cached = value
@@ -192,9 +192,9 @@ final class ProjectionWatcher<Root: Sendable, RootAction: Sendable, Value>: Watc
             // Nothing changed since the value was kept (the version counts every change).
             value = cached.pointee
         } else {
-            let sharedReads = SharedReads.count
+            let probe = SharedReads.beginProbe()
             value = project(root.state)
-            if SharedReads.count != sharedReads { readsShared = true }
+            if SharedReads.endProbe(probe) { readsShared = true }
             if isEqual != nil {
                 // Only an Equatable value is compared after a change; others are not kept.
                 keep(value, version: version)

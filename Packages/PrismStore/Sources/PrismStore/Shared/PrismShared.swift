@@ -90,7 +90,7 @@ public struct PrismShared<Value: Sendable>: Sendable {
         nonmutating _modify {
             let toAssertion = box.beginWrite()
             defer { box.endWrite(toAssertion: toAssertion) }
-            if toAssertion, let assertion = box.assertion {
+            if toAssertion, let assertion = box.currentAssertion {
                 yield &assertion.expected
             } else {
                 yield &box.value
@@ -120,7 +120,7 @@ extension PrismShared: Equatable where Value: Equatable {
     /// action left.)
     public static func == (lhs: Self, rhs: Self) -> Bool {
         if lhs.box === rhs.box {
-            guard PrismMainExecutor.isCurrent, let assertion = lhs.box.assertion else { return true }
+            guard let assertion = lhs.box.currentAssertion else { return true }
             return assertion.expected == assertion.actual
         }
         return lhs.wrappedValue == rhs.wrappedValue

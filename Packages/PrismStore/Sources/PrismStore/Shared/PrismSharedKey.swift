@@ -45,6 +45,15 @@ public protocol PrismSharedBacking<Value>: AnyObject, Sendable {
     /// Gives the backing a way to read the value's latest state on the main actor (nil once the
     /// value is gone). Called once, after ``load()`` and before any change.
     func attach(reading: @escaping @MainActor @Sendable () -> Value?)
+
+    /// Saves the latest value now, after any save in progress, and returns when it is saved;
+    /// throws that save's error. Does nothing by default.
+    func flush() async throws
+}
+
+extension PrismSharedBacking {
+    /// Does nothing: a backing that saves at once has nothing to flush.
+    public func flush() async throws {}
 }
 
 /// A shared value kept in memory, in the storage of the state that holds it: one per process

@@ -35,6 +35,7 @@ public final class PrismSharedStorage: Sendable {
     private struct Entry {
         let box: AnyObject
         let valueType: Any.Type
+        let flush: (@Sendable () async throws -> Void)?
     }
 
     private let entries = PrismLocked<[String: Entry]>([:])
@@ -74,9 +75,27 @@ public final class PrismSharedStorage: Sendable {
                 box.backing = backing
                 backing.attach { [weak box] in box?.value }
             }
-            entries[id] = Entry(box: box, valueType: Key.Value.self)
+            var flush: (@Sendable () async throws -> Void)?
+            if let backing {
+                flush = { try await backing.flush() }
+            }
+            entries[id] = Entry(box: box, valueType: Key.Value.self, flush: flush)
             return box
         }
+    }
+
+    /// Saves the latest value of every persisted key now and returns when they are saved; throws
+    /// the first error (each is also reported by its key).
+    ///
+    /// Persisted values save on their own, coalesced, and on exit; flush when the app must know
+    /// they are written (it moves to the background, a test reads the file).
+    public func flush() async throws {
+        let flushes = entries.withLock { $0.values.compactMap(\.flush) }
+        var firstError: (any Error)?
+        for flush in flushes {
+            do { try await flush() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 
     /// The ids of the values this storage holds.

@@ -1,0 +1,270 @@
+import Foundation
+import PrismPersistence
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Shared values with persisted keys, against real files, a real UserDefaults suite, the real
+/// Secret Service and real child processes.
+@MainActor
+@Suite("Persisted shared values")
+struct SharedPersistenceTests {
+    struct AppState: Equatable, Sendable {
+        @PrismShared var settings: Settings
+    }
+
+    enum AppAction: Sendable {
+        case setTheme(String)
+        case setFontSize(Int)
+    }
+
+    static let reducer = PrismReduce<AppState, AppAction> { state, action in
+        switch action {
+        case .setTheme(let theme): state.settings.theme = theme
+        case .setFontSize(let size): state.settings.fontSize = size
+        }
+        return .none
+    }
+
+    static let defaultSettings = Settings(theme: "light", fontSize: 14)
+
+    /// A store over `key`'s value, made in `storage` (a real one: the app's, not a test's).
+    func makeStore(
+        _ key: PrismPersistedKey<Settings>,
+        in storage: PrismSharedStorage
+    ) -> PrismStore<AppState, AppAction> {
+        let state = withDependencies {
+            $0.prismSharedStorage = storage
+        } operation: {
+            AppState(settings: PrismShared(wrappedValue: Self.defaultSettings, key))
+        }
+        return PrismStore(initialState: state, reducer: Self.reducer)
+    }
+
+    @Test("a file-backed value is saved after a change and loaded by the next launch")
+    func fileRoundTrip() async throws {
+        try await withTemporaryDirectory { directory in
+            let storage = PrismSharedStorage()
+            let store = makeStore(.file("settings", directory: directory), in: storage)
+            #expect(store.state.settings == Self.defaultSettings)
+            store.send(.setTheme("dark"))
+            try await storage.flush()
+            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
+            #expect(saved == Settings(theme: "dark", fontSize: 14))
+            // The next launch: a storage of its own, the same file.
+            let next = makeStore(.file("settings", directory: directory), in: PrismSharedStorage())
+            #expect(next.state.settings == Settings(theme: "dark", fontSize: 14))
+        }
+    }
+
+    @Test("an unreadable file at first load is moved aside and reported, the default is used, and saving goes on")
+    func unreadableFileAtFirstLoad() async throws {
+        try await withTemporaryDirectory { directory in
+            try Data("{ not json".utf8).write(to: directory.appendingPathComponent("settings.json"))
+            let reported = LockedBox<[PrismPersistenceError]>([])
+            let storage = PrismSharedStorage()
+            let store = makeStore(
+                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
+                    reported.mutate { $0.append(error) }
+                },
+                in: storage
+            )
+            #expect(store.state.settings == Self.defaultSettings)
+            let error = try #require(reported.wrappedValue.first)
+            #expect(error.code == .corruptFile)
+            let movedAside = try #require(error.movedAsideURL)
+            #expect(try String(contentsOf: movedAside, encoding: .utf8) == "{ not json")
+            store.send(.setFontSize(20))
+            try await storage.flush()
+            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
+            #expect(saved?.fontSize == 20)
+            // The unreadable bytes are still there, beside the new file.
+            #expect(try String(contentsOf: movedAside, encoding: .utf8) == "{ not json")
+        }
+    }
+
+    @Test("a value that could not be loaded (not unreadable: an I/O error) is never saved over")
+    func failedLoadBlocksSaving() async throws {
+        try await withTemporaryDirectory { directory in
+            // A folder where the file should be: reading it fails with EISDIR, and what is there
+            // may be the user's, so nothing may replace it.
+            let path = directory.appendingPathComponent("settings.json")
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
+            try Data("keep me".utf8).write(to: path.appendingPathComponent("inside"))
+            let reported = LockedBox<[PrismPersistenceError.Code]>([])
+            let storage = PrismSharedStorage()
+            let store = makeStore(
+                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
+                    reported.mutate { $0.append(error.code) }
+                },
+                in: storage
+            )
+            #expect(store.state.settings == Self.defaultSettings)
+            store.send(.setTheme("dark"))
+            await #expect(throws: PrismPersistenceError.self) { try await storage.flush() }
+            #expect(reported.wrappedValue.contains(.overwriteRefused), "\(reported.wrappedValue)")
+            #expect(try String(contentsOf: path.appendingPathComponent("inside"), encoding: .utf8) == "keep me")
+            // The value in memory is what the app made it.
+            #expect(store.state.settings.theme == "dark")
+        }
+    }
+
+    /// Counts the saves that reach the disk.
+    struct CountingDisk: PrismPersistenceStrategy {
+        let disk: PrismDiskPersistence
+        let saves = LockedBox(0)
+
+        func save<State: Codable & Sendable>(_ state: State, key: String) throws {
+            saves.mutate { $0 += 1 }
+            try disk.save(state, key: key)
+        }
+
+        func load<State: Codable & Sendable>(key: String) throws -> State? {
+            try disk.load(key: key)
+        }
+
+        func clear(key: String) throws {
+            try disk.clear(key: key)
+        }
+    }
+
+    @Test("a thousand changes in a burst make a handful of writes, the last value among them")
+    func changesAreCoalesced() async throws {
+        try await withTemporaryDirectory { directory in
+            let counting = CountingDisk(disk: PrismDiskPersistence(directory: directory))
+            let storage = PrismSharedStorage()
+            let store = makeStore(.persisted("settings", strategy: counting), in: storage)
+            for size in 1...1_000 { store.send(.setFontSize(size)) }
+            try await storage.flush()
+            #expect(counting.saves.wrappedValue <= 3, "\(counting.saves.wrappedValue) writes")
+            let saved: Settings? = try counting.disk.load(key: "settings")
+            #expect(saved?.fontSize == 1_000)
+        }
+    }
+
+    @Test("in a test, persisted keys save in the test's own folder, not the app's")
+    func testsSaveInTheirOwnFolder() async throws {
+        @Dependency(\.prismSharedStorage) var storage
+        let folder = try #require(storage.isolatedDirectory)
+        let state = AppState(settings: PrismShared(wrappedValue: Self.defaultSettings, .file("settings")))
+        let store = PrismStore(initialState: state, reducer: Self.reducer)
+        store.send(.setTheme("dark"))
+        try await storage.flush()
+        let names = fileNames(in: folder)
+        #expect(names.count == 1 && names[0].hasPrefix("file_settings-"), "\(names)")
+        // Nothing reached the app's own folder.
+        let appFile = PrismDiskPersistence.defaultDirectory().appendingPathComponent("settings.json")
+        #expect(!FileManager.default.fileExists(atPath: appFile.path))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test("a defaults-backed value round-trips through a real UserDefaults suite")
+    func defaultsRoundTrip() async throws {
+        let suite = "prism-shared-\(UUID().uuidString)"
+        defer { UserDefaults().removePersistentDomain(forName: suite) }
+        let storage = PrismSharedStorage()
+        let store = makeStore(.defaults("settings", suiteName: suite), in: storage)
+        store.send(.setFontSize(18))
+        try await storage.flush()
+        let next = makeStore(.defaults("settings", suiteName: suite), in: PrismSharedStorage())
+        #expect(next.state.settings.fontSize == 18)
+    }
+
+    #if os(Linux)
+    @Test(
+        "a keychain-backed value round-trips through the real Secret Service",
+        .enabled(if: isInsideKeyring, "needs the Secret Service: run inside Tools/scripts/with-keyring.sh")
+    )
+    func keychainRoundTrip() async throws {
+        let service = "prism-shared-tests"
+        let account = uniqueKey()
+        defer { try? PrismKeychainPersistence(service: service).clear(key: account) }
+        let storage = PrismSharedStorage()
+        let store = makeStore(.keychain(account, service: service), in: storage)
+        store.send(.setTheme("dark"))
+        try await storage.flush()
+        let next = makeStore(.keychain(account, service: service), in: PrismSharedStorage())
+        #expect(next.state.settings.theme == "dark")
+    }
+
+    @Test(
+        "a locked keyring at first load: the default is used and the saved item is never overwritten",
+        .enabled(
+            if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
+    )
+    func lockedKeyring() async throws {
+        // A keyring of its own (a nested with-keyring.sh), locked after a save, as a user would;
+        // then a process that holds the item as a shared value, changes it and flushes: its
+        // load fails, it starts from the default, and it refuses to save (it never tries to
+        // write over the item it could not read).
+        let helper = TestHelper.url.path
+        let script = """
+            "$0" keychain-save svc session first && "$0" keychain-lock \
+            && "$0" shared-keychain svc session second && "$0" keychain-load svc session
+            """
+        let child = try await runProcess(
+            repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh"),
+            ["sh", "-c", script, helper]
+        )
+        let results = child.output.split(separator: "\n").filter { $0.hasPrefix("result: ") }.map {
+            String($0.dropFirst("result: ".count))
+        }
+        #expect(results.count == 4, "\(child.output)\(child.errors)")
+        guard results.count == 4 else { return }
+        #expect(results[0] == "saved")
+        #expect(results[2].hasPrefix("loaded nil; flush overwriteRefused; reported keychainLocked"), "\(results[2])")
+        // Still locked, so it cannot be read, but it was not replaced: nothing was written.
+        #expect(results[3].hasPrefix("error keychainLocked"), "\(results[3])")
+    }
+
+    #endif
+
+    @Test("kill -9 while a shared value saves: the file is always a complete earlier or later value")
+    func killNineWhileSaving() async throws {
+        try await withTemporaryDirectory { directory in
+            var previous = 0
+            for round in 1...8 {
+                let process = Process()
+                process.executableURL = TestHelper.url
+                process.arguments = ["shared-loop", directory.path, "state"]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let seen = try await readOutput(of: output, until: "ready")
+                #expect(seen.contains("ready"), "round \(round): \(seen)")
+                try await Task.sleep(for: .microseconds(Int.random(in: 0..<40_000)))
+                kill(process.processIdentifier, SIGKILL)
+                try await offTheCooperativePool { process.waitUntilExit() }
+                let loaded: CrashState? = try PrismDiskPersistence(directory: directory).load(key: "state")
+                let state = try #require(loaded, "round \(round): nothing saved")
+                #expect(state.isComplete, "round \(round): a torn state, counter \(state.counter)")
+                #expect(state.counter >= previous, "round \(round): went back from \(previous) to \(state.counter)")
+                previous = state.counter
+            }
+        }
+    }
+
+    @Test("a signal inside the coalescing window: the last change is saved on the way out")
+    func savedOnExit() async throws {
+        try await withTemporaryDirectory { directory in
+            let process = Process()
+            process.executableURL = TestHelper.url
+            process.arguments = ["shared-exit", directory.path, "counter", "50"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let sent = try await readOutput(of: output, until: "sent 50\n")
+            #expect(sent.contains("sent 50"))
+            kill(process.processIdentifier, SIGTERM)
+            try await offTheCooperativePool { process.waitUntilExit() }
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(try ExitFlushTests.savedCount(in: directory) == 50)
+        }
+    }
+}

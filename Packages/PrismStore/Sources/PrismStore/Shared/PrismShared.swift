@@ -46,7 +46,7 @@ import PrismSupport
 /// another thread traps with a message that says so.
 ///
 /// ## Equality and tests
-/// Two holders are equal when their values are. ``PrismTestStore`` (PrismTesting) checks
+/// Two holders are equal when their values are. `PrismTestStore` (PrismTesting) checks
 /// changes to shared values like any state: `await store.send(.darkModeToggled) { $0.theme = .dark }`.
 /// Each test gets storage of its own (see ``PrismSharedStorage``).
 @propertyWrapper

@@ -185,6 +185,40 @@ struct SharedStateTests {
         #expect(fontSize.value == 17)
     }
 
+    @Test("a scoped store reads the shared value fresh after another store changes it")
+    func scopedStoresReadFresh() {
+        struct Parent: Equatable, Sendable {
+            var child = ProfileFeatureState()
+        }
+        enum ParentAction: Sendable {
+            case child(ProfileAction)
+        }
+        let (settings, parent) = withStorage {
+            (
+                PrismStore(initialState: SettingsFeatureState(), reducer: SettingsFeature()),
+                PrismStore(
+                    initialState: Parent(),
+                    reducer: PrismScope(state: \Parent.child, action: ParentAction.child) { ProfileFeature() }
+                )
+            )
+        }
+        let child = parent.scope(state: \.child, action: ParentAction.child)
+        #expect(child.state.settings.theme == .light)
+        settings.send(.toggleTheme)
+        #expect(child.state.settings.theme == .dark)
+        #expect(child.settings.theme == .dark)
+    }
+
+    @Test("undo-style replaceState leaves shared values as they are")
+    func replaceStateLeavesSharedValues() {
+        let store = withStorage { PrismStore(initialState: SettingsFeatureState(), reducer: SettingsFeature()) }
+        let before = store.state
+        store.send(.toggleTheme)
+        store.replaceState(with: before)
+        #expect(store.state.toggles == 0)
+        #expect(store.state.settings.theme == .dark)
+    }
+
     /// Raised once, from any thread.
     final class Flag: Sendable {
         private let raised = LockedBox(false)

@@ -132,18 +132,6 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
         backing?.valueChanged(value)
     }
 
-    /// Replaces the value (a load, an outside write), notifying like a change. Main thread only.
-    @usableFromInline
-    func replace(with newValue: Value) {
-        let toAssertion = beginWrite()
-        if toAssertion {
-            assertion?.expected = newValue
-        } else {
-            value = newValue
-        }
-        endWrite(toAssertion: toAssertion)
-    }
-
     /// A write while a test store tracks or checks: recorded, or redirected (true) to the
     /// expected value of the check in progress.
     @usableFromInline

@@ -41,6 +41,12 @@ import PrismSupport
 /// theme is redrawn when the theme changes, not when the rest of the state does, and a change
 /// made through any holder (another feature, another store) notifies it.
 ///
+/// ## History
+/// A shared value is a reference: the states a store keeps for undo and time travel hold the
+/// value, not a copy of it. Undo, a jump in time travel and `replaceState(with:)` restore the
+/// rest of the state and leave shared values as they are (another feature may have changed
+/// them since).
+///
 /// ## Threads
 /// Change a shared value on the main actor (in a reducer); read it anywhere. A change made on
 /// another thread traps with a message that says so.

@@ -113,6 +113,29 @@ struct SharedPersistenceTests {
         }
     }
 
+    @Test("a key with a path in it is a reported invalidKey error, and nothing is written anywhere")
+    func keysWithPathsAreRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let inner = directory.appendingPathComponent("inner", isDirectory: true)
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
+            let reported = LockedBox<[PrismPersistenceError.Code]>([])
+            let storage = PrismSharedStorage()
+            let store = makeStore(
+                PrismPersistedKey<Settings>.file("../escaped", directory: inner).onError { error in
+                    reported.mutate { $0.append(error.code) }
+                },
+                in: storage
+            )
+            store.send(.setTheme("dark"))
+            await #expect(throws: PrismPersistenceError.self) { try await storage.flush() }
+            #expect(reported.wrappedValue.contains(.invalidKey), "\(reported.wrappedValue)")
+            #expect(fileNames(in: directory) == ["inner"])
+            #expect(fileNames(in: inner).isEmpty)
+            // The value in memory is what the app made it.
+            #expect(store.state.settings.theme == "dark")
+        }
+    }
+
     /// Counts the saves that reach the disk.
     struct CountingDisk: PrismPersistenceStrategy {
         let disk: PrismDiskPersistence

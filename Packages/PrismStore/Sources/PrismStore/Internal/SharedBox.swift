@@ -218,7 +218,7 @@ enum SharedReads {
 
     @inlinable
     static func noteRead() {
-        if probes > 0 && pthread_main_np() != 0 { count &+= 1 }
+        if pthread_main_np() != 0 && probes > 0 { count &+= 1 }
     }
 
     @usableFromInline

@@ -29,6 +29,11 @@ import PrismStore
 ///
 /// Failures are logged (swift-log) and passed to ``onError(_:)``.
 ///
+/// `.file` and `.defaults` values saved by someone else (another process, another storage) are
+/// loaded and set on their holders (observers hear of it), and not saved back: the file or the
+/// suite is watched. A change made here after the outside value was loaded wins and is saved
+/// over it.
+///
 /// In tests every persisted key saves in the test's temporary folder instead (see
 /// `PrismSharedStorage.isolatedDirectory`), as a file named after its kind and name.
 public struct PrismPersistedKey<Value: Codable & Sendable>: PrismSharedKey {

@@ -99,3 +99,24 @@ func sharedKeychain(service: String, key: String, token: String) async -> Never 
     }
     result("loaded \(loaded); flush \(flushed); reported \(reported.value.joined(separator: ","))")
 }
+
+/// Holds a file-backed shared `Settings` (saved at once, no window), sets THEME, then the font
+/// sizes 1...COUNT, each saved before the next, 20 ms apart: another process holding the same
+/// key sees them arrive. "wrote N" with the last size.
+@MainActor
+func sharedWrites(directory: String, key: String, theme: String, count: Int) async -> Never {
+    let (store, storage) = sharedStore(
+        PrismPersistedKey<Settings>.file(key, directory: URL(fileURLWithPath: directory)).coalescingWindow(.zero),
+        default: Settings(theme: "light", fontSize: 14)
+    )
+    for size in 1...count {
+        store.send(Settings(theme: theme, fontSize: size))
+        do {
+            try await storage.flush()
+        } catch {
+            outcome(error)
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    result("wrote \(store.state.value.fontSize)")
+}

@@ -43,6 +43,8 @@ func usage() -> Never {
               shared-exit DIRECTORY KEY COUNT          send COUNT changes to a file-backed shared Counter (window: an hour),
                                                        print "sent N", wait for a signal
               shared-keychain SERVICE KEY TOKEN        load a keychain-backed shared Credentials?, set TOKEN, flush
+              shared-writes DIRECTORY KEY THEME COUNT  hold a file-backed shared Settings, set THEME, then font sizes
+                                                       1...COUNT, each saved, 20 ms apart; "wrote N"
 
             """.utf8
         )
@@ -178,6 +180,10 @@ case "shared-exit":
 
 case "shared-keychain":
     await sharedKeychain(service: operand(0), key: operand(1), token: operand(2))
+
+case "shared-writes":
+    guard let count = Int(operand(3)), count >= 1 else { usage() }
+    await sharedWrites(directory: operand(0), key: operand(1), theme: operand(2), count: count)
 
 default:
     usage()

@@ -48,6 +48,16 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
     /// The error that blocks saving, readable from any thread.
     private let blockingFailure = PrismLocked<PrismPersistenceError?>(nil)
 
+    /// How many snapshots were handed to `submit` or `flush`, and whether a reload of an outside
+    /// change is queued and not started (see `reloadOutsideChange(_:)`).
+    private let counters = PrismLocked(Counters())
+    private struct Counters {
+        var submitted = 0
+        var reloadQueued = false
+    }
+    /// How many of the submitted snapshots the queue has taken. Touched on `queue` only.
+    private var taken = 0
+
     init<Strategy: PrismPersistenceStrategy>(
         strategy: Strategy,
         key: String,
@@ -71,16 +81,27 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
 
     /// Saves `state` soon, after the snapshots submitted before it.
     func submit(_ state: State) {
-        queue.async { _ = self.write(state) }
+        counters.withLock { $0.submitted += 1 }
+        queue.async {
+            self.taken += 1
+            _ = self.write(state)
+        }
+    }
+
+    /// How many snapshots were handed to `submit` or `flush` so far.
+    var submittedCount: Int {
+        counters.withLock { $0.submitted }
     }
 
     /// Saves `pending` (or retries the last snapshot whose save failed) after the snapshots
     /// submitted before, and returns when it is saved; throws if that save failed.
     func flush(_ pending: State?) async throws {
+        if pending != nil { counters.withLock { $0.submitted += 1 } }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
                 var error: PrismPersistenceError?
                 if let pending {
+                    self.taken += 1
                     error = self.write(pending)
                 } else if let failed = self.failed {
                     error = self.write(failed)
@@ -146,6 +167,54 @@ final class PersistWriter<State: Codable & Sendable>: @unchecked Sendable {
             queue.sync(execute: lift)
             queue.async(execute: saveHeldBack)
         }
+    }
+
+    // MARK: Outside changes
+
+    /// Loads what is stored after someone else (another process, another writer of this process)
+    /// saved under the key, and hands it to `deliver` if it differs from what this writer last
+    /// loaded or saved, with how many submitted snapshots the queue had taken before loading
+    /// (a snapshot submitted after that was made without knowing it, and wins).
+    ///
+    /// Any thread. Reloads asked for while one is queued and not started are one reload. What
+    /// is removed is not delivered (the holders keep their value, and their next change saves
+    /// it again). A load that fails is reported and delivers nothing; one that succeeds lifts a
+    /// block on saving, as a restore does.
+    func reloadOutsideChange(_ deliver: @escaping @Sendable (State, _ taken: Int) -> Void) {
+        let alreadyQueued = counters.withLock { counters in
+            defer { counters.reloadQueued = true }
+            return counters.reloadQueued
+        }
+        guard !alreadyQueued else { return }
+        queue.async {
+            self.counters.withLock { $0.reloadQueued = false }
+            let state: State?
+            do {
+                state = try self.load()
+            } catch {
+                self.report(self.wrap(error), doing: "load a value saved by another writer")
+                return
+            }
+            guard let state else { return }
+            self.clearance = .clear
+            self.reportedRefusal = false
+            self.blockingFailure.withLock { $0 = nil }
+            self.failed = nil
+            if let lastSaved = self.lastSaved, self.isSame(lastSaved, state) { return }
+            self.lastSaved = state
+            deliver(state, self.taken)
+        }
+    }
+
+    /// Whether two states are the same: `==` for an `Equatable` state, else the same JSON.
+    private func isSame(_ first: State, _ second: State) -> Bool {
+        if let isEqual { return isEqual(first, second) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let firstData = try? encoder.encode(first), let secondData = try? encoder.encode(second) else {
+            return false
+        }
+        return firstData == secondData
     }
 
     private typealias LoadOutcome = Result<State?, PrismPersistenceError>

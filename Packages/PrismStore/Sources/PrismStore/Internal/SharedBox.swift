@@ -132,6 +132,19 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
         backing?.valueChanged(value)
     }
 
+    /// Sets the value to one that someone else saved (another process, another storage; see
+    /// `PrismSharedBacking.observeOutsideChanges`): its observers hear of it, the backing does
+    /// not (it is saved already), and a test store does not record it (no action made it). On
+    /// the main actor, outside any write.
+    func replaceFromOutside(_ newValue: Value) {
+        if let isEqual = equality(of: Value.self), isEqual(value, newValue) { return }
+        willSetState()
+        lock.lock()
+        value = newValue
+        lock.unlock()
+        didSetState()
+    }
+
     /// A write while a test store tracks or checks: recorded, or redirected (true) to the
     /// expected value of the check in progress.
     @usableFromInline

@@ -49,11 +49,26 @@ public protocol PrismSharedBacking<Value>: AnyObject, Sendable {
     /// Saves the latest value now, after any save in progress, and returns when it is saved;
     /// throws that save's error. Does nothing by default.
     func flush() async throws
+
+    /// Starts telling `apply` about values that someone else saved where the backing saves:
+    /// another process, or another storage of this process. Called once, after
+    /// ``attach(reading:)``. Does nothing by default (a backing that nobody else writes).
+    ///
+    /// `apply` runs on the main actor: it sets the value of every holder, notifies their
+    /// observers, and does not call ``valueChanged(_:)`` (the value is saved already, and
+    /// saving it again would echo between two writers). Call it only with a value that differs
+    /// from the last one the backing loaded or saved, and not when a change of this process
+    /// was made after the outside value was read (the later change wins, as it will be saved
+    /// over it).
+    func observeOutsideChanges(_ apply: @escaping @MainActor @Sendable (Value) -> Void)
 }
 
 extension PrismSharedBacking {
     /// Does nothing: a backing that saves at once has nothing to flush.
     public func flush() async throws {}
+
+    /// Does nothing: the backing hears of no outside changes.
+    public func observeOutsideChanges(_ apply: @escaping @MainActor @Sendable (Value) -> Void) {}
 }
 
 /// A shared value kept in memory, in the storage of the state that holds it: one per process

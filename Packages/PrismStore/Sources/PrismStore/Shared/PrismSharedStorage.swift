@@ -74,6 +74,7 @@ public final class PrismSharedStorage: Sendable {
             if let backing {
                 box.backing = backing
                 backing.attach { [weak box] in box?.value }
+                backing.observeOutsideChanges { [weak box] value in box?.replaceFromOutside(value) }
             }
             var flush: (@Sendable () async throws -> Void)?
             if let backing {

@@ -88,7 +88,8 @@ struct SampleAppCommandTests {
         for expected in [
             "== 1. A store holds the state", "scoped stores", "PrismRouter", "Persistence to disk",
             "keychain", "-> GET /tasks: 503 Service Unavailable", "304 Not Modified", "GraphQL",
-            "Undo and redo", "Time travel", "== 12. Done",
+            "Undo and redo", "Time travel", "== 13. Done",
+            "Shared values", "the tour's store sees sort order added (the file is watched)",
             "a task's detail is a child feature (ifLet)", "the timer ticked", "the timer ended with it",
             "Inspector: http://127.0.0.1:",
         ] {

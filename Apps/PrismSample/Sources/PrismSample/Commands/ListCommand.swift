@@ -9,7 +9,7 @@ struct ListCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         try await TaskSession.run(in: options.directory) { session in
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         }
     }
 }

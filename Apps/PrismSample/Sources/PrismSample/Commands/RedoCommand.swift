@@ -10,7 +10,7 @@ struct RedoCommand: AsyncParsableCommand {
     func run() async throws {
         try await TaskSession.run(in: options.directory) { session in
             Console.line("Redid: \(try session.redo())")
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         }
     }
 }

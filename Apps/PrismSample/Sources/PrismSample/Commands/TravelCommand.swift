@@ -19,7 +19,7 @@ struct TravelCommand: AsyncParsableCommand {
         try await TaskSession.run(in: options.directory) { session in
             let snapshot = try session.travel(to: index)
             Console.line("Traveled to moment \(snapshot.index) (after \(snapshot.action)):")
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         }
     }
 }

@@ -10,7 +10,7 @@ struct UndoCommand: AsyncParsableCommand {
     func run() async throws {
         try await TaskSession.run(in: options.directory) { session in
             Console.line("Undid: \(try session.undo())")
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         }
     }
 }

@@ -23,6 +23,9 @@ struct InteractiveShell {
         "  go <screen>      show a screen: \(ScreenLinks.help)",
         "  back             leave the screen in front",
         "  sync             sync with the server",
+        "  theme <name>     draw tasks \(Theme.allCases.map(\.rawValue).joined(separator: " or "))",
+        "  sort <order>     list tasks by \(SortOrder.allCases.map(\.rawValue).joined(separator: ", "))",
+        "  signin <name>    sign in; signout: sign out",
         "  help             this list",
         "  quit             save and leave (also: exit, or the end of the input)",
     ]
@@ -70,7 +73,7 @@ struct InteractiveShell {
             let item = try session.add(title.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
             Console.line("Added #\(item.id): \(item.title)")
         case "list", "ls":
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         case "done":
             let item = try session.complete(id: try Self.id(arguments, for: name))
             Console.line("Done #\(item.id): \(item.title)")
@@ -86,7 +89,7 @@ struct InteractiveShell {
         case "travel":
             let snapshot = try session.travel(to: try Self.id(arguments, for: name))
             Console.line("Traveled to moment \(snapshot.index) (after \(snapshot.action)).")
-            Console.lines(Render.taskList(session.tasks.state))
+            Console.lines(Render.taskList(of: session))
         case "go":
             try session.go(to: arguments)
             Console.lines(Render.screen(of: session))
@@ -96,12 +99,36 @@ struct InteractiveShell {
         case "sync":
             Console.line("Syncing \(session.tasks.state.items.count) task(s)...")
             Console.line(await session.syncNow().summary)
+        case "theme":
+            session.settings.send(.setTheme(try Self.choice(arguments, for: name)))
+            Console.lines(Render.taskList(of: session))
+        case "sort":
+            session.settings.send(.setSortOrder(try Self.choice(arguments, for: name)))
+            Console.lines(Render.taskList(of: session))
+        case "signin":
+            try session.signIn(arguments.joined(separator: " "))
+            Console.line("Signed in as \(session.settings.state.user?.name ?? "nobody").")
+        case "signout":
+            session.settings.send(.signOut)
+            Console.line("Signed out.")
         case "quit", "exit", "q":
             return false
         default:
             throw SampleError("Unknown command \"\(words[0])\". Type help to see the commands.")
         }
         return true
+    }
+
+    /// The one choice of `Choice` that `arguments` holds, or an error that lists them.
+    private static func choice<Choice: RawRepresentable<String> & CaseIterable>(
+        _ arguments: [String],
+        for command: String
+    ) throws(SampleError) -> Choice {
+        guard arguments.count == 1, let choice = Choice(rawValue: arguments[0].lowercased()) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SampleError("\(command) needs one of: \(names).")
+        }
+        return choice
     }
 
     /// The one number `arguments` holds, or an error that shows how to write the command.

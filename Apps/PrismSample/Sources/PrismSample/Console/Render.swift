@@ -4,15 +4,33 @@ import Prism
 /// How the app's state reads on a terminal.
 @MainActor
 enum Render {
-    /// `  #2 [x] Buy milk`.
-    static func task(_ item: TaskItem) -> String {
-        "  #\(item.id) [\(item.isDone ? "x" : " ")] \(item.title)"
+    /// `  #2 [x] Buy milk`, in the theme's colours.
+    static func task(_ item: TaskItem, theme: Theme = .plain) -> String {
+        let line = "  #\(item.id) [\(item.isDone ? "x" : " ")] \(item.title)"
+        switch theme {
+        case .plain: return line
+        case .color: return (item.isDone ? "\u{1B}[32m" : "\u{1B}[1m") + line + "\u{1B}[0m"
+        }
     }
 
-    /// The tasks, one a line, and how many are left.
-    static func taskList(_ state: TaskListState) -> [String] {
+    /// The session's tasks in the order and theme of its preferences (shared values the
+    /// settings feature changes), one a line, and how many are left.
+    static func taskList(of session: TaskSession) -> [String] {
+        let state = session.tasks.state
         guard !state.items.isEmpty else { return ["  No tasks yet. Add one with: add Buy milk"] }
-        return state.items.map(task) + ["  \(state.remainingCount) of \(state.items.count) left"]
+        let theme = session.settings.state.preferences.theme
+        return session.sortedTasks.map { task($0, theme: theme) }
+            + ["  \(state.remainingCount) of \(state.items.count) left"]
+    }
+
+    /// The settings: the shared values and where each is saved.
+    static func settings(of session: TaskSession) -> [String] {
+        let state = session.settings.state
+        return [
+            "  Theme:        \(state.preferences.theme.rawValue)   (preferences.json, a shared value)",
+            "  Sort order:   \(state.preferences.sortOrder.rawValue)",
+            "  Signed in:    \(state.user?.name ?? "nobody")   (user.json, a shared value the sync feature holds too)",
+        ]
     }
 
     /// The history, one snapshot a line, the current one marked.
@@ -35,7 +53,7 @@ enum Render {
         var lines = ["[" + path.joined(separator: " > ") + "]"]
         switch router.frontmostRoute {
         case nil:
-            lines += taskList(session.tasks.state)
+            lines += taskList(of: session)
         case .task(let id):
             if let item = session.tasks.state.item(id: id) {
                 lines += ["  Task #\(item.id): \(item.title)", "  " + (item.isDone ? "Done." : "Not done yet.")]
@@ -53,6 +71,7 @@ enum Render {
         case .sync:
             lines += ["  " + session.sync.state.summary]
         case .settings:
+            lines += settings(of: session)
             lines += [
                 "  Data folder:  \(session.directory.path)",
                 "  Task list:    \(session.stateFile.lastPathComponent) (PrismDiskPersistence, PrismPersistMiddleware)",

@@ -4,6 +4,8 @@ enum AppAction: Equatable, Sendable {
     case tasks(TaskListAction)
     /// An action of the sync feature (what its scoped store sends).
     case sync(SyncAction)
+    /// An action of the settings feature (what its scoped store sends).
+    case settings(SettingsAction)
     /// An action of the open task detail.
     case detail(TaskDetailAction)
     /// Opens the detail of the task with this id (its screen came to the front).

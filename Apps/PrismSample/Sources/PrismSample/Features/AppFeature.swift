@@ -24,6 +24,9 @@ struct AppFeature: PrismFeature {
         PrismScope(state: \.sync, action: AppAction.sync) {
             sync
         }
+        PrismScope(state: \.settings, action: AppAction.settings) {
+            SettingsFeature()
+        }
         PrismReduce<AppState, AppAction> { state, action in
             switch action {
             case .openDetail(let id):
@@ -33,7 +36,7 @@ struct AppFeature: PrismFeature {
                 state.detail = nil
             case .restoreTasks(let restored, _):
                 state.tasks = restored
-            case .tasks, .sync, .detail:
+            case .tasks, .sync, .settings, .detail:
                 break
             }
             if let open = state.detail?.id, state.tasks.item(id: open) == nil {

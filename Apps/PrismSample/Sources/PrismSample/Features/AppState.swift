@@ -1,8 +1,9 @@
 import Prism
 
 /// The whole app's state: one part per feature. This is what the store holds and what
-/// `PrismPersistMiddleware` saves to `tasks.json` (all but the open detail, which lives only
-/// while its screen is open).
+/// `PrismPersistMiddleware` saves to `tasks.json`: all but the open detail, which lives only
+/// while its screen is open, and the settings, whose shared values save themselves in files of
+/// their own (`preferences.json`, `user.json`).
 struct AppState: PrismState, Codable {
     /// The task-list feature's part.
     var tasks = TaskListState()
@@ -10,6 +11,8 @@ struct AppState: PrismState, Codable {
     var sync = SyncState()
     /// The detail of the task whose screen is open, or nil: an optional child feature.
     var detail: TaskDetailState?
+    /// The settings feature's part: shared values (see ``SettingsState``).
+    var settings = SettingsState()
 
     private enum CodingKeys: String, CodingKey {
         case tasks, sync

@@ -26,6 +26,8 @@ struct SyncReducer: PrismReducer {
         case .finished(let report):
             state.status = .synced
             state.lastSuccess = report
+            // The user the settings feature signed in: one value, held by both features.
+            state.syncedAs = state.user?.name
             return .none
         case .failed(let reason):
             state.status = .failed(reason)

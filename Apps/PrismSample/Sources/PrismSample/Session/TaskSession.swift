@@ -18,6 +18,10 @@ import Prism
 /// - `history.json` (`PrismDiskPersistence`, saved by ``close()``): the session's timeline, so
 ///   that `undo` works across runs.
 /// - the sync token: the keychain (``TokenVault``), never a file.
+/// - `preferences.json` and `user.json`: the settings feature's shared values (`@PrismShared`),
+///   each saved by its own key when it changes, and read by the other features that hold them
+///   (the sync feature holds the user). A change made by another run of the app while this one
+///   is open reaches this one too.
 ///
 /// A file that cannot be read is moved aside by `PrismDiskPersistence` (to
 /// `<name>.json.corrupt-<time>`), and opening the session fails with a ``SampleError`` that says
@@ -37,6 +41,10 @@ final class TaskSession {
     let tasks: PrismStore<TaskListState, TaskListAction>
     /// The sync feature's store: `store` scoped to `\.sync` and `AppAction.sync`.
     let sync: PrismStore<SyncState, SyncAction>
+    /// The settings feature's store: `store` scoped to `\.settings` and `AppAction.settings`.
+    let settings: PrismStore<SettingsState, SettingsAction>
+    /// Where the shared values live (the process's; a test's in tests).
+    let sharedStorage: PrismSharedStorage
     /// How many tasks are left: a derived store, which changes only when the count does.
     let remaining: PrismDerivedStore<AppState, Int>
     /// Undo/redo and time travel.
@@ -60,7 +68,16 @@ final class TaskSession {
     ///   it was moved.
     init(directory: URL, connection: SyncConnection, detailInterval: Duration = .seconds(1)) throws(SampleError) {
         let disk = PrismDiskPersistence(directory: directory)
-        var state: AppState = try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? AppState()
+        // The shared values' keys name files in this folder (see `.preferences`): states made
+        // here, decoded or new, hold the values saved there.
+        var state = try withDependencies { values in
+            values.sampleDataDirectory = directory
+        } operation: {
+            Result { () throws(SampleError) -> AppState in
+                try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? AppState()
+            }
+        }.get()
+        @Dependency(\.prismSharedStorage) var sharedStorage
         if state.sync.status == .syncing {
             // Saved while a sync was under way (the process was stopped): it is not under way now.
             state.sync.status = .failed("interrupted")
@@ -99,6 +116,8 @@ final class TaskSession {
         self.store = store
         self.tasks = store.scope(state: \.tasks, action: AppAction.tasks)
         self.sync = store.scope(state: \.sync, action: AppAction.sync)
+        self.settings = store.scope(state: \.settings, action: AppAction.settings)
+        self.sharedStorage = sharedStorage
         self.remaining = store.derive { $0.tasks.remainingCount }
     }
 
@@ -134,6 +153,22 @@ final class TaskSession {
         guard let item = tasks.state.item(id: id) else { throw .noSuchTask(id) }
         tasks.send(.remove(id: id))
         return item
+    }
+
+    /// The tasks in the order the preferences say.
+    var sortedTasks: [TaskItem] {
+        settings.state.preferences.sortOrder.sorted(tasks.state.items)
+    }
+
+    // MARK: Settings
+
+    /// Signs in as `name`.
+    ///
+    /// - Throws: ``SampleError`` when the name is empty.
+    func signIn(_ name: String) throws(SampleError) {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw SampleError("Sign in with a name, as in: signin Ada.") }
+        settings.send(.signIn(name: name))
     }
 
     // MARK: History
@@ -238,6 +273,11 @@ final class TaskSession {
             try await persistence.flush()
         } catch {
             throw SampleError("Could not save the task list to \(stateFile.path): \(error)")
+        }
+        do {
+            try await sharedStorage.flush()
+        } catch {
+            throw SampleError("Could not save the settings in \(directory.path): \(error)")
         }
         let timeline = history.timeline
         guard timeline != openedTimeline else { return }

@@ -19,7 +19,7 @@ extension Tour {
         let latest = session.history.debugger.currentIndex ?? 0
         let first = try session.travel(to: 1)
         code("travel(to: 1)", "the list after \(first.action): \(taskCountLine)")
-        Console.lines(Render.taskList(session.tasks.state).map { "    " + $0 })
+        Console.lines(Render.taskList(of: session).map { "    " + $0 })
         try session.travel(to: latest)
         code("travel(to: \(latest))", "back to the present: \(taskCountLine)")
     }

@@ -70,6 +70,7 @@ final class Tour {
         try await showChildFeatures()
         try showRouter()
         try await showPersistence()
+        try await showSharedValues()
         await showKeychain()
         await showSyncWithRetries()
         try await showCaching()

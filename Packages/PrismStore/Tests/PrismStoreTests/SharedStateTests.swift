@@ -257,6 +257,35 @@ struct SharedStateTests {
         #expect(await reader.value >= 1)
     }
 
+    @Test("a read on another thread while a store's watcher probes does not stop it keeping its value")
+    func readsElsewhereDoNotCountForAProbe() async {
+        let state = withStorage { SettingsFeatureState() }
+        let holder = state.$settings
+        // A watcher computes a member on the main actor (a probe never spans a suspension)
+        // while another thread reads the value: only the watcher's own reads may mark it as
+        // reading shared values, or it would recompute on every read from then on.
+        let reads = ReadCounter()
+        let reader = Thread {
+            while !reads.isStopped {
+                _ = holder.wrappedValue
+                reads.add()
+            }
+        }
+        reader.start()
+        while reads.count < 10 { usleep(100) }
+        let probe = SharedReads.beginProbe()
+        let start = reads.count
+        let deadline = Date.now.addingTimeInterval(5)
+        while reads.count < start + 1_000 && Date.now < deadline { usleep(10) }
+        let counted = SharedReads.endProbe(probe)
+        reads.stop()
+        #expect(reads.count >= start + 1_000, "the other thread did not read during the probe")
+        #expect(!counted, "a read on another thread counted for the main actor's probe")
+        let own = SharedReads.beginProbe()
+        _ = state.settings
+        #expect(SharedReads.endProbe(own), "the probing thread's own read did not count")
+    }
+
     @Test("a key used with two value types is a programmer error that names the key")
     func typeMismatchIsNamed() async {
         await #expect(processExitsWith: .failure) {
@@ -278,4 +307,16 @@ struct SharedStateTests {
             await Task.detached { holder.wrappedValue = 2 }.value
         }
     }
+}
+
+/// Counts another thread's reads, and tells it to stop.
+final class ReadCounter: @unchecked Sendable {  // fields under `lock`
+    private let lock = NSLock()
+    private var reads = 0
+    private var stopped = false
+
+    var count: Int { lock.withLock { reads } }
+    var isStopped: Bool { lock.withLock { stopped } }
+    func add() { lock.withLock { reads += 1 } }
+    func stop() { lock.withLock { stopped = true } }
 }

@@ -216,9 +216,10 @@ extension SharedBox: AnySharedBox {
 /// Such a value can change without a send of the store (another holder changes it), so the
 /// watcher reads it anew each time instead of serving the value it kept; the shared value's own
 /// registrar tells observers about changes made elsewhere. A watcher probes around each
-/// computation (`beginProbe`, `endProbe`, on the main actor); every read of a shared value
-/// counts while a probe is open. A read on another thread during a probe counts too: the
-/// watcher then only stops serving its kept value, which is never wrong.
+/// computation (`beginProbe`, `endProbe`, on the main actor); every read of a shared value on
+/// the probing thread counts while a probe is open. A read on another thread (a persisting
+/// middleware encoding on its queue, another test) does not: it would make the watcher stop
+/// serving its kept value for good.
 @usableFromInline
 enum SharedReads {
     #if canImport(Darwin)
@@ -261,14 +262,20 @@ enum SharedReads {
     static let probes = Atomic<Int>(0)
     @usableFromInline
     static let count = Atomic<UInt>(0)
+    /// The `pthread_t` of the thread that probes (the main actor's, whichever thread runs it).
+    @usableFromInline
+    static let probingThread = Atomic<UInt>(0)
 
     @inlinable
     static func noteRead() {
-        if probes.load(ordering: .relaxed) > 0 { count.wrappingAdd(1, ordering: .relaxed) }
+        if probes.load(ordering: .relaxed) > 0 && probingThread.load(ordering: .relaxed) == UInt(pthread_self()) {
+            count.wrappingAdd(1, ordering: .relaxed)
+        }
     }
 
     @usableFromInline
     static func beginProbe() -> UInt {
+        probingThread.store(UInt(pthread_self()), ordering: .relaxed)
         probes.wrappingAdd(1, ordering: .relaxed)
         return count.load(ordering: .relaxed)
     }

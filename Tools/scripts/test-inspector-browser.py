@@ -8,6 +8,7 @@ inspector to a store and sends a few actions, and checks what a person would see
 - it lists the actions the app sends, live;
 - a secret in the state is shown redacted;
 - clicking an earlier action's jump button puts the app's store back in that state;
+- a selected action says where in the app's code it was sent from (the trace);
 - the filter, an action typed as JSON, pausing and resuming, exporting the session and
   loading the file back work from the page's controls;
 - 20,000 actions sent at 10,000 a second all reach the page, or the page is told how many it
@@ -155,6 +156,17 @@ def click_row(driver, index, button=None):
     wait(driver, attempt)
 
 
+def fixture_send_line():
+    """The line of the fixture's source that sends its scripted actions (`store.send(action)`)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    source = os.path.join(root, "Packages/PrismInspector/Sources/PrismInspectorFixture/main.swift")
+    with open(source, encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            if line.strip() == "store.send(action)":
+                return number
+    raise RuntimeError("the fixture no longer sends its actions with store.send(action)")
+
+
 def main():
     fixture_path, screenshot_path = sys.argv[1], sys.argv[2]
     fixture = Fixture(fixture_path)
@@ -222,6 +234,11 @@ def main():
         wait(driver, lambda: "items[1]" in driver.find_element(By.ID, "diff").text)
         check("the diff shows what an action changed", '+ "eggs"' in driver.find_element(By.ID, "diff").text,
               driver.find_element(By.ID, "diff").text)
+        # The trace: where in the fixture's code the action was sent.
+        wait(driver, lambda: "Sent from" in driver.find_element(By.ID, "sent-from").text)
+        sent_from = driver.find_element(By.ID, "sent-from").text
+        check("the selected action says where it was sent from",
+              sent_from.startswith("Sent from PrismInspectorFixture/main.swift:%d" % fixture_send_line()), sent_from)
         os.makedirs(os.path.dirname(os.path.abspath(screenshot_path)), exist_ok=True)
         driver.save_screenshot(screenshot_path)
         check("screenshot saved to " + screenshot_path, os.path.getsize(screenshot_path) > 10_000)

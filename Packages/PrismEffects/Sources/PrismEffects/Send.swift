@@ -24,6 +24,8 @@ public struct Send<Action: Sendable>: Sendable {
 
     private let destination: Destination
     let token: EffectToken?
+    /// Where the effect that sends was made, for a tool that traces where actions come from.
+    var site: PrismCallSite?
 
     /// A `Send` that hands every action to `send`.
     ///
@@ -52,9 +54,16 @@ public struct Send<Action: Sendable>: Sendable {
 
     private func deliver(_ action: Action) {
         switch destination {
-        case .runtime(let runtime, let group): runtime.enqueue(action, group: group, token: token)
+        case .runtime(let runtime, let group): runtime.enqueue(action, group: group, token: token, site: site)
         case .closure(let deliver): deliver(action)
         }
+    }
+
+    /// This `Send`, its actions marked as sent by the effect made at `site`.
+    func sited(_ site: PrismCallSite) -> Send {
+        var send = self
+        send.site = site
+        return send
     }
 
     /// Whether the effect that owns this `Send` was cancelled (or the calling task was).
@@ -65,9 +74,11 @@ public struct Send<Action: Sendable>: Sendable {
     func map<Other: Sendable>(_ transform: @escaping @Sendable (Other) -> Action) -> Send<Other> {
         let destination = self.destination
         let token = self.token
+        let site = self.site
         return Send<Other>(token: token) { action in
             switch destination {
-            case .runtime(let runtime, let group): runtime.enqueue(transform(action), group: group, token: token)
+            case .runtime(let runtime, let group):
+                runtime.enqueue(transform(action), group: group, token: token, site: site)
             case .closure(let deliver): deliver(transform(action))
             }
         }

@@ -60,7 +60,7 @@ struct EffectLifetimeTests {
         let runtime = PrismEffectRuntime<Int>()
         // Every delivered action starts another effect that runs until cancelled, the way a
         // store reduces what an effect sent and starts the effect the reducer returns.
-        runtime.setDeliver { _, task in
+        runtime.setDeliver { _, task, _ in
             var task = task
             runtime.start(Shape.run.effect(started: started, ended: ended), task: &task) { _ in }
         }

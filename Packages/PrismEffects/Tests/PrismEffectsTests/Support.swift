@@ -12,7 +12,7 @@ final class RuntimeHarness<Action: Sendable> {
     let errors = LockedBox<[PrismEffectError]>([])
 
     init() {
-        runtime.setDeliver { [weak self] action, _ in self?.received.append(action) }
+        runtime.setDeliver { [weak self] action, _, _ in self?.received.append(action) }
         let errors = self.errors
         runtime.unhandledErrorHandler = { error in errors.mutate { $0.append(error) } }
     }

@@ -81,6 +81,7 @@ struct InspectorStreamingTests {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         try await withInspector(store) { inspector in
             store.send(.add("milk"))
+            let line = #line + 1
             store.send(.add("eggs"))
             let page = try await openPage(inspector)
             _ = try await page.next("actions")
@@ -99,6 +100,8 @@ struct InspectorStreamingTests {
             let action = try #require(state["action"] as? [String: Any])
             #expect(action["v"] as? String == ".add")
             #expect(state["actionJSON"] as? String == #"{"add":{"_0":"eggs"}}"#)
+            // Where it was sent from (the trace).
+            #expect(state["sentFrom"] as? String == "\(#fileID):\(line) in selectShowsStateAndDiff()")
             await page.close()
         }
     }

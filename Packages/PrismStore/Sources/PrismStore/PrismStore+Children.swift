@@ -30,6 +30,7 @@ extension PrismStore {
         guard let initial = core.currentState[keyPath: toElements][prismID: id] else { return nil }
         let core = self.core
         let parentSend = sendAction
+        let trace = self.trace
         return core.childStore(key: PrismChildStoreKey(path: toElements, id: id)) {
             let lastKnown = PrismLastKnownState(initial)
             var write: ((inout State, ElementState) -> Void)?
@@ -49,7 +50,8 @@ extension PrismStore {
             return PrismStore<ElementState, ElementAction>(
                 core: elementCore,
                 send: { parentSend(fromElementAction(id, $0)) },
-                read: { elementCore.observedState }
+                read: { elementCore.observedState },
+                trace: trace
             )
         }
     }
@@ -83,6 +85,7 @@ extension PrismStore {
         guard let identity = presence, let initial = core.currentState[keyPath: toChildState] else { return nil }
         let core = self.core
         let parentSend = sendAction
+        let trace = self.trace
         return core.childStore(key: PrismChildStoreKey(path: toChildState, id: nil), tag: identity) {
             let lastKnown = PrismLastKnownState(initial)
             var write: ((inout State, ChildState) -> Void)?
@@ -102,7 +105,8 @@ extension PrismStore {
             return PrismStore<ChildState, ChildAction>(
                 core: childCore,
                 send: { parentSend(fromChildAction($0)) },
-                read: { childCore.observedState }
+                read: { childCore.observedState },
+                trace: trace
             )
         }
     }

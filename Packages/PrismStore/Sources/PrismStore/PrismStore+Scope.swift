@@ -35,7 +35,8 @@ extension PrismStore {
         return PrismStore<ChildState, ChildAction>(
             core: childCore,
             send: { parentSend(fromChildAction($0)) },
-            read: { childCore.observedState }
+            read: { childCore.observedState },
+            trace: trace
         )
     }
 
@@ -54,7 +55,8 @@ extension PrismStore {
         return PrismStore<ChildState, ChildAction>(
             core: childCore,
             send: { parentSend(fromChildAction($0)) },
-            read: { childCore.observedState }
+            read: { childCore.observedState },
+            trace: trace
         )
     }
 

@@ -65,22 +65,27 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     /// specialized for the member's type (through `core`, an existential, it would not be).
     @usableFromInline
     let rootCore: RootCore<State, Action>?
+    /// The root's call-site slot, shared by every store of the tree (see `SendTrace`).
+    @usableFromInline
+    let trace: SendTrace
 
     @usableFromInline
     init(
         core: any StoreCore<State, Action>,
         send: @escaping (Action) -> PrismEffectTask,
-        read: @escaping () -> State
+        read: @escaping () -> State,
+        trace: SendTrace
     ) {
         self.core = core
         self.rootCore = core.root
         self.sendAction = send
         self.readState = read
+        self.trace = trace
     }
 
     @inlinable
     convenience init(root: RootCore<State, Action>) {
-        self.init(core: root, send: { root.send($0) }, read: { root.observedRootState })
+        self.init(core: root, send: { root.send($0) }, read: { root.observedRootState }, trace: root.trace)
     }
 
     @inlinable
@@ -201,9 +206,28 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     /// When `send` returns, `action` and every action its effects sent immediately have been
     /// reduced. The returned handle covers the asynchronous effects that started; await
     /// `PrismEffectTask/finish()` to wait for them, or `PrismEffectTask/cancel()` them.
+    ///
+    /// The call site (`fileID`, `line`, `function`) is noted for a tool that traces where each
+    /// action came from (PrismInspector); leave them to their defaults. Noting it costs a send
+    /// a branch while no such tool is attached.
     @inlinable
     @discardableResult
-    public func send(_ action: Action) -> PrismEffectTask {
+    public func send(
+        _ action: Action,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        function: StaticString = #function
+    ) -> PrismEffectTask {
+        if trace.isOn { trace.site = PrismCallSite(fileID: fileID, line: line, function: function) }
+        return sendAction(action)
+    }
+
+    /// Sends `action` without noting a call site: the baseline the trace's benchmark compares
+    /// `send` with.
+    @_spi(PrismInternals)
+    @inlinable
+    @discardableResult
+    public func _sendUntraced(_ action: Action) -> PrismEffectTask {
         sendAction(action)
     }
 

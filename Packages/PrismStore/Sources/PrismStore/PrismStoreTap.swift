@@ -33,10 +33,14 @@ public final class PrismStoreTap<State: Sendable, Action: Sendable> {
 struct RecordedAction<Action: Sendable>: CustomStringConvertible, Sendable {
     @usableFromInline
     let action: Action
+    /// Where the action was sent, when a send noted it (see `SendTrace`).
+    @usableFromInline
+    let site: PrismCallSite?
 
     @inlinable
-    init(action: Action) {
+    init(action: Action, site: PrismCallSite? = nil) {
         self.action = action
+        self.site = site
     }
 
     @usableFromInline
@@ -69,6 +73,11 @@ extension PrismTimeTravelDebugger.Snapshot {
     /// (`PrismStore._attach(recordingInto:tap:)`) and the action is an `Action`.
     public func _recordedAction<Action: Sendable>(as type: Action.Type) -> Action? {
         (payload as? RecordedAction<Action>)?.action
+    }
+
+    /// Where the recorded action was sent (`store.send`'s call site), when it is known.
+    public func _callSite<Action: Sendable>(as type: Action.Type) -> PrismCallSite? {
+        (payload as? RecordedAction<Action>)?.site
     }
 }
 

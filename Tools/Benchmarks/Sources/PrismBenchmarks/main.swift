@@ -19,6 +19,12 @@ let store = await storeBenchmarks()
 printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
 all += store
 
+let trace = await MainActor.run { traceBenchmarks() }
+if !trace.isEmpty {
+    printReport("PrismStore: noting where each send came from (for the inspector's trace)", trace)
+    all += trace
+}
+
 let scale = await MainActor.run { storeScaleBenchmarks() + compositionBenchmarks() }
 if !scale.isEmpty {
     printReport("PrismStore at scale: one send, by the size of the state", scale)

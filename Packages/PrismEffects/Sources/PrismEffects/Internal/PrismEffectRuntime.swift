@@ -8,7 +8,8 @@ import PrismSupport
 @_spi(PrismInternals)
 public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// Reduces one action that an effect sent, on behalf of the effects in `task`.
-    public typealias Deliver = @MainActor @Sendable (Action, PrismEffectTask) -> Void
+    /// Hands an action an effect sent to the store, with where that effect was made, if known.
+    public typealias Deliver = @MainActor @Sendable (Action, PrismEffectTask, PrismCallSite?) -> Void
     /// Runs the body of an effect's task inside a context (task-local values, such as the
     /// dependencies of the store that started it).
     public typealias TaskContext = @Sendable (_ body: @Sendable () async -> Void) async -> Void
@@ -17,6 +18,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         let action: Action
         let group: EffectGroup
         let token: EffectToken?
+        let site: PrismCallSite?
     }
 
     struct State {
@@ -208,7 +210,8 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
             for action in actions { context.send(action) }
             return true
         case .run(let run):
-            await perform(run, send: context.send)
+            await perform(
+                run, send: context.send.sited(PrismCallSite(fileID: run.fileID, line: run.line, function: "")))
             return !context.isCancelled
         case .wait(let wait):
             do {
@@ -295,10 +298,10 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
 
     // MARK: Mailbox
 
-    func enqueue(_ action: Action, group: EffectGroup, token: EffectToken?) {
+    func enqueue(_ action: Action, group: EffectGroup, token: EffectToken?, site: PrismCallSite? = nil) {
         group.enter()
         let schedule = state.withLock { state -> Bool in
-            state.mailbox.append(Entry(action: action, group: group, token: token))
+            state.mailbox.append(Entry(action: action, group: group, token: token, site: site))
             if state.drainScheduled { return false }
             state.drainScheduled = true
             return true
@@ -317,7 +320,7 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         }
         for entry in batch {
             if let deliver, !(entry.token?.isCancelled ?? false), !entry.group.isCancelled {
-                deliver(entry.action, PrismEffectTask(group: entry.group))
+                deliver(entry.action, PrismEffectTask(group: entry.group), entry.site)
             }
             entry.group.leave()
         }

@@ -78,6 +78,8 @@ struct StateMessage: Encodable {
     let hasPrevious: Bool
     /// The action as JSON, to edit and send again (when the action type is `Codable`).
     let actionJSON: String?
+    /// Where the action was sent (`Features/Settings.swift:42 in save()`), when a send noted it.
+    let sentFrom: String?
 }
 
 /// Server → page: the store is now at `index` (time travel).

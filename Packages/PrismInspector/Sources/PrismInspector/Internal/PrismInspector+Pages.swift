@@ -223,6 +223,7 @@ extension PrismInspector {
         let snapshot = all[offset]
         let previous = offset > 0 ? all[offset - 1] : nil
         let action = snapshot._recordedAction(as: Action.self)
+        let sentFrom = snapshot._callSite(as: Action.self)?.description
         let encodeAction = capabilities.encodeAction
         page.send {
             let state = ValueNode(of: snapshot.state)
@@ -235,7 +236,7 @@ extension PrismInspector {
             }
             return StateMessage(
                 index: index, state: state, action: actionNode, diff: before.map { $0.diff(to: state) } ?? [],
-                hasPrevious: before != nil, actionJSON: actionJSON
+                hasPrevious: before != nil, actionJSON: actionJSON, sentFrom: sentFrom
             ).jsonText
         }
     }

@@ -223,6 +223,7 @@
       }
       diff.innerHTML = html;
     }
+    $("sent-from").textContent = message.sentFrom ? "Sent from " + message.sentFrom : "";
     renderTree($("action"), message.action, 3);
     renderTree($("state"), message.state, 2);
     model.actionJSON = message.actionJSON || null;

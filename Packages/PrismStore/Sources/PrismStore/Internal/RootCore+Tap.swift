@@ -84,7 +84,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     /// Logs `action` and `state` after it, or counts it while recording is paused.
     @inlinable
     @inline(__always)
-    func log(_ action: Action, state: State, nanoseconds: Int64) {
+    func log(_ action: Action, state: State, nanoseconds: Int64, site: PrismCallSite?) {
         guard isRecording, let log else {
             skipped &+= 1
             return
@@ -95,7 +95,8 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             action: action,
             state: state,
             secondsSinceReferenceDate: stamp,
-            reduceNanoseconds: nanoseconds
+            reduceNanoseconds: nanoseconds,
+            site: site
         )
         let slot = log + next
         if total < capacity {
@@ -139,7 +140,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             let entry = log[slot]
             debugger.record(
                 state: entry.state,
-                payload: RecordedAction(action: entry.action),
+                payload: RecordedAction(action: entry.action, site: entry.site),
                 secondsSinceReferenceDate: entry.secondsSinceReferenceDate,
                 reduceNanoseconds: entry.reduceNanoseconds
             )
@@ -159,8 +160,9 @@ extension RootCore {
     @inline(never)
     func reduceRecorded(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
         if recording.measuresDuration { return reduceTimed(action, into: recording) }
+        let site = trace.take()
         let effect = reduceUnrecorded(action)
-        recording.log(action, state: statePointer.pointee, nanoseconds: -1)
+        recording.log(action, state: statePointer.pointee, nanoseconds: -1, site: site)
         return effect
     }
 
@@ -168,10 +170,12 @@ extension RootCore {
     @inlinable
     @inline(never)
     func reduceTimed(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
+        let site = trace.take()
         let start = ContinuousClock.now
         let effect = reduceUnrecorded(action)
         let elapsed = ContinuousClock.now - start
-        recording.log(action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed))
+        recording.log(
+            action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed), site: site)
         return effect
     }
 
@@ -192,6 +196,8 @@ extension RootCore {
         owner: ObjectIdentifier? = nil
     ) {
         recording = newTap != nil || debugger != nil ? StoreRecording(tap: newTap, debugger: debugger) : nil
+        trace.isOn = recording != nil
+        trace.site = nil
         tapOwner = recording == nil ? nil : owner
         needsObservation = isObserved || hasWatchers || recording != nil
     }
@@ -213,13 +219,22 @@ struct ActionLogEntry<State, Action> {
     var secondsSinceReferenceDate: Double
     @usableFromInline
     var reduceNanoseconds: Int64
+    @usableFromInline
+    var site: PrismCallSite?
 
     @inlinable
-    init(action: Action, state: State, secondsSinceReferenceDate: Double, reduceNanoseconds: Int64) {
+    init(
+        action: Action,
+        state: State,
+        secondsSinceReferenceDate: Double,
+        reduceNanoseconds: Int64,
+        site: PrismCallSite?
+    ) {
         self.action = action
         self.state = state
         self.secondsSinceReferenceDate = secondsSinceReferenceDate
         self.reduceNanoseconds = reduceNanoseconds
+        self.site = site
     }
 }
 

@@ -79,6 +79,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     @exclusivity(unchecked)
     var recording: StoreRecording<State, Action>?
+    /// The call site of the send under way, while a tool traces (see `SendTrace`).
+    @usableFromInline
+    let trace = SendTrace()
     /// Who attached `recording`, when it was attached with an owner: only that owner detaches
     /// it, and no other owner attaches over it.
     var tapOwner: ObjectIdentifier?
@@ -111,8 +114,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         self.statePointer = .allocate(capacity: 1)
         self.statePointer.initialize(to: initialState)
         self.reducer = reducer
-        effectRuntime.setDeliver { [weak self] action, task in
-            self?.receive(action, task: task)
+        effectRuntime.setDeliver { [weak self] action, task, site in
+            self?.receive(action, task: task, site: site)
         }
     }
 
@@ -240,12 +243,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         return task
     }
 
-    /// An action an effect sent, on behalf of the effects in `task`.
-    private func receive(_ action: Action, task: PrismEffectTask) {
+    /// An action an effect sent, on behalf of the effects in `task`; `site`: where that effect
+    /// was made, noted for a tool that traces.
+    private func receive(_ action: Action, task: PrismEffectTask, site: PrismCallSite?) {
         if isSending {
             enqueueImmediate(action, for: task)
             return
         }
+        if trace.isOn { trace.site = site }
         isSending = true
         var task = task
         finish(reduce(action), task: &task)

@@ -21,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-browser inspector-screenshot test-all lint format bench run docs api-check clean
+.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck
 test: deps ## Run every package's tests from one root build, in a few groups (Tools/scripts/test-in-groups.sh)
 	$(SWIFT) build --build-tests
 	$(WITH_KEYRING) Tools/scripts/test-in-groups.sh $(SWIFT)
+
+test-written: deps ## Compile and run the test PrismInspector writes from the sample app's session (Tools/scripts/test-written.sh)
+	$(WITH_KEYRING) Tools/scripts/test-written.sh $(SWIFT)
 
 test-packages: deps ## Build and test each package under Packages/ on its own
 	@set -e; for package in $(PACKAGES); do \
@@ -73,7 +76,7 @@ inspector-screenshot: deps ## Run the browser test and save its screenshot where
 # checked without a build: every manifest is generated from one table (Tools/Modules.toml, checked
 # by `make lint`), and `make test-tsan` builds and tests six nested packages alone.
 test-all: deps ## Everything CI runs: lint, tests, a short stress run of the documented tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
-	Tools/scripts/timed.sh lint test test-stress-short test-tsan test-consumer test-browser docs api-check
+	Tools/scripts/timed.sh lint test test-written test-stress-short test-tsan test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)

@@ -493,8 +493,20 @@ let package = Package(
         // Tests that span packages
         .testTarget(
             name: "PrismSampleTests",
-            dependencies: ["Prism", "prism-sample", "PrismHTTPTesting", "PrismTesting", "PrismTestSupport"],
+            dependencies: [
+                "Prism",
+                "prism-sample",
+                "PrismHTTPTesting",
+                "PrismInspector",
+                "PrismTesting",
+                "PrismTestSupport",
+            ],
             path: "Apps/PrismSample/Tests/PrismSampleTests"
+        ),
+        .testTarget(
+            name: "PrismSampleRecordedTests",
+            dependencies: ["Prism", "prism-sample", "PrismTesting"],
+            path: "Apps/PrismSample/Tests/PrismSampleRecordedTests"
         ),
         .testTarget(
             name: "PrismIntegrationTests",

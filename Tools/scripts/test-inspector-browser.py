@@ -8,6 +8,8 @@ inspector to a store and sends a few actions, and checks what a person would see
 - it lists the actions the app sends, live;
 - a secret in the state is shown redacted;
 - clicking an earlier action's jump button puts the app's store back in that state;
+- skipping an action recomputes the states without it; locking holds the app's actions until
+  unlocking releases them;
 - a selected action says where in the app's code it was sent from (the trace);
 - the filter, an action typed as JSON, pausing and resuming, exporting the session and
   loading the file back work from the page's controls;
@@ -258,6 +260,32 @@ def main():
         wait(driver, lambda: "jam" in fixture.state()["items"])
         row_index(driver, '.add("jam")')
         check("an action typed as JSON on the page is sent to the store", True)
+
+        # Skip: the row's skip button leaves the action out and the store takes the recomputed
+        # state; unskip takes it back in.
+        jam = row_index(driver, '.add("jam")')
+        click_row(driver, jam)
+        click_row(driver, jam, ".skip")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#rows .row.skipped[data-index="%d"]' % jam))
+        state = fixture.state()
+        check("skipping an action recomputes the states without it and the store takes the newest",
+              "jam" not in state["items"] and state["items"][:3] == ["milk", "eggs", "bread"], json.dumps(state))
+        click_row(driver, jam, ".skip")
+        wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, '#rows .row.skipped'))
+        check("unskipping takes the action back in", fixture.state()["items"][-1] == "jam",
+              json.dumps(fixture.state()))
+
+        # Lock: the app's actions are held (the page says how many) and released on unlock.
+        driver.find_element(By.ID, "lock").click()
+        wait(driver, lambda: driver.find_element(By.ID, "lock").text == "Unlock")
+        fixture.send({"add": {"_0": "held"}})
+        wait(driver, lambda: "1 action held" in driver.find_element(By.ID, "held").text)
+        check("a locked app's action is held, and the page says so", "held" not in fixture.state()["items"],
+              json.dumps(fixture.state()))
+        driver.find_element(By.ID, "lock").click()
+        wait(driver, lambda: "held" in fixture.state()["items"])
+        row_index(driver, '.add("held")')
+        check("unlocking releases the held action to the store and the list", True)
 
         # Paused, the page lists nothing new; resuming notes how many actions it missed.
         driver.find_element(By.ID, "record").click()

@@ -27,6 +27,11 @@ extension PrismInspector {
         /// The most messages queued for one page and not written yet: a page that stops reading
         /// is closed when it has this many, instead of the queue growing without end.
         public var maxQueuedMessages: Int
+        /// The Swift expression a test written from the page makes the store's reducer with,
+        /// as a test file would write it (`AppFeature(api: .offline)`). When nil, the store's
+        /// reducer type called with no arguments (`MyApp.AppFeature()`), if it is one Swift code
+        /// can name; set it for a reducer that takes arguments or a store made with middleware.
+        public var testReducer: String?
 
         /// Creates a configuration.
         ///
@@ -41,6 +46,7 @@ extension PrismInspector {
         ///   - maxConnections: The most connections served at once.
         ///   - idleTimeout: How long a connection may stay silent.
         ///   - maxQueuedMessages: The most messages queued for a page that does not read.
+        ///   - testReducer: The expression a written test makes the reducer with.
         public init(
             historyLimit: Int = 1_000,
             batchInterval: Duration = .milliseconds(50),
@@ -51,7 +57,8 @@ extension PrismInspector {
             maxMessageBytes: Int = 32 << 20,
             maxConnections: Int = 32,
             idleTimeout: Duration = .seconds(30),
-            maxQueuedMessages: Int = 1_000
+            maxQueuedMessages: Int = 1_000,
+            testReducer: String? = nil
         ) {
             precondition(maxConnections >= 1, "PrismInspector: maxConnections must be at least 1.")
             precondition(idleTimeout > .zero, "PrismInspector: idleTimeout must be positive.")
@@ -66,6 +73,7 @@ extension PrismInspector {
             self.maxConnections = maxConnections
             self.idleTimeout = idleTimeout
             self.maxQueuedMessages = maxQueuedMessages
+            self.testReducer = testReducer
         }
     }
 }

@@ -66,6 +66,9 @@ extension PrismInspector where State: Codable, Action: Codable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             return try encoder.encode(recording)
         }
+        capabilities.encodeStateForTest = { state in try testJSON(state) }
+        capabilities.encodeActionForTest = { action in try testJSON(action) }
+        capabilities.decodeStateForTest = { json in try JSONDecoder().decode(State.self, from: Data(json.utf8)) }
         capabilities.decodeRecording = { data in
             let message = try JSONDecoder().decode(LoadMessage<PrismSessionRecording<State, Action>>.self, from: data)
             return PrismSessionRecordingParts(
@@ -76,4 +79,12 @@ extension PrismInspector where State: Codable, Action: Codable {
         }
         return try await start(store, configuration: configuration, capabilities: capabilities)
     }
+}
+
+/// `value` as the JSON a generated test decodes: keys sorted (so that an action not `Equatable`
+/// can be matched by its JSON), slashes not escaped.
+private func testJSON(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -49,6 +49,10 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     /// replacement is not recorded as one made by the app.
     var isTraveling = false
     var isStopped = false
+    /// The actions the page skipped (see PrismInspector+Steering.swift), by snapshot number.
+    var skipped: Set<Int> = []
+    /// The lock state last sent to the pages.
+    var lastLockSent: LockMessage?
 
     init(
         store: PrismStore<State, Action>,
@@ -98,6 +102,28 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     public var isRecording: Bool {
         get { store?._isRecording ?? false }
         set { setRecording(newValue) }
+    }
+
+    /// A Swift Testing test that replays the recorded actions numbered `first` through `last`
+    /// (``PrismTimeTravelDebugger/Snapshot/index``) with `PrismTestStore`, exhaustively: each
+    /// action sent, or received when an effect sent it, with the whole state the app reached
+    /// after it. What the page's Write test button gives.
+    ///
+    /// The test makes the reducer with ``Configuration-swift.struct/testReducer``, or the
+    /// store's reducer type with no arguments; the dependencies its effects read are for the
+    /// test to set, where the code says. States and actions are written as their JSON: with
+    /// types that are not `Codable`, or a value that does not encode, the test says so and
+    /// fails rather than not compile.
+    ///
+    /// - Throws: ``PrismInspectorError`` with the code
+    ///   ``PrismInspectorError/Code-swift.struct/cannotWriteTest`` when the actions are no
+    ///   longer kept, the state before the first is not, a note is among them, or all are
+    ///   skipped.
+    public func testSource(from first: Int, through last: Int) throws -> String {
+        switch testInput(from: first, through: last) {
+        case .success(let input): return input.generator().source()
+        case .failure(let failure): throw PrismInspectorError(code: .cannotWriteTest, message: failure.reason)
+        }
     }
 
     /// How many pages are connected.

@@ -16,6 +16,11 @@ public struct PrismInspectorError: Error, Sendable, CustomStringConvertible {
         /// one (``PrismInspector/stop()``) first.
         public static let storeAlreadyInspected = Code("storeAlreadyInspected")
 
+        /// No test can be written of the actions asked for: they are no longer kept, the
+        /// state before them is not, a note (a state no action explains) is among them, or
+        /// every one of them is skipped.
+        public static let cannotWriteTest = Code("cannotWriteTest")
+
         /// The name of the code.
         public var description: String { name }
     }

@@ -89,4 +89,45 @@ struct InspectorReplayTests {
             await page.close()
         }
     }
+
+    @Test("skipping an action and taking it back recompute with the bare reducer: nothing saved, nothing heard")
+    func skipSkipsMiddleware() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = PrismDiskPersistence(directory: folder)
+        let persist = PrismPersistMiddleware<TodoState, TodoAction>(
+            strategy: disk, key: "todos", coalescingWindow: .zero)
+        let hearing = Hearing()
+        let store = PrismStore(
+            initialState: TodoState(),
+            reducer: PrismCombineReducers {
+                TodoReducer()
+                persist
+                CountingMiddleware(hearing: hearing)
+            }
+        )
+        try await withInspector(store) { inspector in
+            store.send(.add("milk"))
+            store.send(.increment)
+            store.send(.increment)
+            try await persist.flush()
+            let saved = TodoState(count: 2, items: ["milk"])
+            #expect(try disk.load(key: "todos") == saved)
+
+            let page = try await openPage(inspector)
+            _ = try await page.next("actions")
+            try await page.send(["type": "skip", "index": 1])
+            _ = try await page.next("skipped")
+            #expect(store.state == TodoState(count: 2))
+            try await page.send(["type": "skip", "index": 1, "on": false])
+            _ = try await page.next("skipped") { ($0["indices"] as? [Int])?.isEmpty == true }
+            #expect(store.state == saved)
+
+            try await persist.flush()
+            #expect(try disk.load(key: "todos") == saved, "the recomputed states were not saved")
+            #expect(hearing.heardActions == [.add("milk"), .increment, .increment], "the replays were not heard")
+            #expect(hearing.replacedCount == 0)
+            await page.close()
+        }
+    }
 }

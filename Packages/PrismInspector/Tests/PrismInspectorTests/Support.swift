@@ -28,6 +28,8 @@ enum TodoAction: Codable, Equatable, Sendable {
     case wait(seconds: Int)
     case finishWaiting
     case importAccounts([Account?])
+    /// Adds `item` from an effect: `.add(item)` arrives after the send.
+    case addLater(String)
 }
 
 struct TodoReducer: PrismReducer {
@@ -46,6 +48,8 @@ struct TodoReducer: PrismReducer {
             return .cancel(id: "wait")
         case .importAccounts(let accounts):
             if let last = accounts.last, let account = last { state.account = account }
+        case .addLater(let item):
+            return .run { send in send(.add(item)) }
         }
         return .none
     }

@@ -57,6 +57,7 @@ extension PrismStore {
         core.root?.replay = { state, action in
             dependencies.yield { reducer.replay(into: &state, action: action) }
         }
+        core.root?.reducerType = R.self
         reducer.storeAttached(reading: { [weak self] in self?.state })
     }
 }

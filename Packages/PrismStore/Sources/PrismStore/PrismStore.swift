@@ -106,6 +106,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
         hearReplacements { reducer.stateReplaced($0) }
         core.root?.replay = { reducer.replay(into: &$0, action: $1) }
+        core.root?.reducerType = R.self
         reducer.storeAttached(reading: { [weak self] in self?.state })
     }
 
@@ -218,7 +219,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         line: UInt = #line,
         function: StaticString = #function
     ) -> PrismEffectTask {
-        if trace.isOn { trace.site = PrismCallSite(fileID: fileID, line: line, function: function) }
+        if trace.isOn { trace.noteSend(at: PrismCallSite(fileID: fileID, line: line, function: function)) }
         return sendAction(action)
     }
 

@@ -33,14 +33,14 @@ public final class PrismStoreTap<State: Sendable, Action: Sendable> {
 struct RecordedAction<Action: Sendable>: CustomStringConvertible, Sendable {
     @usableFromInline
     let action: Action
-    /// Where the action was sent, when a send noted it (see `SendTrace`).
+    /// Where the action came from, when a send or an effect noted it (see `SendTrace`).
     @usableFromInline
-    let site: PrismCallSite?
+    let origin: ActionOrigin
 
     @inlinable
-    init(action: Action, site: PrismCallSite? = nil) {
+    init(action: Action, origin: ActionOrigin = .unknown) {
         self.action = action
-        self.site = site
+        self.origin = origin
     }
 
     @usableFromInline
@@ -75,9 +75,16 @@ extension PrismTimeTravelDebugger.Snapshot {
         (payload as? RecordedAction<Action>)?.action
     }
 
-    /// Where the recorded action was sent (`store.send`'s call site), when it is known.
+    /// Where the recorded action was sent (`store.send`'s call site, or for an action an
+    /// effect sent, where the effect was made), when it is known.
     public func _callSite<Action: Sendable>(as type: Action.Type) -> PrismCallSite? {
-        (payload as? RecordedAction<Action>)?.site
+        (payload as? RecordedAction<Action>)?.origin.site
+    }
+
+    /// Whether an effect sent the recorded action (rather than a `send`), when the store
+    /// recorded it for a tool that traces; false when not known.
+    public func _isSentByEffect<Action: Sendable>(as type: Action.Type) -> Bool {
+        (payload as? RecordedAction<Action>)?.origin.byEffect ?? false
     }
 }
 
@@ -165,6 +172,51 @@ extension PrismStore {
         set { tappedRoot.recording?.measuresDuration = newValue }
     }
 
+    // MARK: Locking
+
+    /// Whether the attached tool locked the store (see ``_lock()``).
+    public var _isLocked: Bool { tappedRoot.recording?.isLocked ?? false }
+
+    /// Locks the store while a tool is attached: every action sent from then on (by the app,
+    /// a scoped store or an effect) is held in order, not reduced, until ``_unlock(releasing:)``.
+    /// A send of a held action returns a finished task. Past 100,000 held actions the store
+    /// unlocks itself and reduces them (see ``_takeUnlockedByOverflow()``); detaching the tool
+    /// reduces them too. Does nothing when no tool is attached.
+    public func _lock() {
+        tappedRoot.recording?.isLocked = true
+    }
+
+    /// Unlocks the store: the held actions are reduced in order, as if sent now (`releasing`),
+    /// or dropped. Returns how many were held.
+    @discardableResult
+    public func _unlock(releasing: Bool) -> Int {
+        tappedRoot.unlock(releasing: releasing)
+    }
+
+    /// How many actions the lock holds.
+    public var _heldActions: Int { tappedRoot.recording?.held.count ?? 0 }
+
+    /// Whether the store unlocked itself because too many actions were held, since the last
+    /// call.
+    public func _takeUnlockedByOverflow() -> Bool {
+        guard let recording = tappedRoot.recording else { return false }
+        defer { recording.unlockedByOverflow = false }
+        return recording.unlockedByOverflow
+    }
+
+    /// Sends `action` past the lock (the tool's own send), noting `site` as its call site.
+    @discardableResult
+    public func _sendPastLock(
+        _ action: Action,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        function: StaticString = #function
+    ) -> PrismEffectTask {
+        let root = tappedRoot
+        if root.recording?.isLocked == true { root.recording?.passesLockOnce = !root.isSending }
+        return send(action, fileID: fileID, line: line, function: function)
+    }
+
     /// The root's reducer (with its middleware): for tools that compute states from recorded
     /// actions without running effects, such as loading a session recording.
     ///
@@ -193,6 +245,10 @@ extension PrismStore {
         if let replay = root.replay { return replay }
         return { state, action in _ = root.reducer(&state, action) }
     }
+
+    /// The type of the reducer the root store was made with (`PrismStore(initialState:reducer:)`),
+    /// or nil for a store made with a closure: for a tool that writes tests of the store.
+    public var _reducerType: Any.Type? { tappedRoot.reducerType }
 
     /// The current state, read without observing it (a tool reading the state must not make
     /// the next send pay for telling observers).

@@ -11,6 +11,7 @@ struct SendTraceTests {
         case start
         case fromEffect
         case child(Int)
+        case sendsNow
     }
 
     struct Feature: PrismReducer {
@@ -26,6 +27,8 @@ struct SendTraceTests {
             case .child(let amount):
                 state += amount
                 return .none
+            case .sendsNow:
+                return .send(.child(100))
             }
         }
     }
@@ -63,12 +66,103 @@ struct SendTraceTests {
     func onlyWhileAttached() {
         let store = PrismStore(initialState: 0, reducer: Feature())
         store.send(.child(1))
-        #expect(store.trace.site == nil && !store.trace.isOn)
+        #expect(store.trace.origin.site == nil && !store.trace.isOn)
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
         store._attach(recordingInto: debugger, tap: nil)
         #expect(store.trace.isOn)
         store._attach(recordingInto: nil, tap: nil)
         store.send(.child(1))
-        #expect(store.trace.site == nil && !store.trace.isOn)
+        #expect(store.trace.origin.site == nil && !store.trace.isOn)
+    }
+
+    @Test("each recorded action says whether an effect sent it (.run's send, .send) or a send did")
+    func byEffect() async throws {
+        let store = PrismStore(initialState: 0, reducer: Feature())
+        let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
+        store._attach(recordingInto: debugger, tap: nil)
+        await store.send(.start).finish()
+        store.send(.sendsNow)
+        store.send(.child(1))
+        store._moveRecording()
+        let origins = debugger.snapshots.map {
+            ($0._recordedAction(as: Action.self), $0._isSentByEffect(as: Action.self))
+        }
+        #expect(origins.map(\.0) == [.start, .fromEffect, .sendsNow, .child(100), .child(1)])
+        #expect(origins.map(\.1) == [false, true, false, true, false])
+    }
+}
+
+/// A tool's lock: actions held, released in order or dropped.
+@MainActor
+@Suite("Locking a store for a tool")
+struct StoreLockTests {
+    typealias Feature = SendTraceTests.Feature
+    typealias Action = SendTraceTests.Action
+
+    func attached() -> (PrismStore<Int, Action>, PrismTimeTravelDebugger<Int>) {
+        let store = PrismStore(initialState: 0, reducer: Feature())
+        let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 200)
+        store._attach(recordingInto: debugger, tap: nil)
+        return (store, debugger)
+    }
+
+    @Test("a locked store holds the app's, a scoped store's and effects' actions; unlocking reduces them in order")
+    func holdsAndReleases() async throws {
+        let (store, debugger) = attached()
+        let running = store.send(.start)  // its effect's action arrives while locked
+        store._lock()
+        store.send(.child(2))
+        store.scope(state: { $0 }, action: Action.child).send(3)
+        await running.finish()
+        #expect(store.state == 1, "nothing after the lock was reduced")
+        #expect(store._heldActions == 3)
+        #expect(store._unlock(releasing: true) == 3)
+        #expect(store.state == 1 + 2 + 3 + 10)
+        #expect(!store._isLocked && store._heldActions == 0)
+        store._moveRecording()
+        let actions = debugger.snapshots.compactMap { $0._recordedAction(as: Action.self) }
+        #expect(actions == [.start, .child(2), .child(3), .fromEffect])
+        let effectFlags = debugger.snapshots.map { $0._isSentByEffect(as: Action.self) }
+        #expect(effectFlags == [false, false, false, true], "a released action keeps where it came from")
+    }
+
+    @Test("dropping the held actions reduces none of them; the tool's own send passes the lock")
+    func dropsAndPasses() {
+        let (store, _) = attached()
+        store._lock()
+        store.send(.child(1))
+        store._sendPastLock(.child(5))
+        #expect(store.state == 5)
+        store.send(.child(1))
+        #expect(store._unlock(releasing: false) == 2)
+        #expect(store.state == 5)
+        store.send(.child(1))
+        #expect(store.state == 6, "unlocked")
+    }
+
+    @Test("detaching the tool releases what it held; a store without a tool cannot be locked")
+    func detachReleases() {
+        let (store, _) = attached()
+        store._lock()
+        store.send(.child(7))
+        store._attach(recordingInto: nil, tap: nil)
+        #expect(store.state == 7)
+        store._lock()
+        store.send(.child(1))
+        #expect(store.state == 8 && !store._isLocked)
+    }
+
+    @Test("past 100,000 held actions the store unlocks itself and reduces every one, in order")
+    func overflowUnlocks() {
+        let (store, debugger) = attached()
+        store._lock()
+        for _ in 0..<100_000 { store.send(.child(1)) }
+        #expect(store.state == 0 && store._heldActions == 100_000)
+        store.send(.child(2))
+        #expect(store.state == 100_002)
+        #expect(!store._isLocked && store._takeUnlockedByOverflow())
+        #expect(!store._takeUnlockedByOverflow(), "told once")
+        store._moveRecording()
+        #expect(debugger.snapshots.last?._recordedAction(as: Action.self) == .child(2))
     }
 }

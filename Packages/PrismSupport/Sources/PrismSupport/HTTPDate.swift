@@ -25,6 +25,16 @@ public enum HTTPDate {
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)) GMT"
     }
 
+    /// `1994-11-06T08:49:37Z` (ISO 8601, UTC) for `seconds` since 1970-01-01T00:00:00Z: the same
+    /// calendar, for a file or a header comment that names when it was written.
+    public static func formatISO8601(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return "\(year)-\(pad(month))-\(pad(day))T"
+            + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))Z"
+    }
+
     /// Seconds since 1970 for an IMF-fixdate, RFC 850 or asctime date; nil when `string` is none
     /// of them.
     ///

@@ -17,6 +17,13 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(text) == seconds)
     }
 
+    @Test("Seconds since 1970 format as ISO 8601 in UTC, before 1970 too")
+    func iso8601() {
+        #expect(HTTPDate.formatISO8601(784_111_777) == "1994-11-06T08:49:37Z")
+        #expect(HTTPDate.formatISO8601(1_709_251_199) == "2024-02-29T23:59:59Z")
+        #expect(HTTPDate.formatISO8601(-1) == "1969-12-31T23:59:59Z")
+    }
+
     @Test("The obsolete RFC 850 and asctime forms parse too")
     func obsoleteForms() {
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)

@@ -22,7 +22,8 @@ struct InteractiveCommand: AsyncParsableCommand {
             in: options.directory, server: server.target, timeout: server.requestTimeout
         ) { session in
             let inspector =
-                inspect ? try await PrismInspector.start(session.store, configuration: .init(printsURL: false)) : nil
+                inspect
+                ? try await PrismInspector.start(session.store, configuration: SampleInspector.configuration) : nil
             if let inspector {
                 // Flushed at once: a reader at the other end of a pipe sees it before any command.
                 Console.line("Inspector: \(inspector.url.absoluteString)   (open it in a browser; it closes at quit)")

@@ -1,5 +1,5 @@
 /// Every action of the app: one case per feature, plus the app's own.
-enum AppAction: Equatable, Sendable {
+enum AppAction: Codable, Equatable, Sendable {
     /// An action of the task-list feature (what its scoped store sends).
     case tasks(TaskListAction)
     /// An action of the sync feature (what its scoped store sends).

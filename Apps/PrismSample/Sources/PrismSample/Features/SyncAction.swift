@@ -1,5 +1,5 @@
 /// What happens in the sync feature: the user asks for a sync, and the effect reports back.
-enum SyncAction: Equatable, Sendable {
+enum SyncAction: Codable, Equatable, Sendable {
     /// Syncs these tasks (the app passes its current list) with the server.
     case start(tasks: [TaskItem])
     /// The effect's report: the sync succeeded.

@@ -10,7 +10,7 @@ struct TaskDetailState: Equatable, Identifiable, Sendable {
 }
 
 /// What happens on a task's detail screen.
-enum TaskDetailAction: Equatable, Sendable {
+enum TaskDetailAction: Codable, Equatable, Sendable {
     /// The screen opened: its timer starts.
     case opened
     /// The timer ticked.

@@ -51,7 +51,8 @@ final class Tour {
         do {
             let tour = try Tour(directory: directory, server: server)
             // The tour's store in a browser while the tour runs (`interactive --inspect` keeps one open).
-            let inspector = try await PrismInspector.start(tour.session.store, configuration: .init(printsURL: false))
+            let inspector = try await PrismInspector.start(
+                tour.session.store, configuration: SampleInspector.configuration)
             Console.line("Inspector: \(inspector.url.absoluteString)   (interactive --inspect keeps one open)")
             try await tour.runSteps()
             await inspector.stop()

@@ -15,6 +15,12 @@ struct InspectorCapabilities<State: Sendable, Action: Sendable>: Sendable {
     var encodeAction: (@Sendable (Action) -> String?)?
     /// A session recording as JSON.
     var encodeRecording: (@Sendable (PrismSessionRecordingParts<State, Action>) throws -> Data)?
+    /// A state as the JSON a generated test decodes (keys sorted).
+    var encodeStateForTest: (@Sendable (State) throws -> String)?
+    /// An action likewise.
+    var encodeActionForTest: (@Sendable (Action) throws -> String)?
+    /// A state back from that JSON (to find what its `Codable` conformance leaves out).
+    var decodeStateForTest: (@Sendable (String) throws -> State)?
     /// A `load` message's session recording.
     var decodeRecording: (@Sendable (Data) throws -> PrismSessionRecordingParts<State, Action>)?
 }

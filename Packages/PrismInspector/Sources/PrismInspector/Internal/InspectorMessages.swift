@@ -18,6 +18,9 @@ struct HelloMessage: Encodable {
     let canLoad: Bool
     let historyLimit: Int
     let recording: Bool
+    /// Whether the store is locked (its actions held), and how many it holds.
+    let locked: Bool
+    let held: Int
 }
 
 /// Server → page: actions recorded since the last batch.
@@ -50,6 +53,10 @@ struct ActionsMessage: Encodable {
         let summary: String
         /// Whether this is not an action but a note (attached, state replaced, resumed, loaded).
         let marker: Bool
+        /// Whether the action is skipped (its state and those after it recomputed without it).
+        let skipped: Bool
+        /// Whether an effect sent the action (rather than a `send`).
+        let byEffect: Bool
     }
 }
 
@@ -82,6 +89,31 @@ struct StateMessage: Encodable {
     let sentFrom: String?
 }
 
+/// Server → page: every skipped action, after one was skipped or turned on again (the states
+/// after it changed: a page shows its selected snapshot again).
+struct SkippedMessage: Encodable {
+    let type = "skipped"
+    let indices: [Int]
+}
+
+/// Server → page: whether the store is locked and how many actions it holds, when that changed.
+struct LockMessage: Encodable, Equatable {
+    let type = "lock"
+    let locked: Bool
+    let held: Int
+}
+
+/// Server → page: a Swift Testing test of the chosen actions, as the page asked (`test`).
+struct TestMessage: Encodable {
+    let type = "test"
+    let fileName: String
+    let source: String
+    /// How many actions it replays.
+    let actions: Int
+    /// Whether values shown redacted are written in it, in clear.
+    let containsSecrets: Bool
+}
+
 /// Server → page: the store is now at `index` (time travel).
 struct JumpedMessage: Encodable {
     let type = "jumped"
@@ -99,10 +131,14 @@ struct NoticeMessage: Encodable {
 
 /// Page → server: the `type`, and the fields that some messages have.
 struct IncomingMessage: Decodable {
-    /// `select`, `jump`, `record`, `export`, `load`, `send`.
+    /// `select`, `jump`, `record`, `skip`, `lock`, `test`, `export`, `load`, `send`.
     let type: String
     let index: Int?
+    /// `test`: the last action of the range that starts at `index`.
+    let through: Int?
     let on: Bool?
+    /// `lock` with `on: false`: drop the held actions rather than release them.
+    let drop: Bool?
 }
 
 /// Page → server: `send`, an action typed as JSON.

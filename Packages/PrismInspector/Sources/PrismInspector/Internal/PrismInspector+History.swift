@@ -73,7 +73,7 @@ extension PrismInspector {
 
     /// Sends the page the session as a `PrismSessionRecording`: the actions since the last
     /// note (attached, state replaced, resumed, loaded), from the state at that note, so that
-    /// replaying it gives the same states.
+    /// replaying it gives the same states (skipped actions left out).
     func export(for page: PageConnection) {
         guard let encode = capabilities.encodeRecording else {
             page.send { NoticeMessage.error("The store's state and action types are not Codable.").jsonText }
@@ -86,7 +86,10 @@ extension PrismInspector {
         let initial = all[start]
         var entries: [(offset: Double, action: Action)] = []
         for snapshot in all[(start + 1)...] {
-            guard let action = snapshot._recordedAction(as: Action.self) else { continue }
+            // A skipped action is left out: replaying the file gives the states shown.
+            guard let action = snapshot._recordedAction(as: Action.self), !skipped.contains(snapshot.index) else {
+                continue
+            }
             entries.append((snapshot.timestamp.timeIntervalSince(initial.timestamp), action))
         }
         let parts = PrismSessionRecordingParts(fileName: nil, initialState: initial.state, entries: entries)
@@ -141,6 +144,8 @@ extension PrismInspector {
         var state = parts.initialState
         let start = Date.now.timeIntervalSinceReferenceDate - (parts.entries.last?.offset ?? 0)
         history.clear()
+        skipped = []
+        broadcastSkipped()
         history._record(
             state: state,
             payload: InspectorMarker.loaded(parts.entries.count, from: parts.fileName),

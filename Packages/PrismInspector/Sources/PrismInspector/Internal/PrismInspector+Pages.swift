@@ -25,16 +25,19 @@ struct EntryInput<Action: Sendable>: Sendable {
     let duration: Int64?
     let action: Action?
     let note: String
+    let skipped: Bool
+    let byEffect: Bool
 
     func described() -> ActionsMessage.Entry {
         guard let action else {
             return .init(
-                index: index, parent: parent, time: time, duration: duration, name: note, summary: note, marker: true)
+                index: index, parent: parent, time: time, duration: duration, name: note, summary: note, marker: true,
+                skipped: false, byEffect: false)
         }
         let node = ValueNode(of: action, budget: .summary)
         return .init(
             index: index, parent: parent, time: time, duration: duration, name: node.actionName,
-            summary: node.oneLine(limit: 200), marker: false)
+            summary: node.oneLine(limit: 200), marker: false, skipped: skipped, byEffect: byEffect)
     }
 }
 
@@ -55,7 +58,9 @@ extension PrismInspector {
             canExport: capabilities.encodeRecording != nil,
             canLoad: capabilities.decodeRecording != nil,
             historyLimit: configuration.historyLimit,
-            recording: store?._isRecording ?? false
+            recording: store?._isRecording ?? false,
+            locked: store?._isLocked ?? false,
+            held: store?._heldActions ?? 0
         )
         let helloText = hello.jsonText
         page.send { helloText }
@@ -66,6 +71,8 @@ extension PrismInspector {
             self?.disconnect(page.id)
         }
         lastEffectsSent = []
+        let skippedIndices = skipped.sorted()
+        if !skippedIndices.isEmpty { page.send { SkippedMessage(indices: skippedIndices).jsonText } }
         flush()
         startPump()
     }
@@ -73,6 +80,7 @@ extension PrismInspector {
     func disconnect(_ id: Int) {
         pages[id] = nil
         if pages.isEmpty {
+            releaseLockForClosedPages()
             store?._measuresReduceDuration = false
             pumpTask?.cancel()
             pumpTask = nil
@@ -110,6 +118,8 @@ extension PrismInspector {
         let all = history._snapshots(from: .min)
         let current = history._currentIndex
         let recording = store._isRecording
+        pruneSkipped(all)
+        sendLockState()
         for (id, var page) in pages {
             guard page.connection.backlog < 3 else { continue }
             let start = firstOffset(in: all, after: page.cursor)
@@ -168,7 +178,9 @@ extension PrismInspector {
             time: (snapshot.timestamp.timeIntervalSince1970 * 1_000).rounded(),
             duration: snapshot._reduceNanoseconds >= 0 ? snapshot._reduceNanoseconds : nil,
             action: action,
-            note: action == nil ? snapshot.action : ""
+            note: action == nil ? snapshot.action : "",
+            skipped: skipped.contains(snapshot.index),
+            byEffect: snapshot._isSentByEffect(as: Action.self)
         )
     }
 
@@ -202,6 +214,14 @@ extension PrismInspector {
             jump(to: index, for: page)
         case "record":
             setRecording(message.on ?? true)
+        case "skip":
+            guard let index = message.index else { return }
+            setSkipped(index, message.on ?? true, for: page)
+        case "test":
+            guard let index = message.index else { return }
+            writeTest(from: index, through: message.through ?? index, for: page)
+        case "lock":
+            setLocked(message.on ?? true, dropping: message.drop ?? false)
         case "export":
             export(for: page)
         case "load":
@@ -250,8 +270,10 @@ extension PrismInspector {
         }
         do {
             let action = try decode(data)
-            store?.send(action)
-            page.send { NoticeMessage.notice("Sent.").jsonText }
+            // The page's own send passes a lock: it is how one steps a locked app.
+            let wasLocked = store?._isLocked ?? false
+            store?._sendPastLock(action)
+            page.send { NoticeMessage.notice(wasLocked ? "Sent past the lock." : "Sent.").jsonText }
         } catch {
             let reason = "\(error)"
             page.send { NoticeMessage.error("That JSON is not an action: \(reason)").jsonText }

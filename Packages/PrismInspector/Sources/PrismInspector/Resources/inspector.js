@@ -19,6 +19,11 @@
     dropped: 0,
     effects: [],
     actionJSON: null,
+    skipped: new Set(),   // the indices of skipped actions
+    rangeStart: null,     // with a shift-click, the other end of the selected range
+    test: null,           // the last test written: {fileName, source}
+    locked: false,
+    held: 0,
   };
   let socket = null;
   let renderQueued = false;
@@ -61,12 +66,14 @@
       $("load-label").hidden = !message.canLoad;
       $("sender").hidden = !message.canSendActions;
       setRecording(message.recording);
+      setLock(message.locked, message.held);
     },
     actions(message) {
       if (message.reset) {
         model.entries = [];
         model.dropped = 0;
         model.selected = null;
+        model.skipped = new Set();
       }
       for (const entry of message.entries) {
         // An action recorded after a jump back replaces the snapshots ahead of its parent.
@@ -76,6 +83,7 @@
           }
         }
         model.entries.push(entry);
+        if (entry.skipped) model.skipped.add(entry.index);
       }
       const limit = model.hello ? model.hello.historyLimit : 1000;
       if (model.entries.length > limit) model.entries.splice(0, model.entries.length - limit);
@@ -99,6 +107,24 @@
     state(message) {
       if (message.index !== model.selected) return;
       renderDetail(message);
+    },
+    skipped(message) {
+      model.skipped = new Set(message.indices);
+      // The states after a skipped action changed: show the selected one again.
+      if (model.selected !== null) send({ type: "select", index: model.selected });
+      updateSkipButton();
+      queueRender(false);
+    },
+    lock(message) {
+      setLock(message.locked, message.held);
+    },
+    test(message) {
+      model.test = { fileName: message.fileName, source: message.source };
+      $("test-pane").hidden = false;
+      $("test-title").textContent = "Test: " + message.fileName;
+      $("test-source").value = message.source;
+      note("Wrote a test of " + message.actions + (message.actions === 1 ? " action" : " actions") + "." +
+        (message.containsSecrets ? " It holds the values shown redacted here, in clear." : ""));
     },
     jumped(message) {
       model.current = message.index;
@@ -165,16 +191,23 @@
       const entry = model.entries[model.shown[i]];
       const classes = ["row", "row-grid"];
       if (entry.marker) classes.push("marker");
-      if (entry.index === model.selected) classes.push("selected");
+      if (entry.index === model.selected || inRange(entry.index)) classes.push("selected");
       if (entry.index === model.current) classes.push("current");
       if (model.current !== null && entry.index > model.current) classes.push("future");
+      if (model.skipped.has(entry.index)) classes.push("skipped");
+      if (entry.byEffect) classes.push("by-effect");
+      const skipButton = entry.marker ? "" :
+        '<button class="skip" type="button" title="Leave this action out, or take it back in">' +
+        (model.skipped.has(entry.index) ? "unskip" : "skip") + "</button>";
       const slow = entry.duration !== null && entry.duration > 1e6 ? " slow" : "";
       html += '<div class="' + classes.join(" ") + '" data-index="' + entry.index + '">' +
         '<span class="index">' + entry.index + "</span>" +
         '<span class="time">' + formatTime(entry.time) + "</span>" +
         '<span class="duration' + slow + '">' + formatDuration(entry.duration) + "</span>" +
-        '<span class="name" title="' + escape(entry.summary) + '">' + escape(entry.marker ? entry.name : entry.summary) + "</span>" +
-        '<span><button class="jump" type="button" title="Put the store back in the state after this action">jump</button></span>' +
+        '<span class="name" title="' + escape((entry.byEffect ? "sent by an effect: " : "") + entry.summary) + '">' +
+        escape(entry.marker ? entry.name : entry.summary) + "</span>" +
+        '<span class="row-tools">' + skipButton +
+        '<button class="jump" type="button" title="Put the store back in the state after this action">jump</button></span>' +
         "</div>";
     }
     rows.innerHTML = html;
@@ -188,16 +221,57 @@
     }
   }
 
-  function select(index) {
+  function inRange(index) {
+    if (model.rangeStart === null || model.selected === null) return false;
+    return index >= Math.min(model.rangeStart, model.selected) && index <= Math.max(model.rangeStart, model.selected);
+  }
+
+  function updateTestButton() {
+    const button = $("write-test");
+    button.disabled = model.selected === null;
+    if (model.rangeStart !== null && model.selected !== null && model.rangeStart !== model.selected) {
+      button.textContent = "Write test (#" + Math.min(model.rangeStart, model.selected) + "–#" +
+        Math.max(model.rangeStart, model.selected) + ")";
+    } else {
+      button.textContent = "Write test";
+    }
+  }
+
+  function writeTest() {
+    if (model.selected === null) return;
+    const from = model.rangeStart === null ? model.selected : Math.min(model.rangeStart, model.selected);
+    const through = model.rangeStart === null ? model.selected : Math.max(model.rangeStart, model.selected);
+    send({ type: "test", index: from, through: through });
+  }
+
+  function select(index, extend) {
+    if (extend && model.selected !== null) {
+      if (model.rangeStart === null) model.rangeStart = model.selected;
+    } else {
+      model.rangeStart = null;
+    }
     model.selected = index;
+    updateTestButton();
     $("detail-title").textContent = "#" + index + " " + (entryAt(index) ? entryAt(index).summary : "");
     $("jump").disabled = false;
+    updateSkipButton();
     send({ type: "select", index: index });
     queueRender(false);
   }
 
   function jump(index) {
     send({ type: "jump", index: index });
+  }
+
+  function toggleSkip(index) {
+    send({ type: "skip", index: index, on: !model.skipped.has(index) });
+  }
+
+  function updateSkipButton() {
+    const entry = model.selected === null ? null : entryAt(model.selected);
+    const button = $("skip");
+    button.disabled = !entry || entry.marker;
+    button.textContent = entry && model.skipped.has(entry.index) ? "Unskip" : "Skip";
   }
 
   function entryAt(index) {
@@ -314,6 +388,17 @@
     status.className = "status " + kind;
   }
 
+  function setLock(locked, held) {
+    model.locked = locked;
+    model.held = held;
+    $("lock").textContent = locked ? "Unlock" : "Lock app";
+    $("lock").title = locked
+      ? "Release the held actions in order"
+      : "Hold every action the app and its effects send until you unlock";
+    $("drop").hidden = !locked;
+    $("held").textContent = locked ? "locked: " + held + (held === 1 ? " action" : " actions") + " held" : "";
+  }
+
   function setRecording(on) {
     model.recording = on;
     $("record").textContent = on ? "Pause recording" : "Resume recording";
@@ -353,12 +438,14 @@
     const row = event.target.closest(".row");
     if (!row) return;
     const index = Number(row.dataset.index);
-    if (event.target.closest(".jump")) {
+    if (event.target.closest(".skip")) {
+      toggleSkip(index);
+    } else if (event.target.closest(".jump")) {
       select(index);
       jump(index);
     } else {
       $("follow").checked = false;
-      select(index);
+      select(index, event.shiftKey);
     }
   });
   $("rows").addEventListener("dblclick", (event) => {
@@ -372,6 +459,30 @@
   });
   $("jump").addEventListener("click", () => { if (model.selected !== null) jump(model.selected); });
   $("latest").addEventListener("click", () => { if (model.newest !== null) jump(model.newest); });
+  $("skip").addEventListener("click", () => { if (model.selected !== null) toggleSkip(model.selected); });
+  $("write-test").addEventListener("click", writeTest);
+  $("copy-test").addEventListener("click", () => {
+    const area = $("test-source");
+    area.select();
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(area.value).then(() => note("Copied the test."), () => document.execCommand("copy"));
+    } else {
+      document.execCommand("copy");
+    }
+  });
+  $("download-test").addEventListener("click", () => {
+    if (!model.test) return;
+    const blob = new Blob([model.test.source], { type: "text/x-swift" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = model.test.fileName;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  });
+  $("lock").addEventListener("click", () => send({ type: "lock", on: !model.locked }));
+  $("drop").addEventListener("click", () => send({ type: "lock", on: false, drop: true }));
   $("record").addEventListener("click", () => send({ type: "record", on: !model.recording }));
   $("export").addEventListener("click", () => send({ type: "export" }));
   $("load").addEventListener("change", (event) => {

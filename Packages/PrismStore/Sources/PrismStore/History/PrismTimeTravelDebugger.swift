@@ -337,6 +337,28 @@ extension PrismTimeTravelDebugger {
         (firstOffset(numberedAtLeast: index)..<buffer.count).map { buffer[$0] }
     }
 
+    /// Replaces the state of the snapshot numbered `index` (a tool that recomputes states,
+    /// such as skipping an action), keeping its action and time. Returns false when no kept
+    /// snapshot has that number.
+    @discardableResult
+    public func _replaceState(ofSnapshot index: Int, with state: State) -> Bool {
+        guard let offset = offset(of: index) else { return false }
+        let old = buffer[offset]
+        mutate {
+            buffer.replace(
+                at: offset,
+                with: Snapshot(
+                    index: old.index,
+                    secondsSinceReferenceDate: old.secondsSinceReferenceDate,
+                    state: state,
+                    payload: old.payload,
+                    reduceNanoseconds: old.reduceNanoseconds
+                )
+            )
+        }
+        return true
+    }
+
     /// The number of the current snapshot, without observing the debugger.
     public var _currentIndex: Int? { position.map { buffer[$0].index } }
 

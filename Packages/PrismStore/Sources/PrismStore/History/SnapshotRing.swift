@@ -33,6 +33,12 @@ struct SnapshotRing<Element> {
         return storage[slot(offset)]
     }
 
+    /// Replaces the element `offset` places after the oldest.
+    mutating func replace(at offset: Int, with element: Element) {
+        precondition(offset >= 0 && offset < count, "SnapshotRing index \(offset) out of range 0..<\(count)")
+        storage[slot(offset)] = element
+    }
+
     var first: Element? { count == 0 ? nil : self[0] }
 
     var elements: [Element] { (0..<count).map { self[$0] } }

@@ -65,6 +65,25 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     /// `total` at the last move of the log into the debugger.
     var moved = 0
 
+    /// Whether the tool locked the store: actions are held, not reduced, until it unlocks.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isLocked = false
+    /// Whether the next action reduces although the store is locked (the tool's own send).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var passesLockOnce = false
+    /// The actions held while locked, oldest first.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var held: [(action: Action, origin: ActionOrigin)] = []
+    /// The most actions held: one more unlocks the store, reducing those held first.
+    @usableFromInline
+    static var maxHeld: Int { 100_000 }
+    /// Whether the store unlocked itself because too many actions were held (until the tool
+    /// reads it with `takeOverflow()`).
+    var unlockedByOverflow = false
+
     init(tap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
         self.tap = tap
         self.debugger = debugger
@@ -84,7 +103,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     /// Logs `action` and `state` after it, or counts it while recording is paused.
     @inlinable
     @inline(__always)
-    func log(_ action: Action, state: State, nanoseconds: Int64, site: PrismCallSite?) {
+    func log(_ action: Action, state: State, nanoseconds: Int64, origin: ActionOrigin) {
         guard isRecording, let log else {
             skipped &+= 1
             return
@@ -96,7 +115,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             state: state,
             secondsSinceReferenceDate: stamp,
             reduceNanoseconds: nanoseconds,
-            site: site
+            origin: origin
         )
         let slot = log + next
         if total < capacity {
@@ -125,6 +144,15 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
         }
     }
 
+    /// Ends the lock and returns what it held.
+    @usableFromInline
+    func takeHeld() -> [(action: Action, origin: ActionOrigin)] {
+        isLocked = false
+        passesLockOnce = false
+        defer { held = [] }
+        return held
+    }
+
     /// Moves what was logged since the last move into the debugger, oldest first, and returns
     /// how many entries were overwritten before they could move (their snapshot numbers are
     /// skipped, so that numbers still count actions).
@@ -140,7 +168,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             let entry = log[slot]
             debugger.record(
                 state: entry.state,
-                payload: RecordedAction(action: entry.action, site: entry.site),
+                payload: RecordedAction(action: entry.action, origin: entry.origin),
                 secondsSinceReferenceDate: entry.secondsSinceReferenceDate,
                 reduceNanoseconds: entry.reduceNanoseconds
             )
@@ -159,23 +187,45 @@ extension RootCore {
     @inlinable
     @inline(never)
     func reduceRecorded(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
-        if recording.measuresDuration { return reduceTimed(action, into: recording) }
-        let site = trace.take()
+        let origin = trace.take()
+        if recording.isLocked && hold(action, origin: origin, in: recording) { return .none }
+        if recording.measuresDuration { return reduceTimed(action, origin: origin, into: recording) }
         let effect = reduceUnrecorded(action)
-        recording.log(action, state: statePointer.pointee, nanoseconds: -1, site: site)
+        recording.log(action, state: statePointer.pointee, nanoseconds: -1, origin: origin)
         return effect
+    }
+
+    /// Holds `action` while the tool locked the store, unless it is the tool's own send; when
+    /// the store holds too many, unlocks it: the held actions are queued, then `action`.
+    /// Returns whether `action` must not be reduced now.
+    @usableFromInline
+    @inline(never)
+    func hold(_ action: Action, origin: ActionOrigin, in recording: StoreRecording<State, Action>) -> Bool {
+        if recording.passesLockOnce {
+            recording.passesLockOnce = false
+            return false
+        }
+        recording.held.append((action, origin))
+        if recording.held.count > StoreRecording<State, Action>.maxHeld {
+            recording.unlockedByOverflow = true
+            release(recording.takeHeld())
+        }
+        return true
     }
 
     /// `reduceRecorded` while the tool asks for durations.
     @inlinable
     @inline(never)
-    func reduceTimed(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
-        let site = trace.take()
+    func reduceTimed(
+        _ action: Action,
+        origin: ActionOrigin,
+        into recording: StoreRecording<State, Action>
+    ) -> PrismEffect<Action> {
         let start = ContinuousClock.now
         let effect = reduceUnrecorded(action)
         let elapsed = ContinuousClock.now - start
         recording.log(
-            action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed), site: site)
+            action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed), origin: origin)
         return effect
     }
 
@@ -195,11 +245,23 @@ extension RootCore {
         debugger: PrismTimeTravelDebugger<State>?,
         owner: ObjectIdentifier? = nil
     ) {
+        // What a tool held is the app's: it goes on when the tool goes.
+        let held = recording?.takeHeld() ?? []
         recording = newTap != nil || debugger != nil ? StoreRecording(tap: newTap, debugger: debugger) : nil
         trace.isOn = recording != nil
-        trace.site = nil
+        trace.origin = .unknown
         tapOwner = recording == nil ? nil : owner
         needsObservation = isObserved || hasWatchers || recording != nil
+        release(held)
+    }
+
+    /// Unlocks the store: the held actions are reduced in order (`releasing`) or dropped.
+    /// Returns how many there were.
+    func unlock(releasing: Bool) -> Int {
+        guard let recording, recording.isLocked else { return 0 }
+        let held = recording.takeHeld()
+        if releasing { release(held) }
+        return held.count
     }
 
     /// Tells the tool, if any, that the effects of the action just reduced run under `task`.
@@ -220,7 +282,7 @@ struct ActionLogEntry<State, Action> {
     @usableFromInline
     var reduceNanoseconds: Int64
     @usableFromInline
-    var site: PrismCallSite?
+    var origin: ActionOrigin
 
     @inlinable
     init(
@@ -228,13 +290,13 @@ struct ActionLogEntry<State, Action> {
         state: State,
         secondsSinceReferenceDate: Double,
         reduceNanoseconds: Int64,
-        site: PrismCallSite?
+        origin: ActionOrigin
     ) {
         self.action = action
         self.state = state
         self.secondsSinceReferenceDate = secondsSinceReferenceDate
         self.reduceNanoseconds = reduceNanoseconds
-        self.site = site
+        self.origin = origin
     }
 }
 

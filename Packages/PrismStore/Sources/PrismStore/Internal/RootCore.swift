@@ -53,6 +53,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// store was made from a reducer value; nil for a store made from a closure.
     @usableFromInline
     var replay: ((inout State, Action) -> Void)?
+    /// The type of the reducer the store was made with, when made with one (a tool that writes
+    /// tests names it).
+    @usableFromInline
+    var reducerType: Any.Type?
     private let effectRuntime = PrismEffectRuntime<Action>()
 
     /// Whether somebody read the root's state since the last change it was told about.
@@ -103,7 +107,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     @exclusivity(unchecked)
     var hasQueuedActions = false
-    private var queue: [(action: Action, task: PrismEffectTask?)] = []
+    /// Queued actions, each with the task it is reduced on behalf of (nil: the send's) and,
+    /// while a tool traces, where it came from.
+    private var queue: [(action: Action, task: PrismEffectTask?, origin: ActionOrigin)] = []
     private var queueHead = 0
 
     @usableFromInline
@@ -230,7 +236,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     func enqueueReentrant(_ action: Action) -> PrismEffectTask {
         let task = PrismEffectTask._withGroup()
-        queue.append((action, task))
+        queue.append((action, task, trace.isOn ? trace.take() : .unknown))
         hasQueuedActions = true
         return task
     }
@@ -247,10 +253,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// was made, noted for a tool that traces.
     private func receive(_ action: Action, task: PrismEffectTask, site: PrismCallSite?) {
         if isSending {
-            enqueueImmediate(action, for: task)
+            enqueueImmediate(action, for: task, origin: ActionOrigin(site: site, byEffect: true))
             return
         }
-        if trace.isOn { trace.site = site }
+        if trace.isOn { trace.origin = ActionOrigin(site: site, byEffect: true) }
         isSending = true
         var task = task
         finish(reduce(action), task: &task)
@@ -267,16 +273,34 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         drainQueue(task: &task)
     }
 
-    private func enqueueImmediate(_ action: Action, for task: PrismEffectTask?) {
-        queue.append((action, task))
+    /// Queues an action an effect sent (`origin`: immediately, from no known site, unless given).
+    private func enqueueImmediate(
+        _ action: Action,
+        for task: PrismEffectTask?,
+        origin: ActionOrigin = ActionOrigin(site: nil, byEffect: true)
+    ) {
+        queue.append((action, task, origin))
         hasQueuedActions = true
+    }
+
+    /// Queues actions a tool held (see `StoreRecording.isLocked`), in order, to be reduced on
+    /// behalf of the send under way; reduces them now if no send is under way.
+    func release(_ held: [(action: Action, origin: ActionOrigin)]) {
+        guard !held.isEmpty else { return }
+        for (action, origin) in held { queue.append((action, nil, origin)) }
+        hasQueuedActions = true
+        guard !isSending else { return }
+        isSending = true
+        var task = PrismEffectTask()
+        finish(.none, task: &task)
     }
 
     /// Reduces every queued action, in order, each on behalf of its own task or of `task`.
     private func drainQueue(task: inout PrismEffectTask) {
         while queueHead < queue.count {
-            let (next, explicitTask) = queue[queueHead]
+            let (next, explicitTask, origin) = queue[queueHead]
             queueHead += 1
+            if trace.isOn { trace.origin = origin }
             let effect = reduce(next)
             guard !effect.isNone else { continue }
             if let explicitTask {

@@ -10,18 +10,45 @@ final class SendTrace {
     @usableFromInline
     @exclusivity(unchecked)
     nonisolated(unsafe) var isOn = false
-    /// The call site of the send under way, taken by the reduce that logs it.
+    /// Where the action under way came from, taken by the reduce that logs it.
     @usableFromInline
     @exclusivity(unchecked)
-    nonisolated(unsafe) var site: PrismCallSite?
+    nonisolated(unsafe) var origin = ActionOrigin.unknown
 
     @usableFromInline
     nonisolated init() {}
 
-    /// The site noted by the send under way, once.
-    @usableFromInline
-    func take() -> PrismCallSite? {
-        defer { site = nil }
-        return site
+    /// Notes a `send` made at `site`.
+    @inlinable
+    func noteSend(at site: PrismCallSite) {
+        origin = ActionOrigin(site: site, byEffect: false)
     }
+
+    /// The origin noted for the action under way, once.
+    @usableFromInline
+    func take() -> ActionOrigin {
+        defer { origin = .unknown }
+        return origin
+    }
+}
+
+/// Where an action came from, as a tool that traces sees it: the call site, and whether an
+/// effect sent it (then the site is where the effect was made, when known).
+@usableFromInline
+struct ActionOrigin: Sendable {
+    @usableFromInline
+    var site: PrismCallSite?
+    /// Whether an effect sent the action (`.run`'s `send`, or `.send` and friends).
+    @usableFromInline
+    var byEffect: Bool
+
+    @inlinable
+    init(site: PrismCallSite?, byEffect: Bool) {
+        self.site = site
+        self.byEffect = byEffect
+    }
+
+    /// Nothing noted.
+    @inlinable
+    static var unknown: ActionOrigin { ActionOrigin(site: nil, byEffect: false) }
 }

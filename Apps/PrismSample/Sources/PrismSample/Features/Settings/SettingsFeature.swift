@@ -13,7 +13,7 @@ struct SettingsState: Equatable, Sendable {
 }
 
 /// What the user can change in the settings.
-enum SettingsAction: Equatable, Sendable {
+enum SettingsAction: Codable, Equatable, Sendable {
     /// Draws tasks with this theme.
     case setTheme(Theme)
     /// Lists tasks in this order.

@@ -1,0 +1,56 @@
+import Foundation
+import Prism
+import PrismInspector
+import Testing
+
+@testable import prism_sample
+
+/// The inspector writes a test of the sample app's own session. This test checks what it
+/// writes; `make test-written` (Tools/scripts/test-written.sh) runs it with
+/// `PRISM_WRITE_RECORDED_TEST` set, puts the file in the PrismSampleRecordedTests target, and
+/// compiles and runs it there.
+@MainActor
+@Suite("A test written from the sample's session")
+struct WrittenTestTests {
+    @Test("the sample's session (tasks added and completed, a detail opened and closed) is written as a test")
+    func writesTheSessionsTest() async throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("prism-sample-written-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nowhere = try #require(URL(string: "http://127.0.0.1:9"))
+        let session = try TaskSession(
+            directory: folder, connection: SyncConnection(target: .server(nowhere), vault: nil, log: { _ in }))
+        let inspector = try await PrismInspector.start(session.store, configuration: SampleInspector.configuration)
+        _ = try session.add("pears")
+        _ = try session.add("Apples")
+        _ = try session.complete(id: 1)
+        session.store.send(.openDetail(taskID: 2))  // its effect sends .detail(.opened) at once
+        session.store.send(.closeDetail)
+        let recorded = inspector.debugger.snapshots.dropFirst()  // after "(inspector attached)"
+        let first = try #require(recorded.first?.index)
+        let last = try #require(recorded.last?.index)
+        #expect(recorded.count == 6)
+        // closeDetail cancelled the detail's timer; once its task has ended, the test waits for
+        // every effect at its end instead of skipping those still running.
+        var source = try inspector.testSource(from: first, through: last)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while source.contains("skipInFlightEffects()") && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            source = try inspector.testSource(from: first, through: last)
+        }
+
+        #expect(source.contains("@testable import prism_sample"))
+        #expect(source.contains("reducer: AppFeature.offline"))
+        #expect(
+            source.contains(##"try await store.send(Self.action(#"{"tasks":{"_0":{"add":{"title":"pears"}}}}"#))"##))
+        #expect(source.contains(##"try await store.receive(Self.action(#"{"detail":{"_0":{"opened":{}}}}"#)"##))
+        #expect(source.contains("await store.finish()"))
+        // AppState's Codable leaves the open detail out: those steps check what the JSON holds.
+        #expect(source.contains("The state's Codable leaves out detail"))
+        if let path = ProcessInfo.processInfo.environment["PRISM_WRITE_RECORDED_TEST"] {
+            try source.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        await inspector.stop()
+        try await session.close()
+    }
+}

@@ -28,4 +28,26 @@ let inspector = try await PrismInspector.start(store)
 // PrismInspector: http://127.0.0.1:52817/3f9c0a…/
 // snippet.end
 // snippet.hide
+store.send(.increment)
+store.send(.increment)
+store.send(.increment)
+// snippet.show
+// snippet.test-source
+// The actions #1 through #3 as a Swift Testing test (what the page's Write test button gives).
+let test = try inspector.testSource(from: 1, through: 3)
+print(test)
+// snippet.end
+// snippet.hide
 await inspector.stop()
+
+let otherStore = PrismStore(initialState: AppState(), reducer: AppReducer())
+// snippet.show
+// snippet.test-reducer
+// A test written from the page makes the reducer with this expression.
+let configured = try await PrismInspector.start(
+    otherStore,
+    configuration: .init(testReducer: "AppReducer()")
+)
+// snippet.end
+// snippet.hide
+await configured.stop()

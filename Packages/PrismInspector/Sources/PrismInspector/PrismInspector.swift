@@ -105,7 +105,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     }
 
     /// A Swift Testing test that replays the recorded actions numbered `first` through `last`
-    /// (``PrismTimeTravelDebugger/Snapshot/index``) with `PrismTestStore`, exhaustively: each
+    /// (`PrismTimeTravelDebugger.Snapshot.index`) with `PrismTestStore`, exhaustively: each
     /// action sent, or received when an effect sent it, with the whole state the app reached
     /// after it. What the page's Write test button gives.
     ///

@@ -5,10 +5,10 @@ import Testing
 
 @testable import PrismInspector
 
-/// Polls `condition` on the main actor for a few seconds.
+/// Polls `condition` on the main actor for up to 15 seconds.
 @MainActor
 func eventually(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(15)
     while ContinuousClock.now < deadline {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(5))

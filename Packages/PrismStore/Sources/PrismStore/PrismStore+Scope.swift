@@ -10,7 +10,7 @@ extension PrismStore {
     /// ```
     ///
     /// The child owns nothing: its ``state`` is always this store's state seen through
-    /// `state`, and ``send(_:)`` sends `action(childAction)` to this store, whose reducer,
+    /// `state`, and ``send(_:fileID:line:function:)`` sends `action(childAction)` to this store, whose reducer,
     /// middleware and effects handle it. Observers of the child hear about changes of the
     /// child's state only (for `Equatable` child state). With a writable key path,
     /// ``replaceState(with:)`` on the child writes through to this store.

@@ -3,7 +3,7 @@ import Observation
 
 /// An observable container of a feature's state that changes it only through actions.
 ///
-/// Views read ``state`` and call ``send(_:)``. Each action runs through the reducer, then the
+/// Views read ``state`` and call ``send(_:fileID:line:function:)``. Each action runs through the reducer, then the
 /// middleware; the effect they return runs, and the actions it sends come back through the
 /// reducer.
 ///
@@ -181,7 +181,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
 
     /// The current state.
     ///
-    /// Read-only: the only way to change it is ``send(_:)`` (or ``replaceState(with:)``, for
+    /// Read-only: the only way to change it is ``send(_:fileID:line:function:)`` (or ``replaceState(with:)``, for
     /// tools such as time travel). Reading it inside `withObservationTracking`, or in a
     /// SwiftUI view's body, observes it.
     @inlinable

@@ -25,10 +25,11 @@ final class SendTrace {
     }
 
     /// The origin noted for the action under way, once.
-    @usableFromInline
+    @inlinable
     func take() -> ActionOrigin {
-        defer { origin = .unknown }
-        return origin
+        let taken = origin
+        origin = .unknown
+        return taken
     }
 }
 

@@ -50,4 +50,16 @@ let configured = try await PrismInspector.start(
 )
 // snippet.end
 // snippet.hide
+let syncStore = PrismStore(initialState: AppState(), reducer: AppReducer())
+// snippet.show
+// snippet.joining
+// A second store on the same page: it shares the configured inspector's server and URL.
+let sync = try await PrismInspector.start(
+    syncStore,
+    configuration: .init(title: "Sync"),
+    joining: configured.host
+)
+// snippet.end
+// snippet.hide
+await sync.stop()
 await configured.stop()

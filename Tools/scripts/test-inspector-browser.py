@@ -9,7 +9,7 @@ inspector to a store and sends a few actions, and checks what a person would see
 - a secret in the state is shown redacted;
 - clicking an earlier action's jump button puts the app's store back in that state;
 - skipping an action recomputes the states without it; locking holds the app's actions until
-  unlocking releases them;
+  unlocking releases them; a shift-clicked range is written as a test; a second store joined to the inspector is one switch away;
 - a selected action says where in the app's code it was sent from (the trace);
 - the filter, an action typed as JSON, pausing and resuming, exporting the session and
   loading the file back work from the page's controls;
@@ -31,7 +31,8 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 SECRET = "s3cret-token"
 BURST = 20_000
@@ -286,6 +287,34 @@ def main():
         wait(driver, lambda: "held" in fixture.state()["items"])
         row_index(driver, '.add("held")')
         check("unlocking releases the held action to the store and the list", True)
+
+        # Write test: a range chosen with a shift-click becomes a PrismTestStore test on the page.
+        milk = row_index(driver, '.add("milk")')
+        click_row(driver, milk)
+        eggs = row_index(driver, '.add("eggs")')
+        row = driver.find_element(By.CSS_SELECTOR, '#rows .row[data-index="%d"]' % eggs)
+        webdriver.ActionChains(driver).key_down(Keys.SHIFT).click(row).key_up(Keys.SHIFT).perform()
+        wait(driver, lambda: "Write test (#%d" % milk in driver.find_element(By.ID, "write-test").text)
+        driver.find_element(By.ID, "write-test").click()
+        wait(driver, lambda: "PrismTestStore(" in driver.find_element(By.ID, "test-source").get_attribute("value"))
+        source = driver.find_element(By.ID, "test-source").get_attribute("value")
+        check("a shift-clicked range is written as a test of each of its actions",
+              source.count("try await store.send(") == eggs - milk + 1 and '"add":{"_0":"eggs"}' in source,
+              source[:400])
+
+        # Several stores, one page: the fixture's background store joined the inspector; the
+        # page switches to it and back.
+        stores = driver.find_element(By.ID, "stores")
+        check("the page lists both stores", stores.is_displayed()
+              and [option.text for option in stores.find_elements(By.TAG_NAME, "option")] == ["FixtureState", "Background"],
+              stores.get_attribute("outerHTML"))
+        Select(stores).select_by_visible_text("Background")
+        wait(driver, lambda: ".refreshed" in " ".join(text for _, text in (rows(driver) or [])))
+        listed = " ".join(text for _, text in (rows(driver) or []))
+        check("switching shows the other store's actions only", ".add(" not in listed, listed)
+        Select(driver.find_element(By.ID, "stores")).select_by_visible_text("FixtureState")
+        wait(driver, lambda: '.add("held")' in " ".join(text for _, text in (rows(driver) or [])))
+        check("switching back shows the first store again", True)
 
         # Paused, the page lists nothing new; resuming notes how many actions it missed.
         driver.find_element(By.ID, "record").click()

@@ -19,7 +19,31 @@ extension PrismInspector {
         _ store: PrismStore<State, Action>,
         configuration: Configuration = Configuration()
     ) async throws -> PrismInspector {
-        try await start(store, configuration: configuration, capabilities: InspectorCapabilities())
+        try await start(store, configuration: configuration, capabilities: InspectorCapabilities(), joining: nil)
+    }
+
+    /// Starts an inspector for `store` shown on the page of another inspector (`host`, see
+    /// ``PrismInspector/host``): one URL for several stores (a scene per window, a background
+    /// store), and the page switches between them. The server, its port, its token and its
+    /// limits are the host's; `configuration` gives this store's title, history and batches.
+    /// The server stops with the last inspector that shares it.
+    ///
+    /// ```swift
+    /// let inspector = try await PrismInspector.start(appStore)
+    /// let sync = try await PrismInspector.start(
+    ///     syncStore, configuration: .init(title: "Sync"), joining: inspector.host)
+    /// ```
+    ///
+    /// - Throws: ``PrismInspectorError`` with code
+    ///   ``PrismInspectorError/Code-swift.struct/cannotListen`` when every inspector of the host
+    ///   has stopped, ``PrismInspectorError/Code-swift.struct/storeAlreadyInspected`` when the
+    ///   store has an inspector.
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration(),
+        joining host: PrismInspectorHost
+    ) async throws -> PrismInspector {
+        try await start(store, configuration: configuration, capabilities: InspectorCapabilities(), joining: host)
     }
 }
 
@@ -33,7 +57,19 @@ extension PrismInspector where Action: Decodable {
     ) async throws -> PrismInspector {
         var capabilities = InspectorCapabilities<State, Action>()
         capabilities.decodeAction = decodeAction
-        return try await start(store, configuration: configuration, capabilities: capabilities)
+        return try await start(store, configuration: configuration, capabilities: capabilities, joining: nil)
+    }
+
+    /// Starts an inspector for `store` whose page can also send actions typed as JSON, shown on
+    /// the page of `host` (see ``start(_:configuration:joining:)``).
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration(),
+        joining host: PrismInspectorHost
+    ) async throws -> PrismInspector {
+        var capabilities = InspectorCapabilities<State, Action>()
+        capabilities.decodeAction = decodeAction
+        return try await start(store, configuration: configuration, capabilities: capabilities, joining: host)
     }
 
     nonisolated static func decodeAction(from data: Data) throws -> Action {
@@ -50,6 +86,21 @@ extension PrismInspector where State: Codable, Action: Codable {
         _ store: PrismStore<State, Action>,
         configuration: Configuration = Configuration()
     ) async throws -> PrismInspector {
+        try await start(store, configuration: configuration, capabilities: codableCapabilities, joining: nil)
+    }
+
+    /// Starts an inspector for `store` whose page can also send actions, export, load and write
+    /// tests, shown on the page of `host` (see ``start(_:configuration:joining:)``).
+    public static func start(
+        _ store: PrismStore<State, Action>,
+        configuration: Configuration = Configuration(),
+        joining host: PrismInspectorHost
+    ) async throws -> PrismInspector {
+        try await start(store, configuration: configuration, capabilities: codableCapabilities, joining: host)
+    }
+
+    /// What the page can do with `Codable` types.
+    private static var codableCapabilities: InspectorCapabilities<State, Action> {
         var capabilities = InspectorCapabilities<State, Action>()
         capabilities.decodeAction = decodeAction
         capabilities.encodeAction = { action in
@@ -77,7 +128,7 @@ extension PrismInspector where State: Codable, Action: Codable {
                 entries: message.data.entries.map { ($0.offset, $0.action) }
             )
         }
-        return try await start(store, configuration: configuration, capabilities: capabilities)
+        return capabilities
     }
 }
 

@@ -40,11 +40,14 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     let history: PrismTimeTravelDebugger<State>
     let capabilities: InspectorCapabilities<State, Action>
     let server: InspectorServer
+    /// This store's id among those the server shows (``StoreDirectory``).
+    nonisolated let storeID: Int
     var pages: [Int: InspectorPage] = [:]
     var effects: [RunningEffect] = []
     var lastEffectsSent: [Int] = []
     var pumpTask: Task<Void, Never>?
     var pageTask: Task<Void, Never>?
+    var storesTask: Task<Void, Never>?
     /// Set while the inspector itself replaces the store's state (a jump, a load), so that the
     /// replacement is not recorded as one made by the app.
     var isTraveling = false
@@ -59,12 +62,14 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         configuration: Configuration,
         capabilities: InspectorCapabilities<State, Action>,
         server: InspectorServer,
+        storeID: Int,
         url: URL
     ) {
         self.store = store
         self.configuration = configuration
         self.capabilities = capabilities
         self.server = server
+        self.storeID = storeID
         self.url = url
         self.history = PrismTimeTravelDebugger(maxSnapshots: configuration.historyLimit)
         self.detachFromStore = { [weak store] owner in
@@ -82,7 +87,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         // `stop()` is the way to end an inspector; an inspector dropped without it stops
         // serving pages here (the channel closes on its own event loop), and detaches from the
         // store on the main actor, so that the store stops recording.
-        server.closeNow()
+        if server.directory.unregister(storeID) == 0 { server.closeNow() }
         detachFromStore(ObjectIdentifier(history))
     }
 
@@ -129,8 +134,12 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     /// How many pages are connected.
     public var connectedPages: Int { pages.count }
 
-    /// Stops serving, closes the pages, and detaches from the store (whose sends then cost
-    /// nothing again).
+    /// What another inspector joins to be shown on this one's page (see
+    /// `start(_:configuration:joining:)`): the server, its URL and its token.
+    public var host: PrismInspectorHost { PrismInspectorHost(server: server, url: url) }
+
+    /// Stops serving this store, closes its pages, and detaches from the store (whose sends then
+    /// cost nothing again). The server stops with the last inspector that shares it.
     public func stop() async {
         guard !isStopped else { return }
         isStopped = true
@@ -141,48 +150,49 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         pages.removeAll()
         pumpTask?.cancel()
         pageTask?.cancel()
-        await server.stop()
+        storesTask?.cancel()
+        if server.directory.unregister(storeID) == 0 { await server.stop() }
     }
 
     // MARK: Starting
 
-    /// Starts the server and attaches to `store`; the public `start` overloads choose the
-    /// capabilities by what the state and action types conform to.
+    /// Starts the server (or joins `host`'s) and attaches to `store`; the public `start`
+    /// overloads choose the capabilities by what the state and action types conform to.
     static func start(
         _ store: PrismStore<State, Action>,
         configuration: Configuration,
-        capabilities: InspectorCapabilities<State, Action>
+        capabilities: InspectorCapabilities<State, Action>,
+        joining host: PrismInspectorHost?
     ) async throws -> PrismInspector {
         precondition(store._isRoot, "Attach PrismInspector to the root store, not a scoped store.")
         precondition(configuration.historyLimit >= 1, "PrismInspector needs a history of at least one snapshot.")
         guard store._attachedOwner == nil else { throw alreadyInspected }
-        let token = InspectorToken.make()
-        let (pagesStream, pagesContinuation) = AsyncStream.makeStream(of: PageConnection.self)
         let server: InspectorServer
-        do {
-            server = try await InspectorServer.start(
-                port: configuration.port,
-                routes: InspectorRoutes(token: token),
-                limits: InspectorServer.Limits(
-                    maxMessageBytes: configuration.maxMessageBytes,
-                    maxConnections: configuration.maxConnections,
-                    idleTimeout: configuration.idleTimeout,
-                    maxQueuedMessages: configuration.maxQueuedMessages
-                ),
-                onPage: { pagesContinuation.yield($0) }
-            )
-        } catch let error as PrismInspectorError {
-            throw error
-        } catch {
-            throw PrismInspectorError(
-                code: .cannotListen, message: "PrismInspector could not listen on 127.0.0.1:\(configuration.port).",
-                underlying: error)
+        let url: URL
+        if let host {
+            server = host.server
+            url = host.url
+            guard !server.directory.stores.isEmpty else {
+                throw PrismInspectorError(
+                    code: .cannotListen,
+                    message:
+                        "The inspector to join has stopped (its server stopped with its last store): start a new one."
+                )
+            }
+        } else {
+            (server, url) = try await startServer(configuration)
         }
-        guard let url = URL(string: "http://127.0.0.1:\(server.port)/\(token)/") else {
-            preconditionFailure("A URL made of an address, a port and hexadecimal digits is valid.")
-        }
+        let (pagesStream, pagesContinuation) = AsyncStream.makeStream(of: PageConnection.self)
+        let (storesStream, storesContinuation) = AsyncStream.makeStream(
+            of: [StoreInfo].self, bufferingPolicy: .bufferingNewest(1))
+        let storeID = server.directory.register(
+            title: configuration.title ?? ValueNode.displayName(of: State.self),
+            onPage: { pagesContinuation.yield($0) },
+            onChange: { storesContinuation.yield($0) }
+        )
         let inspector = PrismInspector(
-            store: store, configuration: configuration, capabilities: capabilities, server: server, url: url)
+            store: store, configuration: configuration, capabilities: capabilities, server: server,
+            storeID: storeID, url: url)
         guard inspector.attach(to: store) else {
             // Another inspector attached while this one's server was starting.
             await inspector.stop()
@@ -197,10 +207,45 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
                 inspector.connect(page)
             }
         }
+        inspector.storesTask = Task { [weak inspector] in
+            for await stores in storesStream {
+                inspector?.broadcast { StoresMessage(stores: stores).jsonText }
+            }
+        }
         if configuration.printsURL {
-            StandardError.write("PrismInspector: \(url.absoluteString)\n")
+            let joined =
+                host == nil ? "" : " (\(inspector.configuration.title ?? ValueNode.displayName(of: State.self)) joined)"
+            StandardError.write("PrismInspector: \(url.absoluteString)\(joined)\n")
         }
         return inspector
+    }
+
+    /// Starts a server for `configuration`: its URL carries a new token.
+    private static func startServer(_ configuration: Configuration) async throws -> (InspectorServer, URL) {
+        let token = InspectorToken.make()
+        let server: InspectorServer
+        do {
+            server = try await InspectorServer.start(
+                port: configuration.port,
+                routes: InspectorRoutes(token: token),
+                limits: InspectorServer.Limits(
+                    maxMessageBytes: configuration.maxMessageBytes,
+                    maxConnections: configuration.maxConnections,
+                    idleTimeout: configuration.idleTimeout,
+                    maxQueuedMessages: configuration.maxQueuedMessages
+                )
+            )
+        } catch let error as PrismInspectorError {
+            throw error
+        } catch {
+            throw PrismInspectorError(
+                code: .cannotListen, message: "PrismInspector could not listen on 127.0.0.1:\(configuration.port).",
+                underlying: error)
+        }
+        guard let url = URL(string: "http://127.0.0.1:\(server.port)/\(token)/") else {
+            preconditionFailure("A URL made of an address, a port and hexadecimal digits is valid.")
+        }
+        return (server, url)
     }
 
     /// The error of a second inspector on a store.
@@ -231,5 +276,18 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
                 didStartEffects: { [weak self] task in self?.effectsStarted(task) }
             )
         )
+    }
+}
+
+/// What another inspector joins to be shown on the same page: an inspector's server, its URL
+/// and its token (``PrismInspector/host``). Pass it to `start(_:configuration:joining:)`.
+public final class PrismInspectorHost: Sendable {
+    /// The page's URL, which every inspector of the host shares.
+    public let url: URL
+    let server: InspectorServer
+
+    init(server: InspectorServer, url: URL) {
+        self.server = server
+        self.url = url
     }
 }

@@ -108,6 +108,17 @@ func run() async throws {
         store.send(action)
     }
     store.send(.startTimer)
+    // A second store on the same page: the page switches between them.
+    let background = PrismStore(
+        initialState: 0,
+        reducer: PrismReduce<Int, BackgroundAction> { state, _ in
+            state += 1
+            return .none
+        })
+    let backgroundInspector = try await PrismInspector.start(
+        background, configuration: .init(printsURL: false, title: "Background"), joining: inspector.host)
+    background.send(.refreshed)
+    background.send(.refreshed)
     for await line in standardInputLines() {
         if line == "quit" { break }
         if line == "state" {
@@ -126,7 +137,13 @@ func run() async throws {
         }
     }
     store.send(.stopTimer)
+    await backgroundInspector.stop()
     await inspector.stop()
+}
+
+/// The background store's one action.
+enum BackgroundAction: Codable, Equatable, Sendable {
+    case refreshed
 }
 
 try await run()

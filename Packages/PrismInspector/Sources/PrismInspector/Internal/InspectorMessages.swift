@@ -21,6 +21,16 @@ struct HelloMessage: Encodable {
     /// Whether the store is locked (its actions held), and how many it holds.
     let locked: Bool
     let held: Int
+    /// Every store the page can switch to (several inspectors sharing one server), and this
+    /// one's id among them.
+    let stores: [StoreInfo]
+    let store: Int
+}
+
+/// Server → page: the stores the page can switch to, after one joined or left.
+struct StoresMessage: Encodable {
+    let type = "stores"
+    let stores: [StoreInfo]
 }
 
 /// Server → page: actions recorded since the last batch.

@@ -69,6 +69,16 @@ struct InspectorRoutes: Sendable {
         return origin == "http://127.0.0.1:\(port)"
     }
 
+    /// The store a WebSocket's URI asks for (`/<token>/socket?store=2`), 0 when none.
+    static func storeID(in uri: String) -> Int {
+        guard let query = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return 0 }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == "store", let id = Int(parts[1]), id > 0 { return id }
+        }
+        return 0
+    }
+
     // MARK: Checks
 
     private func isAddressedToUs(_ headers: HTTPHeaders, port: Int) -> Bool {

@@ -9,7 +9,8 @@ import PrismSupport
 ///
 /// Every request goes through ``InspectorRoutes``: a page or an asset only under the secret
 /// token's path, the WebSocket only under it too and only from the page's own origin. A page
-/// whose WebSocket is accepted becomes a ``PageConnection`` handed to `onPage`.
+/// whose WebSocket is accepted becomes a ``PageConnection`` handed to the inspector of the store
+/// it asks for (``StoreDirectory``): several inspectors may share one server, one URL.
 final class InspectorServer: Sendable {
     /// What one accepted connection turned out to be.
     enum Connection: Sendable {
@@ -33,6 +34,8 @@ final class InspectorServer: Sendable {
     /// The port the server listens on (on 127.0.0.1).
     let port: Int
     let routes: InspectorRoutes
+    /// The stores this server shows, each with its inspector.
+    let directory: StoreDirectory
     private let serverChannel: Channel
     private let task: Task<Void, Never>
     private let open: NIOLockedValueBox<Int>
@@ -40,12 +43,14 @@ final class InspectorServer: Sendable {
     private init(
         port: Int,
         routes: InspectorRoutes,
+        directory: StoreDirectory,
         serverChannel: Channel,
         task: Task<Void, Never>,
         open: NIOLockedValueBox<Int>
     ) {
         self.port = port
         self.routes = routes
+        self.directory = directory
         self.serverChannel = serverChannel
         self.task = task
         self.open = open
@@ -58,10 +63,10 @@ final class InspectorServer: Sendable {
     static func start(
         port: Int,
         routes: InspectorRoutes,
-        limits: Limits,
-        onPage: @escaping @Sendable (PageConnection) -> Void
+        limits: Limits
     ) async throws -> InspectorServer {
         let open = NIOLockedValueBox(0)
+        let directory = StoreDirectory()
         let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never> = try await ServerBootstrap(
             group: MultiThreadedEventLoopGroup.singleton
         )
@@ -93,7 +98,7 @@ final class InspectorServer: Sendable {
                 do {
                     try await channel.executeThenClose { inbound in
                         for try await connection in inbound {
-                            group.addTask { await serve(connection, routes: routes, onPage: onPage) }
+                            group.addTask { await serve(connection, routes: routes, directory: directory) }
                         }
                     }
                 } catch {
@@ -103,7 +108,8 @@ final class InspectorServer: Sendable {
             }
         }
         return InspectorServer(
-            port: boundPort, routes: routes, serverChannel: channel.channel, task: task, open: open)
+            port: boundPort, routes: routes, directory: directory, serverChannel: channel.channel, task: task,
+            open: open)
     }
 
     /// Stops listening, without waiting (for an inspector that goes away without `stop()`).
@@ -135,7 +141,7 @@ final class InspectorServer: Sendable {
                 // `UpgradeGate` let only allowed upgrade requests through.
                 channel.eventLoop.makeSucceededFuture(HTTPHeaders())
             },
-            upgradePipelineHandler: { channel, _ in
+            upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     channel.pipeline.syncOperations.removeHandler(gate, promise: nil)
                     // A page may be silent for long: it is pinged instead of closed.
@@ -151,7 +157,9 @@ final class InspectorServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(WebSocketKeepAlive())
                     let socket = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel)
-                    return Connection.webSocket(socket, PageConnection(maxQueued: limits.maxQueuedMessages))
+                    let page = PageConnection(
+                        maxQueued: limits.maxQueuedMessages, storeID: InspectorRoutes.storeID(in: head.uri))
+                    return Connection.webSocket(socket, page)
                 }
             }
         )
@@ -176,14 +184,14 @@ final class InspectorServer: Sendable {
     private static func serve(
         _ connection: EventLoopFuture<Connection>,
         routes: InspectorRoutes,
-        onPage: @Sendable (PageConnection) -> Void
+        directory: StoreDirectory
     ) async {
         do {
             switch try await connection.get() {
             case .http(let channel):
                 try await serveHTTP(channel, routes: routes)
             case .webSocket(let channel, let page):
-                onPage(page)
+                directory.deliver(page)
                 await page.run(on: channel)
             }
         } catch {

@@ -9,6 +9,8 @@ final class PageConnection: Sendable {
 
     /// Tells pages apart.
     let id: Int
+    /// The store the page asked for (`socket?store=<id>`; 0 when it named none).
+    let storeID: Int
     /// The page's text messages, in order; finishes when the page goes away.
     let messages: AsyncStream<String>
     private let messageContinuation: AsyncStream<String>.Continuation
@@ -21,8 +23,9 @@ final class PageConnection: Sendable {
     /// not read would never take the goodbye frame).
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
 
-    init(maxQueued: Int = .max) {
+    init(maxQueued: Int = .max, storeID: Int = 0) {
         self.maxQueued = maxQueued
+        self.storeID = storeID
         id = Self.lastID.withLockedValue { id in
             id += 1
             return id

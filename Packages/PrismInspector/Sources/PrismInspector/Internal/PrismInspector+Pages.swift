@@ -60,7 +60,9 @@ extension PrismInspector {
             historyLimit: configuration.historyLimit,
             recording: store?._isRecording ?? false,
             locked: store?._isLocked ?? false,
-            held: store?._heldActions ?? 0
+            held: store?._heldActions ?? 0,
+            stores: server.directory.stores,
+            store: storeID
         )
         let helloText = hello.jsonText
         page.send { helloText }

@@ -26,17 +26,30 @@
     held: 0,
   };
   let socket = null;
+  let switching = false;  // closing the socket to open another store's
   let renderQueued = false;
   let lastAutoSelect = 0;
 
   // MARK: Connection
 
+  // The store shown: `#store=<id>` in the page's URL (the first store when none).
+  function storeID() {
+    const match = /store=(\d+)/.exec(location.hash);
+    return match ? match[1] : null;
+  }
+
   function connect() {
-    const url = "ws://" + location.host + location.pathname.replace(/\/?$/, "/") + "socket";
+    const id = storeID();
+    const url = "ws://" + location.host + location.pathname.replace(/\/?$/, "/") + "socket" + (id ? "?store=" + id : "");
     socket = new WebSocket(url);
     setStatus("connecting…", "");
     socket.onopen = () => setStatus("live", "live");
     socket.onclose = () => {
+      if (switching) {
+        switching = false;
+        connect();
+        return;
+      }
       setStatus("disconnected: retrying", "down");
       setTimeout(connect, 2000);
     };
@@ -67,6 +80,11 @@
       $("sender").hidden = !message.canSendActions;
       setRecording(message.recording);
       setLock(message.locked, message.held);
+      model.store = message.store;
+      renderStores(message.stores);
+    },
+    stores(message) {
+      renderStores(message.stores);
     },
     actions(message) {
       if (message.reset) {
@@ -388,6 +406,30 @@
     status.className = "status " + kind;
   }
 
+  function renderStores(stores) {
+    const select = $("stores");
+    select.hidden = stores.length < 2;
+    select.innerHTML = stores.map((store) =>
+      '<option value="' + store.id + '"' + (store.id === model.store ? " selected" : "") + ">" +
+      escape(store.title) + "</option>").join("");
+  }
+
+  function switchStore(id) {
+    if (String(id) === String(model.store)) return;
+    location.hash = "store=" + id;
+    model.entries = [];
+    model.shown = [];
+    model.selected = null;
+    model.rangeStart = null;
+    model.skipped = new Set();
+    model.effects = [];
+    $("test-pane").hidden = true;
+    queueRender(false);
+    renderEffects();
+    switching = true;
+    socket.close();
+  }
+
   function setLock(locked, held) {
     model.locked = locked;
     model.held = held;
@@ -461,6 +503,7 @@
   $("latest").addEventListener("click", () => { if (model.newest !== null) jump(model.newest); });
   $("skip").addEventListener("click", () => { if (model.selected !== null) toggleSkip(model.selected); });
   $("write-test").addEventListener("click", writeTest);
+  $("stores").addEventListener("change", (event) => switchStore(event.target.value));
   $("copy-test").addEventListener("click", () => {
     const area = $("test-source");
     area.select();

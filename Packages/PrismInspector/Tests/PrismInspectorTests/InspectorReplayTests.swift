@@ -33,12 +33,13 @@ struct CountingMiddleware: PrismMiddleware {
 @MainActor
 @Suite("What the page does to the store's state never reaches its middleware")
 struct InspectorReplayTests {
-    @Test(
-        "loading a recording and jumping in it leave the saved state and the counting middleware alone; the app's next action is saved"
-    )
-    func loadSkipsMiddleware() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// A store whose reducer saves each state in `folder` (no coalescing) and counts what its
+    /// middleware hears.
+    static func persistingStore(
+        in folder: URL
+    ) -> (
+        PrismStore<TodoState, TodoAction>, PrismDiskPersistence, PrismPersistMiddleware<TodoState, TodoAction>, Hearing
+    ) {
         let disk = PrismDiskPersistence(directory: folder)
         let persist = PrismPersistMiddleware<TodoState, TodoAction>(
             strategy: disk, key: "todos", coalescingWindow: .zero)
@@ -51,6 +52,16 @@ struct InspectorReplayTests {
                 CountingMiddleware(hearing: hearing)
             }
         )
+        return (store, disk, persist, hearing)
+    }
+
+    @Test(
+        "loading a recording and jumping in it leave the saved state and the counting middleware alone; the app's next action is saved"
+    )
+    func loadSkipsMiddleware() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (store, disk, persist, hearing) = Self.persistingStore(in: folder)
         try await withInspector(store) { inspector in
             store.send(.add("the user's"))
             try await persist.flush()
@@ -94,18 +105,7 @@ struct InspectorReplayTests {
     func skipSkipsMiddleware() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = PrismDiskPersistence(directory: folder)
-        let persist = PrismPersistMiddleware<TodoState, TodoAction>(
-            strategy: disk, key: "todos", coalescingWindow: .zero)
-        let hearing = Hearing()
-        let store = PrismStore(
-            initialState: TodoState(),
-            reducer: PrismCombineReducers {
-                TodoReducer()
-                persist
-                CountingMiddleware(hearing: hearing)
-            }
-        )
+        let (store, disk, persist, hearing) = Self.persistingStore(in: folder)
         try await withInspector(store) { inspector in
             store.send(.add("milk"))
             store.send(.increment)

@@ -21,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot test-all lint format bench run docs api-check clean
+.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -71,12 +71,18 @@ test-browser: deps ## Drive PrismInspector's page in headless Chromium (selenium
 inspector-screenshot: deps ## Run the browser test and save its screenshot where PrismInspector's README shows it
 	PRISM_INSPECTOR_SCREENSHOT=Packages/PrismInspector/Documentation/inspector.png Tools/scripts/test-inspector-browser.sh
 
+fuzz: ## Fuzz every parser of strangers' bytes with libFuzzer and ASan, FUZZ_SECONDS each (default 600); FUZZ_TARGETS="a b" for some (Tools/scripts/fuzz.sh)
+	SWIFT="$(SWIFT)" Tools/scripts/fuzz.sh
+
+fuzz-smoke: ## make fuzz for 20 seconds a target: what test-all runs
+	FUZZ_SECONDS=20 SWIFT="$(SWIFT)" Tools/scripts/fuzz.sh
+
 # test-packages is not a phase of test-all: it builds SwiftNIO and AsyncHTTPClient a second time
 # (about ten minutes on two cores) to run the tests `make test` already ran. What it would catch is
 # checked without a build: every manifest is generated from one table (Tools/Modules.toml, checked
 # by `make lint`), and `make test-tsan` builds and tests six nested packages alone.
-test-all: deps ## Everything CI runs: lint, tests, a short stress run of the documented tests, TSan (six packages alone), a consumer by URL, the browser test, docs, API check (timed)
-	Tools/scripts/timed.sh lint test test-written test-stress-short test-tsan test-consumer test-browser docs api-check
+test-all: deps ## Everything CI runs: lint, tests, a short stress run of the documented tests, TSan (six packages alone), 20 s of fuzzing per parser, a consumer by URL, the browser test, docs, API check (timed)
+	Tools/scripts/timed.sh lint test test-written test-stress-short test-tsan fuzz-smoke test-consumer test-browser docs api-check
 
 api-check: ## Compare the public API with the latest tag (or BASELINE=<ref>); fails on a breaking change
 	Tools/scripts/api-check.sh $(BASELINE)
@@ -110,4 +116,4 @@ docs: deps ## Build the DocC documentation of every module, its articles and sni
 	Tools/scripts/build-docs.sh Prism $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser .build-fuzz Tools/Benchmarks/.build Tools/PrismTestServer/.build

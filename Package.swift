@@ -469,6 +469,25 @@ let package = Package(
             exclude: ["front.mjs"]
         ),
 
+        // The fuzz targets (`make fuzz`, libFuzzer; CONTRIBUTING.md): one program, a target per parser, built
+        // with -DPRISM_FUZZING and the fuzzer and address sanitizers, or as a replayer of saved inputs
+        .executableTarget(
+            name: "prism-fuzz",
+            dependencies: [
+                "PrismSupport",
+                "PrismCache",
+                "PrismHTTP",
+                "PrismGraphQL",
+                "PrismRouting",
+                "PrismStore",
+                "PrismPersistence",
+                "PrismInspector",
+                // The reference parser the operation scanner is compared with.
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Tools/Fuzz/Sources/prism-fuzz"
+        ),
+
         // The benchmarks (`make bench`, release): every figure beside a baseline of the same run
         .executableTarget(
             name: "PrismBenchmarks",

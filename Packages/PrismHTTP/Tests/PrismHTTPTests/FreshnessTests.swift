@@ -242,6 +242,22 @@ struct FreshnessRuleTests {
         }
     }
 
+    // Found by `make fuzz` (cache-control): a backslash-escaped quote inside a quoted string
+    // ended the string, so the comma after it split the directive and the next name was garbage.
+    @Test("a quoted string's quoted pairs are one character each, and a comma inside it splits nothing")
+    func quotedPairs() {
+        let read = CacheControl.directives(#"no-cache="Set-Cookie, X-\"A\\", max-age=60 , private"#)
+        #expect(read.map(\.name) == ["no-cache", "max-age", "private"])
+        #expect(read.map(\.value) == [#"Set-Cookie, X-"A\"#, "60", nil])
+        #expect(
+            CacheControl.members(#"a="x\",y", b"#).map { $0.trimmingCharacters(in: .whitespaces) } == [
+                #"a="x\",y""#, "b",
+            ])
+        let control = CacheControl(#"no-cache="Set-Cookie, X-\"B\"", max-age=30"#)
+        #expect(control.maxAge == 30)
+        #expect(control.noCacheFields == ["set-cookie", #"x-"b""#])
+    }
+
     @Test("a 304 refreshes every field it carries but hop-by-hop ones and Content-Length")
     func notModifiedFields() {
         let notModified = PrismHTTPResponse(

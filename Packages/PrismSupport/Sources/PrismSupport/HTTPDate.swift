@@ -14,24 +14,33 @@ public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `Sun, 06 Nov 1994 08:49:37 GMT` for `seconds` since 1970-01-01T00:00:00Z.
+    /// The seconds an HTTP date can say, whose year has four digits: from 0000-01-01T00:00:00Z to
+    /// 9999-12-31T23:59:59Z. ``format(_:)`` writes a time outside as the nearest end; ``parse(_:)``
+    /// returns a time inside.
+    public static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for `seconds` since 1970-01-01T00:00:00Z (clamped to
+    /// ``representable``: the year of an HTTP date has four digits).
     public static func format(_ seconds: Int64) -> String {
+        let seconds = min(max(seconds, representable.lowerBound), representable.upperBound)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)
         // 1970-01-01 was a Thursday.
         let weekday = Int(((days % 7) + 11) % 7)
-        return "\(weekdays[weekday]), \(pad(day)) \(months[month - 1]) \(year) "
+        return "\(weekdays[weekday]), \(pad(day)) \(months[month - 1]) \(padYear(year)) "
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)) GMT"
     }
 
     /// `1994-11-06T08:49:37Z` (ISO 8601, UTC) for `seconds` since 1970-01-01T00:00:00Z: the same
-    /// calendar, for a file or a header comment that names when it was written.
+    /// calendar, for a file or a header comment that names when it was written (clamped to
+    /// ``representable`` too).
     public static func formatISO8601(_ seconds: Int64) -> String {
+        let seconds = min(max(seconds, representable.lowerBound), representable.upperBound)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)
-        return "\(year)-\(pad(month))-\(pad(day))T"
+        return "\(padYear(year))-\(pad(month))-\(pad(day))T"
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))Z"
     }
 
@@ -42,7 +51,9 @@ public enum HTTPDate {
     /// invalid rather than guessed at: single spaces where the grammar has them, a comma after
     /// the weekday (two spaces before a one-digit day in asctime), two-digit day and time fields,
     /// a four-digit year (two in RFC 850), `GMT`. Weekday, month and `GMT` are read in any case.
-    /// An RFC 850 year that would be more than 50 years ahead is in the past century.
+    /// An RFC 850 year that would be more than 50 years ahead is in the past century. A day the
+    /// month does not have (`30 Feb`) makes the date invalid; a leap second (`23:59:60`) is the
+    /// second after `23:59:59`, except on 9999-12-31, the last second an HTTP date can say.
     public static func parse(_ string: String) -> Int64? {
         let bytes = Array(string.utf8)
         switch bytes.count {
@@ -128,12 +139,26 @@ public enum HTTPDate {
     }
 
     private static func make(year: Int, month: Int, day: Int, time: Int) -> Int64? {
-        guard (1...31).contains(day) else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(time)
+        guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(time)
+        return min(seconds, representable.upperBound)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func pad(_ value: Int) -> String {
         value < 10 ? "0\(value)" : String(value)
+    }
+
+    private static func padYear(_ year: Int) -> String {
+        let digits = String(year)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -86,17 +86,23 @@ struct CacheControl: Equatable {
         }
     }
 
-    /// The members of a comma-separated field value, split at commas outside quoted strings,
-    /// untrimmed.
+    /// The members of a comma-separated field value, split at commas outside quoted strings
+    /// (a quoted string's `\"` and `\\` are quoted pairs, RFC 9110 §5.6.4), untrimmed.
     static func members(_ value: String) -> [Substring] {
         var members: [Substring] = []
         var start = value.startIndex
         var quoted = false
+        var escaped = false
         var index = value.startIndex
         while index < value.endIndex {
             let character = value[index]
-            if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
+            if escaped {
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ",", !quoted {
                 members.append(value[start..<index])
                 start = value.index(after: index)
             }
@@ -106,33 +112,28 @@ struct CacheControl: Equatable {
         return members
     }
 
-    /// The directives of a field value: lowercased names, values without their quotes.
+    /// The directives of a field value: lowercased names, values without their quotes, each
+    /// quoted pair (`\"`, `\\`) read as the character after its backslash (RFC 9110 §5.6.4).
     static func directives(_ value: String) -> [(name: String, value: String?)] {
-        var result: [(name: String, value: String?)] = []
-        var current = ""
-        var quoted = false
-        func finish() {
-            let parts = current.split(separator: "=", maxSplits: 1)
+        members(value).compactMap { member in
+            let parts = member.split(separator: "=", maxSplits: 1)
             let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            if !name.isEmpty {
-                var value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
-                if let text = value, text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-                    value = String(text.dropFirst().dropLast())
+            guard !name.isEmpty else { return nil }
+            guard parts.count > 1 else { return (name, nil) }
+            let text = parts[1].trimmingCharacters(in: .whitespaces)
+            guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return (name, text) }
+            var unquoted = ""
+            var escaped = false
+            for character in text.dropFirst().dropLast() {
+                if !escaped && character == "\\" {
+                    escaped = true
+                } else {
+                    unquoted.append(character)
+                    escaped = false
                 }
-                result.append((name, value))
             }
-            current = ""
+            return (name, unquoted)
         }
-        for character in value {
-            if character == "\"" { quoted.toggle() }
-            if character == "," && !quoted {
-                finish()
-            } else {
-                current.append(character)
-            }
-        }
-        finish()
-        return result
     }
 }
 

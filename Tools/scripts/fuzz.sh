@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Fuzzes every parser Prism reads strangers' bytes with (Tools/Fuzz, CONTRIBUTING.md "Fuzzing").
+#
+#   Tools/scripts/fuzz.sh              each target for FUZZ_SECONDS (default 600) in turn
+#   FUZZ_TARGETS="http-date deep-links" FUZZ_SECONDS=60 Tools/scripts/fuzz.sh
+#
+# Builds prism-fuzz with libFuzzer and AddressSanitizer (-DPRISM_FUZZING, debug: the targets
+# reach internal parsers through @testable imports) into .build-fuzz, without the default traits
+# (no AsyncHTTPClient or TLS to instrument: no parser under test is behind them). Each target
+# starts from its committed seeds (Tools/Fuzz/Corpus/TARGET) and the inputs earlier runs kept
+# (.build-fuzz/corpus/TARGET). Prints, per target, the inputs executed and what was found; a
+# finding (a crash, a broken property, a hang past 10 s, a leak) is saved under
+# .build-fuzz/findings/TARGET and the script fails. Replay one with
+# `swift run prism-fuzz replay TARGET FILE`, then make it a test and fix it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SWIFT=${SWIFT:-swift}
+SECONDS_EACH=${FUZZ_SECONDS:-600}
+SCRATCH=.build-fuzz
+
+binary="$SCRATCH/debug/prism-fuzz"
+
+build() {
+    $SWIFT build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
+        --sanitize=fuzzer --sanitize=address -Xswiftc -DPRISM_FUZZING
+}
+
+# How many edges the binary counts: without coverage, libFuzzer only mutates blindly.
+counters() {
+    local size
+    size=$(objdump -h "$binary" | awk '$2 == "__sancov_cntrs" { print $3 }')
+    echo $((16#${size:-0}))
+}
+
+echo "== Building prism-fuzz with libFuzzer and AddressSanitizer"
+build
+# Seen with SwiftPM 6.3: a rebuild in this folder sometimes compiles the modules without the
+# coverage instrumentation -sanitize=fuzzer asks for (the binary then counts only the C code's
+# edges). A build from a regenerated build manifest has them: check, and build again once.
+if [ "$(counters)" -lt 100000 ]; then
+    echo "== prism-fuzz counts $(counters) edges: building again from a new build manifest"
+    rm -f "$SCRATCH/debug.yaml"
+    build
+fi
+if [ "$(counters)" -lt 100000 ]; then
+    echo "prism-fuzz was built without coverage instrumentation ($(counters) edges): rm -rf $SCRATCH and retry" >&2
+    exit 2
+fi
+echo "== prism-fuzz counts $(counters) edges"
+
+targets=${FUZZ_TARGETS:-$(PRISM_FUZZ_TARGET=list "$binary")}
+
+failed=0
+summary=$(mktemp)
+printf '%-22s %12s %10s %8s %s\n' target inputs "inputs/s" corpus findings > "$summary"
+for target in $targets; do
+    seeds="Tools/Fuzz/Corpus/$target"
+    if [ ! -d "$seeds" ]; then
+        echo "no seed corpus for $target ($seeds)" >&2
+        exit 2
+    fi
+    corpus="$SCRATCH/corpus/$target"
+    findings="$SCRATCH/findings/$target"
+    log="$SCRATCH/logs/$target.log"
+    mkdir -p "$corpus" "$findings" "$SCRATCH/logs"
+    echo "== $target: ${SECONDS_EACH} s"
+    marker="$SCRATCH/logs/$target.started"
+    touch "$marker"
+    status=0
+    # The Swift runtime's backtracer would take seconds per finding: libFuzzer prints the stack.
+    PRISM_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 \
+        "$binary" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+        -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$seeds" > "$log" 2>&1 || status=$?
+    inputs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    kept=$(find "$corpus" -type f | wc -l)
+    found=$(find "$findings" -type f -newer "$marker" | wc -l)
+    if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
+        failed=1
+        grep -E 'property broken|ERROR: |SUMMARY: |Fatal error' "$log" | head -5 || true
+        echo "   log: $log; findings: $findings"
+    fi
+    printf '%-22s %12s %10s %8s %s\n' "$target" "$inputs" "$rate" "$kept" "$found" >> "$summary"
+done
+echo "== Fuzzing summary (${SECONDS_EACH} s each)"
+cat "$summary"
+rm -f "$summary"
+exit "$failed"

@@ -60,9 +60,10 @@ struct EffectLifetimeTests {
         let runtime = PrismEffectRuntime<Int>()
         // Every delivered action starts another effect that runs until cancelled, the way a
         // store reduces what an effect sent and starts the effect the reducer returns.
-        runtime.setDeliver { _, task, _ in
+        // Weakly, as a store does: the runtime keeps this closure (make test-leaks found the cycle).
+        runtime.setDeliver { [weak runtime] _, task, _ in
             var task = task
-            runtime.start(Shape.run.effect(started: started, ended: ended), task: &task) { _ in }
+            runtime?.start(Shape.run.effect(started: started, ended: ended), task: &task) { _ in }
         }
         var task = PrismEffectTask()
         runtime.start(.run { send in send(1) }, task: &task) { _ in }

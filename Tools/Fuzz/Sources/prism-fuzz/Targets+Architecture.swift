@@ -1,4 +1,5 @@
 import Foundation
+import PrismGraphQL
 import PrismRouting
 import PrismStore
 
@@ -93,7 +94,7 @@ extension FuzzTargets {
         checks:
             "any JSON value the page draws becomes a tree within its budget that encodes as JSON; a diff of two stays within its limit; no secret is seen in plain values"
     ) { data in
-        guard let value = try? JSONDecoder().decode(FuzzJSON.self, from: data) else { return }
+        guard let value = try? JSONDecoder().decode(PrismGraphQLValue.self, from: data) else { return }
         for budget in [ValueNode.Budget.state, .summary] {
             let node = ValueNode(of: value, budget: budget)
             let (nodes, depth) = node.size()
@@ -104,7 +105,7 @@ extension FuzzTargets {
         }
         fuzzExpect(!ValueNode.containsSecret(value), "a secret seen in plain JSON")
         let before = ValueNode(of: value)
-        let after = ValueNode(of: FuzzJSON.array([value, .string("x")]))
+        let after = ValueNode(of: PrismGraphQLValue.array([value, .string("x")]))
         let lines = before.diff(to: after, limit: 50)
         fuzzExpect(lines.count <= 51, "\(lines.count) diff lines past a limit of 50")
         fuzzExpect(before.diff(to: before).isEmpty, "a value differs from itself")
@@ -213,45 +214,6 @@ struct FuzzSaved: PrismVersionedState, Equatable {
 }
 
 struct FuzzMigrationError: Error {}
-
-/// Any JSON value.
-indirect enum FuzzJSON: Codable, Equatable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([FuzzJSON])
-    case object([String: FuzzJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([FuzzJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: FuzzJSON].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-}
 
 extension ValueNode {
     /// How many nodes the tree has, and how deep it goes.

@@ -23,7 +23,11 @@ extension FuzzTargets {
             if byte == UInt8(ascii: "}") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") { depth -= 1 }
             deepest = max(deepest, depth)
         }
-        guard deepest <= 64, let parsed = try? GraphQL.parse(source: document, noLocation: true) else { return }
+        // GraphQLSwift's lexer traps on a `\u` escape cut short (`"\ut}` at the end, found by
+        // make fuzz): the reference is not asked about such documents.
+        guard deepest <= 64, !hasShortUnicodeEscape(Array(data)),
+            let parsed = try? GraphQL.parse(source: document, noLocation: true)
+        else { return }
         var expected: [(type: GraphQLOperationScanner.OperationType, name: String?)] = []
         for definition in parsed.definitions {
             if let operation = definition as? OperationDefinition {
@@ -87,5 +91,19 @@ extension FuzzTargets {
             guard case .invalid = read else { return fuzzExpect(false, "\(message) read as \(read)") }
         }
         _ = GraphQLTransportWS.meaning(ofClose: input.bool() ? nil : Int(input.int64() % 70_000))
+    }
+
+    /// Whether `bytes` hold a `\u` not followed by four hexadecimal digits.
+    private static func hasShortUnicodeEscape(_ bytes: [UInt8]) -> Bool {
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\\") {
+            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { continue }
+            guard index + 5 < bytes.count else { return true }
+            if !bytes[(index + 2)...(index + 5)].allSatisfy({
+                ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66 || (0x30...0x39).contains($0)
+            }) {
+                return true
+            }
+        }
+        return false
     }
 }

@@ -21,9 +21,16 @@ SCRATCH=.build-fuzz
 
 binary="$SCRATCH/debug/prism-fuzz"
 
+# Not SwiftPM's --sanitize=fuzzer --sanitize=address: SwiftPM passes those to swiftc as two
+# flags, in an order that changes from one build manifest to the next, and swiftc keeps only the
+# last. With address last, the Swift modules had no coverage counters (libFuzzer mutated
+# blindly); with fuzzer last, they had no AddressSanitizer checks. --sanitize=fuzzer alone makes
+# SwiftPM link libFuzzer's main (and not rename the program's); -sanitize=fuzzer,address after
+# it, one flag, is what swiftc compiles with. The C modules (none a parser under test) get
+# SwiftPM's fuzzer coverage only.
 build() {
     $SWIFT build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
-        --sanitize=fuzzer --sanitize=address -Xswiftc -DPRISM_FUZZING
+        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING
 }
 
 # How many edges the binary counts: without coverage, libFuzzer only mutates blindly.
@@ -33,21 +40,20 @@ counters() {
     echo $((16#${size:-0}))
 }
 
+# Whether the Swift code of the targets is checked by AddressSanitizer.
+address_checked() {
+    local sections
+    sections=$(objdump -h "$SCRATCH/debug/prism_fuzz.build/FuzzTarget.swift.o")
+    [[ $sections == *asan.module_ctor* ]]
+}
+
 echo "== Building prism-fuzz with libFuzzer and AddressSanitizer"
 build
-# Seen with SwiftPM 6.3: a rebuild in this folder sometimes compiles the modules without the
-# coverage instrumentation -sanitize=fuzzer asks for (the binary then counts only the C code's
-# edges). A build from a regenerated build manifest has them: check, and build again once.
-if [ "$(counters)" -lt 100000 ]; then
-    echo "== prism-fuzz counts $(counters) edges: building again from a new build manifest"
-    rm -f "$SCRATCH/debug.yaml"
-    build
-fi
-if [ "$(counters)" -lt 100000 ]; then
-    echo "prism-fuzz was built without coverage instrumentation ($(counters) edges): rm -rf $SCRATCH and retry" >&2
+if [ "$(counters)" -lt 100000 ] || ! address_checked; then
+    echo "prism-fuzz was built without coverage counters ($(counters) edges) or AddressSanitizer in its Swift code: rm -rf $SCRATCH and retry" >&2
     exit 2
 fi
-echo "== prism-fuzz counts $(counters) edges"
+echo "== prism-fuzz counts $(counters) edges, AddressSanitizer on"
 
 targets=${FUZZ_TARGETS:-$(PRISM_FUZZ_TARGET=list "$binary")}
 

@@ -21,7 +21,7 @@ export PRISM_WARNINGS_AS_ERRORS ?= 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks test-all lint format bench run docs api-check clean
+.PHONY: help deps build manifests test test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint format bench run docs api-check clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -80,6 +80,9 @@ fuzz-smoke: ## make fuzz for 20 seconds a target: what test-all runs
 test-leaks: deps ## Run each package's tests alone under AddressSanitizer and LeakSanitizer; fails on a leak (Tools/scripts/test-leaks.sh)
 	$(WITH_KEYRING) Tools/scripts/test-leaks.sh $(SWIFT) $(PACKAGES)
 
+soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK_RATE (50) actions/s with the inspector page open; fails if memory, descriptors or threads grow (Tools/scripts/soak.sh)
+	$(WITH_KEYRING) env SWIFT="$(SWIFT)" Tools/scripts/soak.sh
+
 # test-packages is not a phase of test-all: it builds SwiftNIO and AsyncHTTPClient a second time
 # (about ten minutes on two cores) to run the tests `make test` already ran. What it would catch is
 # checked without a build: every manifest is generated from one table (Tools/Modules.toml, checked
@@ -119,4 +122,4 @@ docs: deps ## Build the DocC documentation of every module, its articles and sni
 	Tools/scripts/build-docs.sh Prism $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser .build-fuzz .build-leaks Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser .build-fuzz .build-leaks .build-soak Tools/Benchmarks/.build Tools/PrismTestServer/.build

@@ -518,6 +518,7 @@ let package = Package(
                 "PrismHTTPTesting",
                 "PrismInspector",
                 "PrismTesting",
+                "PrismTestServer",
                 "PrismTestSupport",
             ],
             path: "Apps/PrismSample/Tests/PrismSampleTests"

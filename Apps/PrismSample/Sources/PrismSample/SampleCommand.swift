@@ -31,6 +31,7 @@ struct SampleCommand: AsyncParsableCommand {
             FollowCommand.self,
             DownloadCommand.self,
             InteractiveCommand.self,
+            SoakCommand.self,
             ServeCommand.self,
         ]
     )

@@ -1,0 +1,93 @@
+import Foundation
+import Prism
+import PrismTestServer
+import PrismTestSupport
+import Testing
+
+@testable import prism_sample
+
+/// `prism-sample soak`, short, against the real demo server: what `make soak` runs for half an
+/// hour has to do every step and to notice when something goes wrong, or its flat lines mean
+/// nothing.
+@MainActor
+@Suite("Soak")
+struct SoakTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func plan(seconds: Int64, countersFile: URL?) -> Soak.Plan {
+        Soak.Plan(
+            duration: .seconds(seconds), rate: 100, countersFile: countersFile, inspect: false, pageWait: nil)
+    }
+
+    /// Runs `soak` with the live clocks the app has (a test's default clocks fail when used).
+    static func runLive(_ soak: Soak) async throws -> Soak.Report {
+        try await withDependencies {
+            $0.continuousClock = ContinuousClock()
+        } operation: {
+            try await soak.run()
+        }
+    }
+
+    @Test(
+        "a short soak does every step against the server, retries the failures it injects, saves, and reports nothing")
+    func shortSoak() async throws {
+        let server = try await PrismTestServer.start()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let countersFile = folder.appendingPathComponent("counters.json")
+        let soak = Soak(
+            plan: Self.plan(seconds: 3, countersFile: countersFile), directory: folder.appendingPathComponent("data"),
+            target: .server(server.baseURL), timeout: .seconds(5), vault: nil)
+        let report = try await Self.runLive(soak)
+        let subscriptions = server.graphQLSubscriptionStatistics
+        try await server.shutdown()
+
+        #expect(report.problems == [])
+        let counters = report.counters
+        // 100 ticks a second for 3 s: one step each (a loaded machine may fall a little behind).
+        #expect(counters.actionsTotal >= 200 && counters.actionsTotal <= 301)
+        #expect(counters.pushesTotal > 0)
+        #expect(counters.injectedFailuresTotal > 0)
+        // Each injected failure is one failed attempt the client retried: no push failed.
+        #expect(counters.serverFailuresTotal == counters.injectedFailuresTotal)
+        #expect(counters.feedRevisionsTotal > 0)
+        #expect(counters.watchChecksTotal > 0)
+        // The counter subscriptions' 3 events each, and the mutations' events on taskAdded.
+        #expect(counters.graphQLEventsTotal >= 3 * (counters.graphQLSubscriptionsTotal - 1))
+        #expect(counters.tasks > 0 && counters.tasks <= Soak.maximumTasks)
+        #expect(counters.running == 0)
+        #expect(subscriptions.subscriptionsStarted == counters.graphQLSubscriptionsTotal)
+        // The file make soak samples holds the last counters.
+        let written = try JSONDecoder().decode(SoakCounters.self, from: Data(contentsOf: countersFile))
+        #expect(written == counters)
+    }
+
+    @Test("a server that goes away midway shows as problems, and the soak still ends and keeps the list it saved")
+    func serverGoesAway() async throws {
+        let server = try await PrismTestServer.start()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let soak = Soak(
+            plan: Self.plan(seconds: 3, countersFile: nil), directory: folder.appendingPathComponent("data"),
+            target: .server(server.baseURL), timeout: .seconds(1), vault: nil)
+        let stopping = Task {
+            try await Task.sleep(for: .seconds(1))
+            try await server.shutdown()
+        }
+        let report = try await Self.runLive(soak)
+        try await stopping.value
+
+        #expect(!report.problems.isEmpty)
+        #expect(
+            report.problems.contains {
+                $0.hasPrefix("A push failed") || $0.hasPrefix("The Server-Sent Events feed failed")
+            })
+        // What the store ended with is what the next run reads: no "saved list" problem.
+        #expect(!report.problems.contains { $0.contains("saved list") })
+        #expect(report.counters.running == 0)
+    }
+}

@@ -63,8 +63,10 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         capabilities: InspectorCapabilities<State, Action>,
         server: InspectorServer,
         storeID: Int,
-        url: URL
+        url: URL,
+        endStreams: @escaping @Sendable () -> Void
     ) {
+        self.endStreams = endStreams
         self.store = store
         self.configuration = configuration
         self.capabilities = capabilities
@@ -82,6 +84,10 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
 
     /// Detaches from the store on the main actor, from `deinit` (which cannot read `store`).
     private nonisolated let detachFromStore: @Sendable (ObjectIdentifier) -> Void
+    /// Finishes the streams `pageTask` and `storesTask` wait on, from `deinit` (which cannot
+    /// cancel them): a stream whose continuations are released unfinished keeps its reader
+    /// waiting, and everything the reader holds, for ever.
+    private nonisolated let endStreams: @Sendable () -> Void
 
     deinit {
         // `stop()` is the way to end an inspector; an inspector dropped without it stops
@@ -89,6 +95,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         // store on the main actor, so that the store stops recording.
         if server.directory.unregister(storeID) == 0 { server.closeNow() }
         detachFromStore(ObjectIdentifier(history))
+        endStreams()
     }
 
     /// The history the inspector records: a snapshot of the state after every action (and a
@@ -192,7 +199,11 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         )
         let inspector = PrismInspector(
             store: store, configuration: configuration, capabilities: capabilities, server: server,
-            storeID: storeID, url: url)
+            storeID: storeID, url: url,
+            endStreams: {
+                pagesContinuation.finish()
+                storesContinuation.finish()
+            })
         guard inspector.attach(to: store) else {
             // Another inspector attached while this one's server was starting.
             await inspector.stop()

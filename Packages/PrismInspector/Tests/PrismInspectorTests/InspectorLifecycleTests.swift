@@ -92,4 +92,23 @@ struct InspectorLifecycleTests {
             #expect(store._isRecording)
         }
     }
+
+    @Test("an inspector released without stop() ends the tasks that waited for its pages and stores")
+    func releaseEndsTasks() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        var inspector: PrismInspector<TodoState, TodoAction>? = try await startInspector(store)
+        let tasks = [inspector?.pageTask, inspector?.storesTask].compactMap { $0 }
+        #expect(tasks.count == 2)
+        inspector = nil
+        // A task left waiting on a stream nobody finishes waits forever, holding what it holds.
+        final class Flag { var isSet = false }
+        let ended = Flag()
+        Task {
+            for task in tasks { await task.value }
+            ended.isSet = true
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !ended.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(ended.isSet)
+    }
 }

@@ -52,11 +52,15 @@ struct SoakTests {
         #expect(counters.actionsTotal >= 200 && counters.actionsTotal <= 301)
         #expect(counters.pushesTotal > 0)
         #expect(counters.injectedFailuresTotal > 0)
-        // Each injected failure is one failed attempt the client retried: no push failed.
-        #expect(counters.serverFailuresTotal == counters.injectedFailuresTotal)
+        // The server fails only the failures injected (each the next request to /tasks, which the
+        // client retries: no push failed). One injected at the very end, or before a push the
+        // next push cancelled, may be left for a request that never comes.
+        #expect(counters.serverFailuresTotal <= counters.injectedFailuresTotal)
         #expect(counters.feedRevisionsTotal > 0)
         #expect(counters.watchChecksTotal > 0)
-        // The counter subscriptions' 3 events each, and the mutations' events on taskAdded.
+        // Each counter subscription gave its 3 events (else a problem says so), and the
+        // mutations' events reached taskAdded.
+        #expect(counters.graphQLSubscriptionsTotal > 1)
         #expect(counters.graphQLEventsTotal >= 3 * (counters.graphQLSubscriptionsTotal - 1))
         #expect(counters.tasks > 0 && counters.tasks <= Soak.maximumTasks)
         #expect(counters.running == 0)

@@ -169,6 +169,7 @@ struct TokenRefreshTests {
             }
             #expect(result.token == "token-1")
             #expect(server.refreshCount == 1)
+            box.mutate { $0 = nil }  // the client keeps the closure that keeps the client
         }
     }
 
@@ -193,6 +194,7 @@ struct TokenRefreshTests {
             }
             #expect(error?.code == .authenticationFailed)
             #expect(attempts.wrappedValue == 1)
+            box.mutate { $0 = nil }
         }
     }
 

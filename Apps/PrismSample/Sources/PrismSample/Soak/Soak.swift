@@ -262,8 +262,8 @@ final class Soak {
                 }
             }
         default:
-            counters.graphQLSubscriptionsTotal += 1
             startNetworkStep { [weak self] in
+                self?.counters.graphQLSubscriptionsTotal += 1
                 do {
                     let events = try await graphQL.count(to: 3)
                     self?.counters.graphQLEventsTotal += events

@@ -11,17 +11,17 @@ struct SoakGraphQL: Sendable {
         client = PrismGraphQLClient(endpointURL: server.appendingPathComponent("graphql"))
     }
 
-    private struct Task: Decodable, Sendable {
+    private struct Item: Decodable, Sendable {
         var id: Int
         var title: String
     }
 
     private struct AddTaskData: Decodable, Sendable {
-        var addTask: Task
+        var addTask: Item
     }
 
     private struct TaskAddedData: Decodable, Sendable {
-        var taskAdded: Task
+        var taskAdded: Item
     }
 
     private struct CounterData: Decodable, Sendable {
@@ -61,12 +61,12 @@ struct SoakGraphQL: Sendable {
     @MainActor
     func followTaskAdded(
         _ event: @escaping @MainActor () -> Void, failed: @escaping @MainActor (any Error) -> Void
-    ) -> _Concurrency.Task<Void, Never> {
+    ) -> Task<Void, Never> {
         let events = client.subscribe(
             PrismGraphQLSubscription(query: "subscription Added { taskAdded { id title } }", operationName: "Added"),
             as: TaskAddedData.self
         )
-        return _Concurrency.Task { @MainActor in
+        return Task { @MainActor in
             do {
                 for try await added in events where added.data != nil { event() }
             } catch is CancellationError {

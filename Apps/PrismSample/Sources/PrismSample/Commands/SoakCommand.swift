@@ -27,6 +27,10 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to run, in seconds.", valueName: "seconds"))
     var seconds: Double = 60
 
+    @Option(
+        help: ArgumentHelp("Stop after this many actions, if --seconds has not ended the run first.", valueName: "n"))
+    var actions: Int?
+
     @Option(help: ArgumentHelp("Actions per second the soak sends, 1 to 1000.", valueName: "n"))
     var rate = 20
 
@@ -46,6 +50,7 @@ struct SoakCommand: AsyncParsableCommand {
         guard seconds > 0, seconds <= 7 * 24 * 3_600 else {
             throw ValidationError("--seconds must be more than 0 and at most a week (604800).")
         }
+        if let actions, actions < 1 { throw ValidationError("--actions must be at least 1.") }
         guard (1...1_000).contains(rate) else { throw ValidationError("--rate must be 1 to 1000.") }
         guard waitForPage >= 0, waitForPage <= 600 else { throw ValidationError("--wait-for-page must be 0 to 600.") }
         if waitForPage > 0, !inspect { throw ValidationError("--wait-for-page needs --inspect.") }
@@ -58,6 +63,7 @@ struct SoakCommand: AsyncParsableCommand {
             plan: Soak.Plan(
                 duration: .milliseconds(Int64((seconds * 1_000).rounded())),
                 rate: rate,
+                actions: actions,
                 countersFile: counters.map { URL(fileURLWithPath: NSString(string: $0).expandingTildeInPath) },
                 inspect: inspect,
                 pageWait: waitForPage > 0 ? .milliseconds(Int64((waitForPage * 1_000).rounded())) : nil

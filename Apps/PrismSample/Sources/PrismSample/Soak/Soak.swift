@@ -30,6 +30,9 @@ final class Soak {
     struct Plan: Sendable {
         var duration: Duration
         var rate: Int
+        /// Stop after this many actions, if the duration has not ended the run first; nil for no
+        /// limit. (A test asks for a count, which a loaded machine reaches late but whole.)
+        var actions: Int? = nil
         var countersFile: URL?
         var inspect: Bool
         /// How long to wait for an inspector page before starting; nil not to wait.
@@ -143,7 +146,8 @@ final class Soak {
         counters.graphQLSubscriptionsTotal += 1
 
         Console.line(
-            "Soaking for \(plan.duration) at \(plan.rate) actions/s"
+            "Soaking for \(plan.duration)" + (plan.actions.map { " or \($0) actions" } ?? "")
+                + " at \(plan.rate) actions/s"
                 + (plan.countersFile.map { ", counters in \($0.path)" } ?? "") + ".")
         Console.flush()
 
@@ -153,7 +157,7 @@ final class Soak {
         var next = start
         var step = 0
         var lastWrite = start
-        while ContinuousClock.now < end {
+        while ContinuousClock.now < end, plan.actions.map({ step < $0 }) ?? true {
             perform(step: step, session: session, search: search, push: push, client: client, graphQL: graphQL)
             step += 1
             let now = ContinuousClock.now

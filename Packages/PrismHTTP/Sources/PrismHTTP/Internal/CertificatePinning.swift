@@ -41,7 +41,12 @@ public enum CertificatePinning {
     public static func check(
         host: String, leafDER: Data?, configuration: PrismTLSConfiguration, url: URL?
     ) -> PrismHTTPError? {
-        let expected = configuration.pins(for: host)
+        check(host: host, leafDER: leafDER, expected: configuration.pins(for: host), url: url)
+    }
+
+    /// Checks the server certificate `leafDER` of `host` against the SHA-256 hashes (base64) of
+    /// its pins, `expected`: nil when there are none or the key matches one, else the error.
+    public static func check(host: String, leafDER: Data?, expected: Set<String>, url: URL?) -> PrismHTTPError? {
         guard !expected.isEmpty else { return nil }
         let presented = leafDER.flatMap(subjectPublicKeyInfo(ofCertificate:)).map(sha256Base64(of:))
         if let presented, expected.contains(presented) { return nil }

@@ -71,7 +71,8 @@ enum AsyncHTTPClientTLS {
     /// The connection initializer of `host`'s client: fails a connection whose server certificate
     /// matches none of the host's pins (and closes it), so that no request is written to it.
     static func pinCheck(host: String, tls: PrismTLSConfiguration) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
-        { channel in
+        let expected = tls.pins(for: host)
+        return { channel in
             channel.nioSSL_peerCertificate()
                 .flatMapError { _ in channel.eventLoop.makeSucceededFuture(nil) }
                 .flatMapThrowing { certificate in
@@ -82,7 +83,7 @@ enum AsyncHTTPClientTLS {
                     {
                         failure = CertificatePinning.cleartext(host: host, url: nil)
                     } else {
-                        failure = CertificatePinning.check(host: host, leafDER: leaf, configuration: tls, url: nil)
+                        failure = CertificatePinning.check(host: host, leafDER: leaf, expected: expected, url: nil)
                     }
                     guard let failure else { return }
                     // AsyncHTTPClient forgets a connection whose initializer failed without

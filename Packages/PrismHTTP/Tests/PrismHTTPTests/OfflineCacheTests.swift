@@ -20,7 +20,9 @@ struct OfflineCacheTests {
 
     func request(_ url: URL, _ policy: PrismCachePolicy? = nil, token: String? = nil) -> PrismPreparedRequest {
         var request = PrismHTTPRequest(url: url)
-        request.timeout = .seconds(5)
+        // Long enough for a machine loaded with every other suite (under AddressSanitizer too):
+        // no request here waits on a server that stalls.
+        request.timeout = .seconds(30)
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
         return PrismPreparedRequest(
             original: request, request: request, options: PrismRequestOptions(cachePolicy: policy))

@@ -62,7 +62,7 @@ struct InspectorLimitsTests {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         let inspector = try await PrismInspector.start(
             store,
-            configuration: .init(batchInterval: .seconds(3_600), printsURL: false, idleTimeout: .seconds(2))
+            configuration: .init(batchInterval: .seconds(3_600), printsURL: false, idleTimeout: .seconds(5))
         )
         let answering = try await openPage(inspector)
         _ = try await answering.next("actions")
@@ -73,10 +73,11 @@ struct InspectorLimitsTests {
             Issue.record("the second page was refused")
             return
         }
-        // The mute page is pinged after 2 s of silence and closed 2 s later; the other answers.
-        // (Not waiting for its first batch: with every suite running at once the main actor can
-        // be busy for longer than those 4 s, and the page is closed before it gets one.)
-        let deadline = ContinuousClock.now + .seconds(30)
+        // The mute page is pinged after 5 s of silence and closed 5 s later; the other answers
+        // (5 s: with every suite running at once, a 2-second window has been missed by the
+        // test's own socket, which answers the pings). Not waiting for its first batch: the
+        // main actor can be busy for longer than that, and the page is closed before it gets one.
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline && mute.isOpen {
             try await Task.sleep(for: .milliseconds(50))
         }

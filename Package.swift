@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
+        .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
+        .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
     // Every trait is on by default. A package that needs none (an app that uses only the
     // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
@@ -369,6 +371,45 @@ let package = Package(
             ],
             path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
+        .target(
+            name: "PrismGraphQLCodegen",
+            dependencies: [
+                // The GraphQL parser, the schema builder and the specification's validation rules.
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Packages/PrismGraphQLCodegen/Sources/PrismGraphQLCodegen"
+        ),
+        .executableTarget(
+            name: "prism-graphql-codegen",
+            dependencies: ["PrismGraphQLCodegen"],
+            path: "Packages/PrismGraphQLCodegen/Sources/prism-graphql-codegen"
+        ),
+        .plugin(
+            name: "PrismGraphQLCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["prism-graphql-codegen"],
+            path: "Packages/PrismGraphQLCodegen/Plugins/PrismGraphQLCodegenPlugin"
+        ),
+        .plugin(
+            name: "PrismGraphQLGenerate",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-graphql",
+                    description:
+                        "Generate Swift from the schema and .graphql files of targets, into each target (for code that is committed)."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift and operations.json into each target.")
+                ]),
+            dependencies: ["prism-graphql-codegen"],
+            path: "Packages/PrismGraphQLCodegen/Plugins/PrismGraphQLGenerate"
+        ),
+        .testTarget(
+            name: "PrismGraphQLCodegenTests",
+            dependencies: ["PrismGraphQLCodegen"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests"
+        ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
         .target(
@@ -571,7 +612,7 @@ let package = Package(
 // PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
 // would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
 if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
-    for target in package.targets {
+    for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }

@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
+// PrismGraphQL's code generator: typed Swift from a schema and .graphql files, as a build tool plugin and a
+// command plugin. GraphQLSwift parses and validates, in the generator only: nothing of it is linked into an
+// app.
+import PackageDescription
+
+let package = Package(
+    name: "PrismGraphQLCodegen",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
+        .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        // The test server's GraphQL endpoint (POST /graphql).
+        .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
+    ],
+    targets: [
+        .target(
+            name: "PrismGraphQLCodegen",
+            dependencies: [
+                // The GraphQL parser, the schema builder and the specification's validation rules.
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "prism-graphql-codegen",
+            dependencies: ["PrismGraphQLCodegen"]
+        ),
+        .plugin(
+            name: "PrismGraphQLCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["prism-graphql-codegen"]
+        ),
+        .plugin(
+            name: "PrismGraphQLGenerate",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-graphql",
+                    description:
+                        "Generate Swift from the schema and .graphql files of targets, into each target (for code that is committed)."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift and operations.json into each target.")
+                ]),
+            dependencies: ["prism-graphql-codegen"]
+        ),
+        .testTarget(
+            name: "PrismGraphQLCodegenTests",
+            dependencies: ["PrismGraphQLCodegen"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -73,7 +73,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The test server's GraphQL endpoint (POST /graphql).
+        // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
+        // PrismGraphQL's code generator.
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
         // GraphQL subscriptions over WebSocket: the benchmarks' raw client, and the test server's endpoint.
@@ -409,6 +410,13 @@ let package = Package(
             name: "PrismGraphQLCodegenTests",
             dependencies: ["PrismGraphQLCodegen"],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests"
+        ),
+        // Code the build tool plugin generates from the .graphql files here, run against the test server.
+        .testTarget(
+            name: "PrismGraphQLGeneratedTests",
+            dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer", "PrismTestSupport"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLGeneratedTests",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
         ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo

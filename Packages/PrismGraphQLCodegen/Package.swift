@@ -13,8 +13,15 @@ let package = Package(
         .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
     dependencies: [
+        .package(path: "../PrismHTTP"),
+        .package(path: "../PrismGraphQL"),
+        // Prism's local HTTP test server.
+        .package(path: "../../Tools/PrismTestServer"),
+        // What Prism's own tests share.
+        .package(path: "../../Tools/PrismTestSupport"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
-        // The test server's GraphQL endpoint (POST /graphql).
+        // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
+        // PrismGraphQL's code generator.
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
     ],
     targets: [
@@ -51,6 +58,17 @@ let package = Package(
         .testTarget(
             name: "PrismGraphQLCodegenTests",
             dependencies: ["PrismGraphQLCodegen"]
+        ),
+        // Code the build tool plugin generates from the .graphql files here, run against the test server.
+        .testTarget(
+            name: "PrismGraphQLGeneratedTests",
+            dependencies: [
+                .product(name: "PrismGraphQL", package: "PrismGraphQL"),
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismTestServer", package: "PrismTestServer"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ],
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
         ),
     ],
     swiftLanguageModes: [.v6]

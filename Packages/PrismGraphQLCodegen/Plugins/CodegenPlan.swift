@@ -33,7 +33,8 @@ struct CodegenPlan {
                     + "schema.json (an introspection result), or name it in prism-graphql.json.")
         } else {
             throw Failure(
-                description: "\(targetName) has several schemas (\(schemas.map(\.lastPathComponent).sorted().joined(separator: ", "))): "
+                description:
+                    "\(targetName) has several schemas (\(schemas.map(\.lastPathComponent).sorted().joined(separator: ", "))): "
                     + "name the one to use in prism-graphql.json (\"schema\").")
         }
         let operations = files.filter { $0.pathExtension == "graphql" }.sorted { $0.path() < $1.path() }

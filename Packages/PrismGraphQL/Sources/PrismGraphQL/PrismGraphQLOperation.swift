@@ -256,7 +256,8 @@ extension PrismGraphQLClient {
         cachePolicy: PrismCachePolicy
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
         try await execute(
-            PrismGraphQLQuery(operation), as: Operation.Data.self, options: PrismRequestOptions(cachePolicy: cachePolicy))
+            PrismGraphQLQuery(operation), as: Operation.Data.self,
+            options: PrismRequestOptions(cachePolicy: cachePolicy))
     }
 
     /// Runs a typed subscription and streams its events, decoded as the operation's `Data`.

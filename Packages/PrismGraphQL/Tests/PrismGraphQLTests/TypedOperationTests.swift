@@ -117,7 +117,9 @@ struct TypedOperationTests {
 
     @Test("a nullable variable is left out when absent, null when nil")
     func absentVariables() throws {
-        struct Variables: Encodable { var after: PrismGraphQLNullable<String> = .absent, first: PrismGraphQLNullable<Int> }
+        struct Variables: Encodable {
+            var after: PrismGraphQLNullable<String> = .absent, first: PrismGraphQLNullable<Int>
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = { (value: Variables) in String(decoding: try encoder.encode(value), as: UTF8.self) }

@@ -15,9 +15,14 @@ struct PrismGraphQLCodegenPlugin: BuildToolPlugin {
         let plan = try CodegenPlan(files: files, targetDirectory: target.directoryURL, targetName: target.name)
         guard !plan.operations.isEmpty else { return [] }
         let output = context.pluginWorkDirectoryURL.appending(path: "Generated")
-        var arguments = ["--schema", plan.schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false), "--relative-to", target.directoryURL.path(percentEncoded: false)]
+        var arguments = [
+            "--schema", plan.schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false),
+            "--relative-to", target.directoryURL.path(percentEncoded: false),
+        ]
         if let config = plan.config { arguments += ["--config", config.path(percentEncoded: false)] }
-        arguments += ["--manifest", context.pluginWorkDirectoryURL.appending(path: "operations.json").path(percentEncoded: false)]
+        arguments += [
+            "--manifest", context.pluginWorkDirectoryURL.appending(path: "operations.json").path(percentEncoded: false),
+        ]
         arguments += plan.operations.map { $0.path(percentEncoded: false) }
         return [
             .buildCommand(

@@ -15,7 +15,8 @@ struct PrismGraphQLGenerate: CommandPlugin {
         let names = extractor.extractOption(named: "target")
         let folder = extractor.extractOption(named: "output").last ?? "GraphQLGenerated"
         if !extractor.remainingArguments.isEmpty {
-            throw CodegenPlan.Failure(description: "Unknown arguments: \(extractor.remainingArguments.joined(separator: " ")).")
+            throw CodegenPlan.Failure(
+                description: "Unknown arguments: \(extractor.remainingArguments.joined(separator: " ")).")
         }
         let targets = try names.isEmpty ? context.package.targets : context.package.targets(named: names)
         let tool = try context.tool(named: "prism-graphql-codegen").url
@@ -40,7 +41,9 @@ struct PrismGraphQLGenerate: CommandPlugin {
             guard process.terminationStatus == 0 else {
                 throw CodegenPlan.Failure(description: "prism-graphql-codegen failed for \(target.name) (see above).")
             }
-            print("Generated \(plan.operations.count) GraphQL file(s) of \(target.name) into \(output.path(percentEncoded: false)).")
+            print(
+                "Generated \(plan.operations.count) GraphQL file(s) of \(target.name) into \(output.path(percentEncoded: false))."
+            )
             generated += 1
         }
         if generated == 0 { print("No target with .graphql files.") }

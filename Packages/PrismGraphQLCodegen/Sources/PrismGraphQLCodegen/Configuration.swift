@@ -72,7 +72,8 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
             throw CodegenFailure([CodegenDiagnostic(file: file, line: 1, column: 1, message: "Not JSON: \(error)")])
         }
         guard let members = object as? [String: Any] else {
-            throw CodegenFailure([CodegenDiagnostic(file: file, line: 1, column: 1, message: "Expected a JSON object.")])
+            throw CodegenFailure([CodegenDiagnostic(file: file, line: 1, column: 1, message: "Expected a JSON object.")]
+            )
         }
         let known = Set(CodingKeys.allCases.map(\.rawValue))
         let unknown = members.keys.filter { !known.contains($0) }.sorted()

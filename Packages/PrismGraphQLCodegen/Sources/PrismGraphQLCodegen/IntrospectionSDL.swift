@@ -30,7 +30,9 @@ enum IntrospectionSDL {
         }
         var blocks: [String] = []
         var operations: [String] = []
-        for (member, keyword) in [("queryType", "query"), ("mutationType", "mutation"), ("subscriptionType", "subscription")] {
+        for (member, keyword) in [
+            ("queryType", "query"), ("mutationType", "mutation"), ("subscriptionType", "subscription"),
+        ] {
             if let type = schema[member] as? [String: Any], let name = type["name"] as? String {
                 operations.append("  \(keyword): \(name)")
             }
@@ -42,13 +44,16 @@ enum IntrospectionSDL {
             if name.hasPrefix("__") || builtIn.contains(name) { continue }
             blocks.append(try definition(of: type, named: name))
         }
-        let builtInDirectives: Set<String> = ["skip", "include", "deprecated", "specifiedBy", "oneOf", "defer", "stream"]
+        let builtInDirectives: Set<String> = [
+            "skip", "include", "deprecated", "specifiedBy", "oneOf", "defer", "stream",
+        ]
         for directive in schema["directives"] as? [[String: Any]] ?? [] {
             guard let name = directive["name"] as? String, !builtInDirectives.contains(name) else { continue }
             let locations = (directive["locations"] as? [String] ?? []).joined(separator: " | ")
             let repeatable = directive["isRepeatable"] as? Bool == true ? " repeatable" : ""
             blocks.append(
-                description(directive) + "directive @\(name)\(try arguments(directive["args"]))\(repeatable) on \(locations)")
+                description(directive)
+                    + "directive @\(name)\(try arguments(directive["args"]))\(repeatable) on \(locations)")
         }
         return blocks.joined(separator: "\n\n") + "\n"
     }
@@ -64,7 +69,9 @@ enum IntrospectionSDL {
             let interfaces = (type["interfaces"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             let implements = interfaces.isEmpty ? "" : " implements " + interfaces.joined(separator: " & ")
             let fields = try (type["fields"] as? [[String: Any]] ?? []).map { field -> String in
-                guard let fieldName = field["name"] as? String else { throw Failure(description: "\(name): a field has no name.") }
+                guard let fieldName = field["name"] as? String else {
+                    throw Failure(description: "\(name): a field has no name.")
+                }
                 return indented(description(field)) + "  \(fieldName)\(try arguments(field["args"])): "
                     + "\(try reference(field["type"], in: "\(name).\(fieldName)"))\(deprecation(field))"
             }
@@ -93,8 +100,11 @@ enum IntrospectionSDL {
     }
 
     private static func inputValue(_ value: [String: Any], in context: String) throws -> String {
-        guard let name = value["name"] as? String else { throw Failure(description: "\(context): a value has no name.") }
-        var text = description(value, inline: true) + "\(name): \(try reference(value["type"], in: "\(context).\(name)"))"
+        guard let name = value["name"] as? String else {
+            throw Failure(description: "\(context): a value has no name.")
+        }
+        var text =
+            description(value, inline: true) + "\(name): \(try reference(value["type"], in: "\(context).\(name)"))"
         if let defaultValue = value["defaultValue"] as? String { text += " = \(defaultValue)" }
         return text + deprecation(value)
     }
@@ -106,7 +116,9 @@ enum IntrospectionSDL {
         case "NON_NULL": return try reference(type["ofType"], in: context) + "!"
         case "LIST": return "[" + (try reference(type["ofType"], in: context)) + "]"
         default:
-            guard let name = type["name"] as? String else { throw Failure(description: "\(context): a type has no name.") }
+            guard let name = type["name"] as? String else {
+                throw Failure(description: "\(context): a type has no name.")
+            }
             return name
         }
     }
@@ -139,7 +151,8 @@ enum IntrospectionSDL {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }

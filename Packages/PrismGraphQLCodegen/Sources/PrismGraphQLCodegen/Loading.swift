@@ -22,7 +22,8 @@ enum Loading {
                 sdl = try IntrospectionSDL.sdl(fromJSON: Data(input.text.utf8))
             } catch {
                 throw CodegenFailure([
-                    CodegenDiagnostic(file: input.path, line: 1, column: 1, message: "Not an introspection result: \(error)")
+                    CodegenDiagnostic(
+                        file: input.path, line: 1, column: 1, message: "Not an introspection result: \(error)")
                 ])
             }
         }
@@ -57,7 +58,9 @@ enum Loading {
         }
         guard problems.isEmpty else { throw CodegenFailure(problems) }
         guard let first else {
-            throw CodegenFailure([CodegenDiagnostic(file: nil, message: "No .graphql file with an operation or a fragment.")])
+            throw CodegenFailure([
+                CodegenDiagnostic(file: nil, message: "No .graphql file with an operation or a fragment.")
+            ])
         }
         return first.set(value: .array(definitions), key: "definitions")
     }

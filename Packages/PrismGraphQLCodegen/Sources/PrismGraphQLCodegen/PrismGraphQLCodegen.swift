@@ -94,6 +94,11 @@ public enum PrismGraphQLCodegen {
         return CodegenOutput(files: output, schemaTypes: schemaFile, manifest: manifestJSON(manifest))
     }
 
+    /// The schema of `input` (SDL, or an introspection result as JSON) printed as SDL.
+    public static func printSchema(_ input: CodegenInput) throws(CodegenFailure) -> String {
+        GraphQL.printSchema(schema: try Loading.schema(input)) + "\n"
+    }
+
     /// The specified rules, then the two GraphQLSwift leaves out.
     static func validate(_ document: Document, schema: GraphQLSchema) -> [CodegenDiagnostic] {
         let errors = GraphQL.validate(schema: schema, ast: document)
@@ -167,17 +172,21 @@ public enum PrismGraphQLCodegen {
                 }
                 continue scan
             case UInt8(ascii: "\""):
-                let block = index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "\"") && bytes[index + 2] == UInt8(ascii: "\"")
+                let block =
+                    index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "\"")
+                    && bytes[index + 2] == UInt8(ascii: "\"")
                 if block {
                     index += 3
                     while index < bytes.count {
-                        if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""),
+                        if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "\""),
                             bytes[index + 2] == UInt8(ascii: "\""), bytes[index + 3] == UInt8(ascii: "\"")
                         {
                             index += 4
                             continue
                         }
-                        if bytes[index] == UInt8(ascii: "\""), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""),
+                        if bytes[index] == UInt8(ascii: "\""), index + 2 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "\""),
                             bytes[index + 2] == UInt8(ascii: "\"")
                         {
                             index += 3

@@ -19,7 +19,9 @@ struct SelectionMergingRule {
     init(schema: GraphQLSchema, document: Document) {
         self.schema = schema
         var fragments: [String: FragmentDefinition] = [:]
-        for case let fragment as FragmentDefinition in document.definitions { fragments[fragment.name.value] = fragment }
+        for case let fragment as FragmentDefinition in document.definitions {
+            fragments[fragment.name.value] = fragment
+        }
         self.fragments = fragments
     }
 
@@ -141,7 +143,8 @@ struct SelectionMergingRule {
     /// `exclusive`: their parents can never both apply (two different object types, here or above).
     private func conflict(_ a: Occurrence, _ b: Occurrence, exclusive: Bool) -> Reason? {
         let exclusive =
-            exclusive || (a.parent.name != b.parent.name && a.parent is GraphQLObjectType && b.parent is GraphQLObjectType)
+            exclusive
+            || (a.parent.name != b.parent.name && a.parent is GraphQLObjectType && b.parent is GraphQLObjectType)
         if !exclusive {
             if a.node.name.value != b.node.name.value {
                 return .message("\"\(a.node.name.value)\" and \"\(b.node.name.value)\" are different fields")
@@ -186,7 +189,10 @@ struct SelectionMergingRule {
     private func sameArguments(_ a: [Argument], _ b: [Argument]) -> Bool {
         guard a.count == b.count else { return false }
         return a.allSatisfy { argument in
-            b.contains { $0.name.value == argument.name.value && GraphQL.print(ast: $0.value) == GraphQL.print(ast: argument.value) }
+            b.contains {
+                $0.name.value == argument.name.value
+                    && GraphQL.print(ast: $0.value) == GraphQL.print(ast: argument.value)
+            }
         }
     }
 

@@ -83,7 +83,8 @@ struct SelectionBuilder {
                 }
             } else if let spread = item as? FragmentSpread {
                 let name = spread.name.value
-                guard let fragment = fragments[name], let type = schema.getType(name: fragment.typeCondition.name.value),
+                guard let fragment = fragments[name],
+                    let type = schema.getType(name: fragment.typeCondition.name.value),
                     !selection.fragments.contains(where: { $0.name == name })
                 else { continue }
                 let optional = conditional || Self.isConditional(spread.directives) || !covers(type, selection.parent)

@@ -67,7 +67,9 @@ struct SwiftEmitter {
                 .joined(separator: ", ")
             out.append("    \(access)init(\(parameters)) { variables = Variables(\(arguments)) }")
             out.append("    \(access)init(variables: Variables) { self.variables = variables }")
-            inputStruct(named: "Variables", conformances: "Encodable, Sendable, Hashable", fields: variables.map { ($0.0, $0.1, $0.2, nil, nil) }, indent: "    ", into: &out)
+            inputStruct(
+                named: "Variables", conformances: "Encodable, Sendable, Hashable",
+                fields: variables.map { ($0.0, $0.1, $0.2, nil, nil) }, indent: "    ", into: &out)
         } else {
             out.append("    \(access)init() {}")
         }
@@ -84,7 +86,8 @@ struct SwiftEmitter {
         out += Naming.docComment(type.typeDescription, indent: "")
         out.append("\(access)struct \(name): PrismGraphQLFragment {")
         out.append("    \(access)static let fragmentDefinition = \(Naming.stringLiteral(definition))")
-        out.append("    \(access)static let possibleTypes: Swift.Set<Swift.String> = [\(possible.joined(separator: ", "))]")
+        out.append(
+            "    \(access)static let possibleTypes: Swift.Set<Swift.String> = [\(possible.joined(separator: ", "))]")
         selectionBody(selection, indent: "    ", into: &out)
         out.append("}")
     }
@@ -180,7 +183,8 @@ struct SwiftEmitter {
                 entry.property == Naming.identifier(entry.key) || entry.property == entry.key
                     ? entry.property : "\(entry.property) = \(Naming.stringLiteral(entry.key))"
             }
-            out.append("\(indent)private enum CodingKeys: Swift.String, CodingKey { case \(cases.joined(separator: ", ")) }")
+            out.append(
+                "\(indent)private enum CodingKeys: Swift.String, CodingKey { case \(cases.joined(separator: ", ")) }")
         }
         guard selection.needsCustomDecoding else { return }
         out.append("\(indent)\(access)init(from decoder: any Decoder) throws {")
@@ -310,7 +314,8 @@ struct SwiftEmitter {
             out += Naming.docComment(description, indent: indent + "    ")
             _ = deprecation  // an input field's deprecation is in its description: setting it must not warn in generated inits
             out.append(
-                "\(indent)    \(access)var \(Naming.identifier(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")")
+                "\(indent)    \(access)var \(Naming.identifier(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
+            )
         }
         if configuration.accessLevel == .public && !fields.isEmpty {
             let parameters = fields.map { field, type, optional, _, _ in
@@ -351,7 +356,9 @@ struct SwiftEmitter {
             }
             var lines: [String] = []
             lines += Naming.docComment(type.description, indent: "    ")
-            inputStruct(named: name, conformances: "Encodable, Sendable, Hashable", fields: fields, indent: "    ", into: &lines)
+            inputStruct(
+                named: name, conformances: "Encodable, Sendable, Hashable", fields: fields, indent: "    ", into: &lines
+            )
             inputs += lines
         }
         for name in usedEnums.sorted() {
@@ -388,9 +395,12 @@ struct SwiftEmitter {
         out.append("\(indent)    \(access)init(rawValue: Swift.String) {")
         out.append("\(indent)        switch rawValue {")
         for entry in current {
-            out.append("\(indent)        case \(Naming.stringLiteral(entry.raw)): self = .\(Naming.identifier(entry.name))")
+            out.append(
+                "\(indent)        case \(Naming.stringLiteral(entry.raw)): self = .\(Naming.identifier(entry.name))")
         }
-        let fallback = deprecated.isEmpty ? ".\(unknown)(rawValue)" : "Self.lookUpDeprecatedValue(rawValue) ?? .\(unknown)(rawValue)"
+        let fallback =
+            deprecated.isEmpty
+            ? ".\(unknown)(rawValue)" : "Self.lookUpDeprecatedValue(rawValue) ?? .\(unknown)(rawValue)"
         out.append("\(indent)        default: self = \(fallback)")
         out.append("\(indent)        }")
         out.append("\(indent)    }")
@@ -404,13 +414,15 @@ struct SwiftEmitter {
         out.append("\(indent)    }")
         let list = current.map { ".\(Naming.identifier($0.name))" }.joined(separator: ", ")
         out.append(
-            "\(indent)    \(access)static var allCases: [Self] { [\(list)]\(deprecated.isEmpty ? "" : " + everyDeprecatedValue") }")
+            "\(indent)    \(access)static var allCases: [Self] { [\(list)]\(deprecated.isEmpty ? "" : " + everyDeprecatedValue") }"
+        )
         if !deprecated.isEmpty {
             out.append("\(indent)    @available(*, deprecated)")
             out.append("\(indent)    \(access)static func deprecatedValue(_ rawValue: Swift.String) -> Self? {")
             out.append("\(indent)        switch rawValue {")
             for entry in deprecated {
-                out.append("\(indent)        case \(Naming.stringLiteral(entry.raw)): .\(Naming.identifier(entry.name))")
+                out.append(
+                    "\(indent)        case \(Naming.stringLiteral(entry.raw)): .\(Naming.identifier(entry.name))")
             }
             out.append("\(indent)        default: nil")
             out.append("\(indent)        }")

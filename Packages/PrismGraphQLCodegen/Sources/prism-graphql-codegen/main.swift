@@ -16,11 +16,14 @@ struct Arguments {
     var output: String?
     var manifest: String?
     var relativeTo: String?
+    var printSchema = false
     var inputs: [String] = []
 
     static let usage = """
         usage: prism-graphql-codegen --schema FILE [--config FILE] --output DIR [--manifest FILE] \
         [--relative-to DIR] FILE.graphql...
+               prism-graphql-codegen --schema FILE --print-schema   (the schema as SDL: converts an \
+        introspection result)
         """
 
     init(_ arguments: [String]) throws(CodegenFailure) {
@@ -40,19 +43,24 @@ struct Arguments {
             case "--output": output = try value(argument)
             case "--manifest": manifest = try value(argument)
             case "--relative-to": relativeTo = try value(argument)
+            case "--print-schema": printSchema = true
             case "--help", "-h":
                 print(Self.usage)
                 exit(0)
             default:
                 if argument.hasPrefix("--") {
-                    throw CodegenFailure([CodegenDiagnostic(file: nil, message: "Unknown option \(argument).\n\(Self.usage)")])
+                    throw CodegenFailure([
+                        CodegenDiagnostic(file: nil, message: "Unknown option \(argument).\n\(Self.usage)")
+                    ])
                 }
                 inputs.append(argument)
             }
             index += 1
         }
-        guard schema != nil, output != nil else {
-            throw CodegenFailure([CodegenDiagnostic(file: nil, message: "--schema and --output are required.\n\(Self.usage)")])
+        guard schema != nil, output != nil || printSchema else {
+            throw CodegenFailure([
+                CodegenDiagnostic(file: nil, message: "--schema and --output are required.\n\(Self.usage)")
+            ])
         }
     }
 }
@@ -61,7 +69,9 @@ func read(_ path: String) throws(CodegenFailure) -> String {
     do {
         return try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-        throw CodegenFailure([CodegenDiagnostic(file: path, message: "Cannot read the file: \(error.localizedDescription)")])
+        throw CodegenFailure([
+            CodegenDiagnostic(file: path, message: "Cannot read the file: \(error.localizedDescription)")
+        ])
     }
 }
 
@@ -71,12 +81,20 @@ func write(_ contents: String, to path: String) throws(CodegenFailure) {
     do {
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
     } catch {
-        throw CodegenFailure([CodegenDiagnostic(file: path, message: "Cannot write the file: \(error.localizedDescription)")])
+        throw CodegenFailure([
+            CodegenDiagnostic(file: path, message: "Cannot write the file: \(error.localizedDescription)")
+        ])
     }
 }
 
 func run() throws(CodegenFailure) {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    if arguments.printSchema, let schemaPath = arguments.schema {
+        print(
+            try PrismGraphQLCodegen.printSchema(CodegenInput(path: schemaPath, text: try read(schemaPath))),
+            terminator: "")
+        return
+    }
     guard let schemaPath = arguments.schema, let output = arguments.output else { return }
     var configuration = CodegenConfiguration()
     if let config = arguments.config {

@@ -37,9 +37,9 @@ let librarySchema = CodegenInput(
         type Subscription { bookAdded: Book! clock: DateTime! }
         """)
 
-func generate(_ files: [String: String], configuration: CodegenConfiguration = CodegenConfiguration()) throws(
-    CodegenFailure
-) -> CodegenOutput {
+func generate(_ files: [String: String], configuration: CodegenConfiguration = CodegenConfiguration())
+    throws(CodegenFailure) -> CodegenOutput
+{
     try PrismGraphQLCodegen.generate(
         schema: librarySchema,
         operations: files.sorted { $0.key < $1.key }.map { CodegenInput(path: $0.key, text: $0.value) },
@@ -56,7 +56,8 @@ func diagnostics(_ files: [String: String]) -> [String] {
     }
 }
 
-@Suite("Operations are validated against the schema with every rule of the specification, at their file, line and column")
+@Suite(
+    "Operations are validated against the schema with every rule of the specification, at their file, line and column")
 struct ValidationTests {
     @Test("a field the type does not have is an error at its line and column, in the specification's words")
     func unknownField() {
@@ -71,7 +72,9 @@ struct ValidationTests {
             """
         ])
         #expect(
-            found == [#"Books/Book.graphql:4:5: error: Cannot query field "subtitle" on type "Book". Did you mean "title"?"#])
+            found == [
+                #"Books/Book.graphql:4:5: error: Cannot query field "subtitle" on type "Book". Did you mean "title"?"#
+            ])
     }
 
     @Test("a syntax error is an error at its place")
@@ -110,7 +113,8 @@ struct ValidationTests {
         #expect(found.contains { $0.hasPrefix("Fragments.graphql:2:1: error: Fragment \"Unused\" is never used.") })
         #expect(
             found.contains {
-                $0.hasPrefix("Query.graphql:1:59: error:") && $0.contains(#"Fragment "BookFields" cannot be spread here"#)
+                $0.hasPrefix("Query.graphql:1:59: error:")
+                    && $0.contains(#"Fragment "BookFields" cannot be spread here"#)
             }, "\(found)")
     }
 
@@ -138,19 +142,23 @@ struct ValidationTests {
                 #"A.graphql:1:39: error: Fields "name" conflict because "title" and "isbn" are different fields. Use different aliases on the fields to fetch both if this was intentional."#
             ])
         let arguments = diagnostics([
-            "A.graphql": "query A { node(id: \"1\") { ... on Author { books(first: 1) { id } books(first: 2) { id } } } }"
+            "A.graphql":
+                "query A { node(id: \"1\") { ... on Author { books(first: 1) { id } books(first: 2) { id } } } }"
         ])
         #expect(arguments.count == 1)
         #expect(arguments.first?.contains(#"Fields "books" conflict because they have differing arguments."#) == true)
         // On two different object types the same key may be two fields, if the shapes agree.
         let shapes = diagnostics([
-            "A.graphql": "query A { search(text: \"x\") { ... on Book { value: pages } ... on Magazine { value: title } } }"
+            "A.graphql":
+                "query A { search(text: \"x\") { ... on Book { value: pages } ... on Magazine { value: title } } }"
         ])
         #expect(
-            shapes.first?.contains(#"Fields "value" conflict because they return conflicting types "Int" and "String!""#)
+            shapes.first?.contains(
+                #"Fields "value" conflict because they return conflicting types "Int" and "String!""#)
                 == true)
         let compatible = diagnostics([
-            "A.graphql": "query A { search(text: \"x\") { ... on Book { label: title } ... on Magazine { label: title } } }"
+            "A.graphql":
+                "query A { search(text: \"x\") { ... on Book { label: title } ... on Magazine { label: title } } }"
         ])
         #expect(compatible == [])
         let nested = diagnostics([
@@ -158,7 +166,8 @@ struct ValidationTests {
         ])
         #expect(
             nested.first?.contains(
-                #"Fields "author" conflict because subfields "name" conflict because "name" and "id" are different fields."#)
+                #"Fields "author" conflict because subfields "name" conflict because "name" and "id" are different fields."#
+            )
                 == true)
     }
 
@@ -171,7 +180,10 @@ struct ValidationTests {
         let clash = diagnostics([
             "A.graphql": "query Books { now }\nquery BooksQuery { now }"
         ])
-        #expect(clash == [#"A.graphql:2:1: error: The Swift type BooksQuery of operation "BooksQuery" is already that of operation "Books"."#])
+        #expect(
+            clash == [
+                #"A.graphql:2:1: error: The Swift type BooksQuery of operation "BooksQuery" is already that of operation "Books"."#
+            ])
     }
 
     @Test("an invalid schema is an error in the schema file")

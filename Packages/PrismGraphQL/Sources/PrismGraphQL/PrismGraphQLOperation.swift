@@ -64,6 +64,7 @@ public protocol PrismGraphQLExecutableOperation: PrismGraphQLOperation {}
 public protocol PrismGraphQLQueryOperation: PrismGraphQLExecutableOperation {}
 
 extension PrismGraphQLQueryOperation {
+    /// `.query`.
     public static var kind: PrismGraphQLOperationKind { .query }
 }
 
@@ -71,6 +72,7 @@ extension PrismGraphQLQueryOperation {
 public protocol PrismGraphQLMutationOperation: PrismGraphQLExecutableOperation {}
 
 extension PrismGraphQLMutationOperation {
+    /// `.mutation`.
     public static var kind: PrismGraphQLOperationKind { .mutation }
 }
 
@@ -78,6 +80,7 @@ extension PrismGraphQLMutationOperation {
 public protocol PrismGraphQLSubscriptionOperation: PrismGraphQLOperation {}
 
 extension PrismGraphQLSubscriptionOperation {
+    /// `.subscription`.
     public static var kind: PrismGraphQLOperationKind { .subscription }
 }
 
@@ -106,7 +109,9 @@ where RawValue == String {
 }
 
 extension PrismGraphQLEnum {
+    /// None: an enum without deprecated values.
     public static func deprecatedValue(_ rawValue: String) -> Self? { nil }
+    /// None: an enum without deprecated values.
     public static var deprecatedValues: [Self] { [] }
 
     /// ``deprecatedValue(_:)``, called where naming a deprecated value would warn.
@@ -117,8 +122,10 @@ extension PrismGraphQLEnum {
 
 /// The variables of an operation that has none: an empty object.
 public struct PrismGraphQLNoVariables: Encodable, Sendable, Hashable {
+    /// An empty variables object.
     public init() {}
 
+    /// Writes `{}`.
     public func encode(to encoder: any Encoder) throws {
         _ = encoder.container(keyedBy: NoKeys.self)
     }
@@ -170,28 +177,35 @@ extension PrismGraphQLNullable: ExpressibleByNilLiteral {
 extension PrismGraphQLNullable: ExpressibleByStringLiteral,
     ExpressibleByExtendedGraphemeClusterLiteral, ExpressibleByUnicodeScalarLiteral
 where Wrapped: ExpressibleByStringLiteral {
+    /// `.value` of a string literal.
     public init(stringLiteral value: Wrapped.StringLiteralType) { self = .value(Wrapped(stringLiteral: value)) }
+    /// `.value` of a character literal.
     public init(extendedGraphemeClusterLiteral value: Wrapped.StringLiteralType) {
         self = .value(Wrapped(stringLiteral: value))
     }
+    /// `.value` of a scalar literal.
     public init(unicodeScalarLiteral value: Wrapped.StringLiteralType) {
         self = .value(Wrapped(stringLiteral: value))
     }
 }
 
 extension PrismGraphQLNullable: ExpressibleByIntegerLiteral where Wrapped: ExpressibleByIntegerLiteral {
+    /// `.value` of an integer literal.
     public init(integerLiteral value: Wrapped.IntegerLiteralType) { self = .value(Wrapped(integerLiteral: value)) }
 }
 
 extension PrismGraphQLNullable: ExpressibleByFloatLiteral where Wrapped: ExpressibleByFloatLiteral {
+    /// `.value` of a float literal.
     public init(floatLiteral value: Wrapped.FloatLiteralType) { self = .value(Wrapped(floatLiteral: value)) }
 }
 
 extension PrismGraphQLNullable: ExpressibleByBooleanLiteral where Wrapped: ExpressibleByBooleanLiteral {
+    /// `.value` of a Boolean literal.
     public init(booleanLiteral value: Wrapped.BooleanLiteralType) { self = .value(Wrapped(booleanLiteral: value)) }
 }
 
 extension PrismGraphQLNullable: ExpressibleByArrayLiteral where Wrapped: RangeReplaceableCollection {
+    /// `.value` of a array literal.
     public init(arrayLiteral elements: Wrapped.Element...) { self = .value(Wrapped(elements)) }
 }
 

@@ -6,6 +6,7 @@
 /// | `Queries/User.graphql` under the target's folder | `Queries_User.graphql.swift` |
 /// | the schema's types | `GraphQLSchemaTypes.swift` |
 public enum CodegenFileNames {
+    /// The file with the schema's enums, input objects and custom scalars.
     public static let schemaTypes = "GraphQLSchemaTypes.swift"
 
     /// The Swift file of `path`: its path under `base` with `/` written `_`, then `.swift`.

@@ -28,13 +28,20 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
         case `public`
     }
 
+    /// The schema file, relative to the target; nil: the target's one schema.
     public var schema: String?
+    /// Custom scalar name → Swift type.
     public var scalars: [String: String]
+    /// Type name → its key fields.
     public var keyFields: [String: [String]]
+    /// The key fields of types `keyFields` does not name.
     public var defaultKeyFields: [String]
+    /// The access level of what is generated.
     public var accessLevel: AccessLevel
+    /// The enum that holds the schema's types.
     public var schemaNamespace: String
 
+    /// A configuration; every argument defaults as the table above says.
     public init(
         schema: String? = nil, scalars: [String: String] = [:], keyFields: [String: [String]] = [:],
         defaultKeyFields: [String] = ["id"], accessLevel: AccessLevel = .internal,
@@ -52,6 +59,7 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
         case schema, scalars, keyFields, defaultKeyFields, accessLevel, schemaNamespace
     }
 
+    /// Reads a configuration, each missing member at its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schema = try container.decodeIfPresent(String.self, forKey: .schema)

@@ -15,9 +15,12 @@ public struct CodegenDiagnostic: Error, Sendable, Hashable, CustomStringConverti
     public var line: Int?
     /// The column, from 1, in UTF-8 bytes as compilers count them.
     public var column: Int?
+    /// Whether the build fails.
     public var severity: Severity
+    /// What is wrong, in the words of the GraphQL specification's reference implementation where it has some.
     public var message: String
 
+    /// A problem at `file`, `line` and `column`.
     public init(file: String?, line: Int? = nil, column: Int? = nil, severity: Severity = .error, message: String) {
         self.file = file
         self.line = line
@@ -26,6 +29,7 @@ public struct CodegenDiagnostic: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
     }
 
+    /// `file:line:column: error: message`.
     public var description: String {
         var place = ""
         if let file {
@@ -42,12 +46,15 @@ public struct CodegenDiagnostic: Error, Sendable, Hashable, CustomStringConverti
 
 /// The generator stopped: what it found, each at its place.
 public struct CodegenFailure: Error, Sendable, CustomStringConvertible {
+    /// Every problem found, in the order found.
     public var diagnostics: [CodegenDiagnostic]
 
+    /// A failure with `diagnostics`.
     public init(_ diagnostics: [CodegenDiagnostic]) {
         self.diagnostics = diagnostics
     }
 
+    /// Each diagnostic on a line of its own.
     public var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }

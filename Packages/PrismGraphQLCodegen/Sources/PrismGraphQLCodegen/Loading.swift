@@ -3,9 +3,12 @@ import GraphQL
 
 /// A file the generator reads: its path (as diagnostics name it) and its text.
 public struct CodegenInput: Sendable, Hashable {
+    /// The path diagnostics name the file by.
     public var path: String
+    /// The file's contents.
     public var text: String
 
+    /// A file at `path` holding `text`.
     public init(path: String, text: String) {
         self.path = path
         self.text = text

@@ -25,6 +25,9 @@ public struct CodegenOutput: Sendable {
 /// 4. Swift is written for each operation and fragment, the schema's types they use, and the
 ///    manifest.
 public enum PrismGraphQLCodegen {
+    /// Generates Swift for `operations` (`.graphql` files) against `schema`.
+    ///
+    /// - Throws: ``CodegenFailure`` with every problem found, each at its file, line and column.
     public static func generate(
         schema schemaInput: CodegenInput, operations inputs: [CodegenInput],
         configuration: CodegenConfiguration = CodegenConfiguration()

@@ -312,7 +312,9 @@ struct SwiftEmitter {
         out.append("\(indent)\(access)struct \(name): \(conformances) {")
         for (field, type, optional, description, deprecation) in fields {
             out += Naming.docComment(description, indent: indent + "    ")
-            _ = deprecation  // an input field's deprecation is in its description: setting it must not warn in generated inits
+            // An input field's deprecation is in its description: setting it must not warn in
+            // the generated initializers.
+            _ = deprecation
             out.append(
                 "\(indent)    \(access)var \(Naming.identifier(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
             )

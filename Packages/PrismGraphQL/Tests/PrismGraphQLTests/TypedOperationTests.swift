@@ -15,6 +15,7 @@ struct TypedOperationTests {
         struct Data: Decodable, Sendable, Hashable {
             let user: User?
             struct User: Decodable, Sendable, Hashable {
+                // swift-format-ignore: AlwaysUseLowerCamelCase
                 let __typename: String
                 let login: String
                 let name: String?
@@ -43,6 +44,7 @@ struct TypedOperationTests {
         struct Data: Decodable, Sendable, Hashable {
             let createIssue: Issue
             struct Issue: Decodable, Sendable, Hashable {
+                // swift-format-ignore: AlwaysUseLowerCamelCase
                 let __typename: String
                 let number: Int
                 let title: String
@@ -66,6 +68,7 @@ struct TypedOperationTests {
         struct Data: Decodable, Sendable, Hashable {
             let addTask: Task
             struct Task: Decodable, Sendable, Hashable {
+                // swift-format-ignore: AlwaysUseLowerCamelCase
                 let __typename: String
                 let id: Int
                 let title: String

@@ -6,10 +6,14 @@ import Testing
 /// A class of this test target's own, for `Bundle(for:)`.
 private final class BundleMarker {}
 
-/// `prism-graphql-codegen`, built next to the test bundle (every build of the package builds it).
+/// `prism-graphql-codegen`, built next to the test bundle (every build of the package builds it):
+/// `Bundle(for:)` is the products folder on Linux, `<products>/<name>.xctest` on Apple platforms.
 let codegenTool: URL = {
     let bundle = Bundle(for: BundleMarker.self).bundleURL.resolvingSymlinksInPath()
-    return bundle.deletingLastPathComponent().appendingPathComponent("prism-graphql-codegen")
+    let candidates = [bundle, bundle.deletingLastPathComponent()].map {
+        $0.appendingPathComponent("prism-graphql-codegen")
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
 }()
 
 struct ToolRun {
@@ -50,7 +54,8 @@ struct ToolTests {
     func diagnostics() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try librarySchema.text.write(to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
+        try librarySchema.text.write(
+            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("Queries"), withIntermediateDirectories: true)
         let query = folder.appendingPathComponent("Queries/Book.graphql")
@@ -59,15 +64,20 @@ struct ToolTests {
             ["--schema", "schema.graphqls", "--output", "out", query.path], in: folder)
         #expect(run.status == 1)
         #expect(
-            run.errors == "\(query.path):2:19: error: Cannot query field \"titel\" on type \"Book\". Did you mean \"title\"?\n")
+            run.errors
+                == "\(query.path):2:19: error: Cannot query field \"titel\" on type \"Book\". Did you mean \"title\"?\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
 
-    @Test("a valid target: a Swift file per .graphql file, the schema's types and the manifest; unchanged files are not rewritten")
+    @Test(
+        "a valid target: a Swift file per .graphql file, the schema's types and the manifest; unchanged files are not rewritten"
+    )
     func outputs() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try librarySchema.text.write(to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
+        try librarySchema.text.write(
+            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("Queries"), withIntermediateDirectories: true)
         try "query GetBook($id: ID!) { book(id: $id) { title genre } }".write(
@@ -83,14 +93,18 @@ struct ToolTests {
         #expect(first.status == 0, "\(first.errors)")
         let out = folder.appendingPathComponent("out")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(names == ["AddBook.graphql.swift", "GraphQLSchemaTypes.swift", "Queries_Book.graphql.swift", "operations.json"])
+        #expect(
+            names == [
+                "AddBook.graphql.swift", "GraphQLSchemaTypes.swift", "Queries_Book.graphql.swift", "operations.json",
+            ])
         let book = try String(contentsOf: out.appendingPathComponent("Queries_Book.graphql.swift"), encoding: .utf8)
         #expect(book.contains("struct GetBookQuery: PrismGraphQLQueryOperation {"))
         let types = try String(contentsOf: out.appendingPathComponent("GraphQLSchemaTypes.swift"), encoding: .utf8)
         #expect(types.contains("enum Genre: PrismGraphQLEnum {"))
         #expect(types.contains("struct BookInput: Encodable, Sendable, Hashable {"))
 
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("operations.json")))
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("operations.json")))
             as? [String: Any]
         #expect(manifest?["format"] as? String == "apollo-persisted-query-manifest")
         let operations = manifest?["operations"] as? [[String: Any]] ?? []
@@ -99,13 +113,19 @@ struct ToolTests {
             let body = try #require(operation["body"] as? String)
             #expect(operation["id"] as? String == SHA256.hex(of: body))
         }
-        #expect(operations.last?["body"] as? String == "query GetBook($id: ID!) { book(id: $id) { __typename id title genre } }")
+        #expect(
+            operations.last?["body"] as? String
+                == "query GetBook($id: ID!) { book(id: $id) { __typename id title genre } }")
 
-        let written = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[.modificationDate] as? Date
+        let written =
+            try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
+                .modificationDate] as? Date
         Thread.sleep(forTimeInterval: 1.1)
         let second = try runTool(arguments, in: folder)
         #expect(second.status == 0)
-        let again = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[.modificationDate] as? Date
+        let again =
+            try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
+                .modificationDate] as? Date
         #expect(written == again)
     }
 

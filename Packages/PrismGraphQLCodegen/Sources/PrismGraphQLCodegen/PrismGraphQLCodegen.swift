@@ -18,7 +18,7 @@ public struct CodegenOutput: Sendable {
 ///    syntax error is a diagnostic at its place.
 /// 2. Every operation and fragment is validated against the schema with every validation rule
 ///    of the GraphQL specification (GraphQLSwift's, and the two it leaves out:
-///    ``SelectionMergingRule``); each problem is a diagnostic at its file, line and column, in
+///    `SelectionMergingRule`); each problem is a diagnostic at its file, line and column, in
 ///    graphql-js's words.
 /// 3. `__typename` and the type's key fields (`id` by default) are added to every selection set
 ///    but the operations' roots, in the text itself: the documents sent are the files' own.

@@ -30,8 +30,8 @@ func runTool(_ arguments: [String], in folder: URL) throws -> ToolRun {
     process.currentDirectoryURL = folder
     let output = folder.appendingPathComponent("tool-output.txt")
     let errors = folder.appendingPathComponent("tool-errors.txt")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
-    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try FileHandle(forWritingTo: errors)
     try process.run()

@@ -409,7 +409,8 @@ let package = Package(
         .testTarget(
             name: "PrismGraphQLCodegenTests",
             dependencies: ["PrismGraphQLCodegen"],
-            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests"
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
+            exclude: ["Expected"]
         ),
         // Code the build tool plugin generates from the .graphql files here, run against the test server.
         .testTarget(
@@ -504,7 +505,8 @@ let package = Package(
                 "PrismTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Apps/PrismSample/Sources/PrismSample"
+            path: "Apps/PrismSample/Sources/PrismSample",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
         ),
 
         // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md)

@@ -57,7 +57,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: ["PrismGraphQLCodegen"]
+            dependencies: ["PrismGraphQLCodegen"],
+            exclude: ["Expected"]
         ),
         // Code the build tool plugin generates from the .graphql files here, run against the test server.
         .testTarget(

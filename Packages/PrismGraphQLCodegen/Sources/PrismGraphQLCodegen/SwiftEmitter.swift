@@ -192,7 +192,7 @@ struct SwiftEmitter {
             out.append("\(indent)    let container = try decoder.container(keyedBy: CodingKeys.self)")
         }
         for entry in storedKeys {
-            let key = entry.property == Naming.identifier(entry.key) ? entry.property : entry.property
+            let key = entry.property
             let optional = entry.decode.hasSuffix("?")
             let type = optional ? String(entry.decode.dropLast()) : entry.decode
             let method = optional ? "decodeIfPresent" : "decode"
@@ -202,7 +202,7 @@ struct SwiftEmitter {
         for entry in fragmentProperties {
             if entry.optional {
                 out.append(
-                    "\(indent)    \(entry.property) = \(entry.type).possibleTypes.contains(\(typename)) ? try? \(entry.type)(from: decoder) : nil"
+                    "\(indent)    \(entry.property) = try \(entry.type).possibleTypes.contains(\(typename)) ? \(entry.type)(from: decoder) : nil"
                 )
             } else {
                 out.append("\(indent)    \(entry.property) = try \(entry.type)(from: decoder)")

@@ -18,6 +18,8 @@ NOUNS = ["Item", "Record", "Entry", "Detail", "Summary", "Event", "Policy", "Rul
          "Stage", "Plan", "Quote", "Claim", "Ledger", "Region", "Segment", "Badge", "Score",
          "Trace", "Token", "Filter", "Metric", "Bundle", "Feed", "Report", "Task", "Queue",
          "Thread", "Draft", "Asset", "Locale"]
+ATTRIBUTES = ["title", "summary", "code", "status", "weight", "height", "width", "depth", "position",
+              "priority", "score", "level"]
 ADJECTIVES = ["primary", "secondary", "current", "previous", "default", "archived", "pending",
               "public", "internal", "latest"]
 
@@ -48,6 +50,13 @@ def object_type(index, name):
              f"  count: Int!", f"  ratio: Float", f"  active: Boolean!",
              f"  tags: [String!]!",
              f'  legacyCode: String @deprecated(reason: "Use id.")']
+    # Documented attributes of every kind of output type, to make the schema as large as real ones.
+    kinds = ["String", "Int", "Float", "Boolean", ENUMS[(index * 3 + 1) % len(ENUMS)],
+             SCALARS[(index * 7 + 2) % len(SCALARS)], "[String!]"]
+    for k, attribute in enumerate(ATTRIBUTES):
+        kind = kinds[(index + k) % len(kinds)]
+        lines.append(f'  "The {attribute} of this {lower(name)}, as the {DOMAINS[(index + k) % len(DOMAINS)]} team records it."')
+        lines.append(f"  {attribute}: {kind}" + ("!" if (index + k) % 3 == 0 and not kind.startswith("[") else ""))
     for interface in interfaces[1:]:
         lines += interface_fields(INTERFACES.index(interface))
     # Deep chains: each object points to the next one, nine in a row, then back.

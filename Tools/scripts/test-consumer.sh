@@ -464,7 +464,11 @@ doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/Generatin
 printf 'query Committed {\n  user(login: "octocat") {\n    login\n    status\n  }\n}\n' >"$codegen/Sources/Committed/Committed.graphql"
 echo 'func committedStatus(_ data: CommittedQuery.Data) -> GraphQLSchema.Status? { data.user?.status }' \
     >"$codegen/Sources/Committed/Use.swift"
+# A project that commits its generated code has the manifest from an earlier run (excluded above).
+mkdir -p "$codegen/Sources/Committed/GraphQLGenerated"
+echo '{}' >"$codegen/Sources/Committed/GraphQLGenerated/operations.json"
 doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-schema >"$codegen/Sources/Invalid/schema.graphqls"
+echo 'func badUser() -> BadQuery { BadQuery() }' >"$codegen/Sources/Invalid/Use.swift"
 printf 'query Bad {\n  user(login: "octocat") {\n    nme\n  }\n}\n' >"$codegen/Sources/Invalid/Bad.graphql"
 
 (cd "$codegen" && swift package resolve >/dev/null)

@@ -412,6 +412,14 @@ let package = Package(
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
             exclude: ["Expected"]
         ),
+        // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test
+        // server's /graphql/mock executes.
+        .testTarget(
+            name: "PrismGraphQLLargeSchemaTests",
+            dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLLargeSchemaTests",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+        ),
         // Code the build tool plugin generates from the .graphql files here, run against the test server.
         .testTarget(
             name: "PrismGraphQLGeneratedTests",
@@ -440,6 +448,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                // The made-up answers of /graphql/mock, as GraphQLSwift's ordered maps.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Graphiti", package: "Graphiti"),
                 // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket).
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -547,6 +557,8 @@ let package = Package(
                 "PrismNetwork",
                 "PrismInspector",
                 "PrismTestServer",
+                // The code generator's speed on the large schema of its tests.
+                "PrismGraphQLCodegen",
                 // The baselines: the raw transport Prism sends through on Linux, a page's raw WebSocket for
                 // the inspector, and the raw WebSocket client PrismGraphQL uses.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -60,6 +60,17 @@ let package = Package(
             dependencies: ["PrismGraphQLCodegen"],
             exclude: ["Expected"]
         ),
+        // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test
+        // server's /graphql/mock executes.
+        .testTarget(
+            name: "PrismGraphQLLargeSchemaTests",
+            dependencies: [
+                .product(name: "PrismGraphQL", package: "PrismGraphQL"),
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismTestServer", package: "PrismTestServer"),
+            ],
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+        ),
         // Code the build tool plugin generates from the .graphql files here, run against the test server.
         .testTarget(
             name: "PrismGraphQLGeneratedTests",

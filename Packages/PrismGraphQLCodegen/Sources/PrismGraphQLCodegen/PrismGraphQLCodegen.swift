@@ -32,6 +32,20 @@ public enum PrismGraphQLCodegen {
         schema schemaInput: CodegenInput, operations inputs: [CodegenInput],
         configuration: CodegenConfiguration = CodegenConfiguration()
     ) throws(CodegenFailure) -> CodegenOutput {
+        let result = FieldMaps.$current.withValue(FieldMaps()) { () -> Result<CodegenOutput, CodegenFailure> in
+            do throws(CodegenFailure) {
+                return .success(try generateOnce(schema: schemaInput, operations: inputs, configuration: configuration))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// ``generate(schema:operations:configuration:)`` with this generation's ``FieldMaps`` in place.
+    private static func generateOnce(
+        schema schemaInput: CodegenInput, operations inputs: [CodegenInput], configuration: CodegenConfiguration
+    ) throws(CodegenFailure) -> CodegenOutput {
         let schema = try Loading.schema(schemaInput)
         let document = try Loading.document(inputs)
         var problems = validate(document, schema: schema)

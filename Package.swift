@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
+        .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
+        .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
     // Every trait is on by default. A package that needs none (an app that uses only the
     // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
@@ -71,7 +73,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The test server's GraphQL endpoint (POST /graphql).
+        // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
+        // PrismGraphQL's code generator.
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
         // GraphQL subscriptions over WebSocket: the benchmarks' raw client, and the test server's endpoint.
@@ -369,6 +372,61 @@ let package = Package(
             ],
             path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
+        .target(
+            name: "PrismGraphQLCodegen",
+            dependencies: [
+                // The GraphQL parser, the schema builder and the specification's validation rules.
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Packages/PrismGraphQLCodegen/Sources/PrismGraphQLCodegen"
+        ),
+        .executableTarget(
+            name: "prism-graphql-codegen",
+            dependencies: ["PrismGraphQLCodegen"],
+            path: "Packages/PrismGraphQLCodegen/Sources/prism-graphql-codegen"
+        ),
+        .plugin(
+            name: "PrismGraphQLCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["prism-graphql-codegen"],
+            path: "Packages/PrismGraphQLCodegen/Plugins/PrismGraphQLCodegenPlugin"
+        ),
+        .plugin(
+            name: "PrismGraphQLGenerate",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-graphql",
+                    description:
+                        "Generate Swift from the schema and .graphql files of targets, into each target (for code that is committed)."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift and operations.json into each target.")
+                ]),
+            dependencies: ["prism-graphql-codegen"],
+            path: "Packages/PrismGraphQLCodegen/Plugins/PrismGraphQLGenerate"
+        ),
+        .testTarget(
+            name: "PrismGraphQLCodegenTests",
+            dependencies: ["PrismGraphQLCodegen"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
+            exclude: ["Expected"]
+        ),
+        // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test
+        // server's /graphql/mock executes.
+        .testTarget(
+            name: "PrismGraphQLLargeSchemaTests",
+            dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLLargeSchemaTests",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+        ),
+        // Code the build tool plugin generates from the .graphql files here, run against the test server.
+        .testTarget(
+            name: "PrismGraphQLGeneratedTests",
+            dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer", "PrismTestSupport"],
+            path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLGeneratedTests",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+        ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
         .target(
@@ -390,6 +448,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                // The made-up answers of /graphql/mock, as GraphQLSwift's ordered maps.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Graphiti", package: "Graphiti"),
                 // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket).
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -455,7 +515,8 @@ let package = Package(
                 "PrismTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Apps/PrismSample/Sources/PrismSample"
+            path: "Apps/PrismSample/Sources/PrismSample",
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
         ),
 
         // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md)
@@ -496,6 +557,8 @@ let package = Package(
                 "PrismNetwork",
                 "PrismInspector",
                 "PrismTestServer",
+                // The code generator's speed on the large schema of its tests.
+                "PrismGraphQLCodegen",
                 // The baselines: the raw transport Prism sends through on Linux, a page's raw WebSocket for
                 // the inspector, and the raw WebSocket client PrismGraphQL uses.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -571,7 +634,7 @@ let package = Package(
 // PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
 // would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
 if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
-    for target in package.targets {
+    for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }

@@ -15,6 +15,7 @@ let package = Package(
         // Prism's own plumbing, shared by its packages.
         .package(path: "../../Packages/PrismSupport"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // The test server (Tools/PrismTestServer).
@@ -24,7 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The test server's GraphQL endpoint (POST /graphql).
+        // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
+        // PrismGraphQL's code generator.
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
@@ -49,6 +51,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                // The made-up answers of /graphql/mock, as GraphQLSwift's ordered maps.
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Graphiti", package: "Graphiti"),
                 // The GraphQL subscriptions endpoint (graphql-transport-ws over WebSocket).
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

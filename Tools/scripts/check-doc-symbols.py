@@ -17,7 +17,7 @@ import re
 import sys
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
-sources = [*root.glob("Packages/*/Sources/**/*.swift"), *root.glob("Sources/**/*.swift"),
+sources = [*root.glob("Packages/*/Sources/**/*.swift"), *root.glob("Packages/*/Plugins/*/*.swift"), *root.glob("Sources/**/*.swift"),
            *root.glob("Tools/PrismTestServer/Sources/**/*.swift")]
 DECLARATION = re.compile(r"\b(?:class|struct|enum|protocol|actor|typealias)\s+(Prism\w+)")
 NAME = re.compile(r"\bPrism[A-Z]\w*")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the ```swift block of a Markdown page that follows the marker
+"""Prints the ```swift (or ```graphql) block of a Markdown page that follows the marker
 `<!-- built by test-consumer.sh: NAME -->`, for Tools/scripts/test-consumer.sh to build.
 
 Code that Snippets/ cannot compile (a package manifest, code that needs swift-case-paths'
-macro) is marked so in the page; test-consumer.sh builds it in a consumer package, and
+macro, a GraphQL schema and operation the code generator reads) is marked so in the page; test-consumer.sh builds it in a consumer package, and
 check-doc-code.py accepts a marked block only if test-consumer.sh asks for it by name.
 
 Usage: Tools/scripts/doc-code-block.py PAGE.md NAME
@@ -12,7 +12,7 @@ import pathlib
 import re
 import sys
 
-MARKER = r"<!-- built by test-consumer\.sh: ([\w-]+) -->\n+```swift\n(.*?)```"
+MARKER = r"<!-- built by test-consumer\.sh: ([\w-]+) -->\n+```(?:swift|graphql)\n(.*?)```"
 
 
 def marked_blocks(text: str) -> dict:

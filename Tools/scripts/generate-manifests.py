@@ -57,13 +57,13 @@ ROOT_TRAILER = """
 // PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
 // would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
 if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
-    for target in package.targets {
+    for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }
 """
 
-KINDS = {"library": "target", "executable": "executableTarget", "test": "testTarget"}
+KINDS = {"library": "target", "executable": "executableTarget", "test": "testTarget", "plugin": "plugin"}
 
 
 def swift_string(text: str) -> str:
@@ -117,7 +117,7 @@ class Table:
         """Where a target's sources are, inside its package."""
         if "path" in target:
             return target["path"]
-        folder = "Tests" if self.kind(target) == "test" else "Sources"
+        folder = {"test": "Tests", "plugin": "Plugins"}.get(self.kind(target), "Sources")
         return f"{folder}/{target['name']}"
 
     @staticmethod
@@ -178,6 +178,8 @@ def target_lines(table: Table, package: dict, target: dict, in_root: bool) -> li
         lines += comment(target["why"], " " * 8)
     lines.append(f"        .{KINDS[table.kind(target)]}(")
     lines.append(f'            name: "{target["name"]}",')
+    if table.kind(target) == "plugin":
+        lines.append(f'            capability: {target["capability"]},')
     dependencies = dependency_lines(table, package, target, in_root)
     inline = ", ".join(line.strip().rstrip(",") for line in dependencies)
     if dependencies and all(line.strip().startswith('"') for line in dependencies) and len(inline) < 80:
@@ -192,6 +194,15 @@ def target_lines(table: Table, package: dict, target: dict, in_root: bool) -> li
         lines.append(f'            path: "{relative}",')
     if target.get("exclude"):
         lines.append("            exclude: [" + ", ".join(swift_string(item) for item in target["exclude"]) + "],")
+    if target.get("plugins"):
+        entries = []
+        for plugin in target["plugins"]:
+            owner = table.owner[plugin]
+            if in_root or owner is package:
+                entries.append(f'.plugin(name: "{plugin}")')
+            else:
+                entries.append(f'.plugin(name: "{plugin}", package: "{owner["name"]}")')
+        lines.append("            plugins: [" + ", ".join(entries) + "],")
     if target.get("resources"):
         lines.append("            resources: [")
         lines += [f"                .embedInCode({swift_string(item)})," for item in target["resources"]]
@@ -252,6 +263,8 @@ def nested_manifest(table: Table, package: dict) -> str:
         lines.append(f'        .library(name: "{library}", targets: ["{library}"]),')
     for executable in package.get("executables", []):
         lines.append(f'        .executable(name: "{executable}", targets: ["{executable}"]),')
+    for plugin in package.get("plugins", []):
+        lines.append(f'        .plugin(name: "{plugin}", targets: ["{plugin}"]),')
     lines.append("    ],")
     traits = table.used_traits(targets)
     if traits:
@@ -291,6 +304,9 @@ def root_manifest(table: Table) -> str:
             libraries += table.libraries(package)
     for library in libraries:
         lines.append(f'        .library(name: "{library}", targets: ["{library}"]),')
+    for package in table.nested_packages():
+        for plugin in package.get("plugins", []):
+            lines.append(f'        .plugin(name: "{plugin}", targets: ["{plugin}"]),')
     lines.append("    ],")
     lines += ["    " + line for line in ROOT_TRAITS_NOTE.splitlines()]
     lines += trait_lines(table, list(table.traits))

@@ -7,7 +7,7 @@ never be fetched by a package that depends on Prism by URL.
 
 Usage:
   tools-only-packages.py DUMP.json
-      prints the root's external packages that no library product reaches (DUMP.json is
+      prints the root's external packages that no library or plugin product reaches (DUMP.json is
       `swift package dump-package` of Prism's root)
   tools-only-packages.py DUMP.json DEPENDENCIES.json CHECKOUTS
       prints those of them that a consumer fetched without a library needing them
@@ -25,11 +25,25 @@ TOOL_TARGETS = {"PrismTestServer", "PrismTestSupport"}
 
 def tools_only(manifest: dict) -> set:
     targets = {target["name"]: target for target in manifest["targets"]}
-    stack = [name for product in manifest["products"] if "library" in product["type"] for name in product["targets"]]
+    # Library products, and plugin products with the executables they run: SwiftPM resolves what
+    # a dependency's plugins need whether or not a target uses them (GraphQLSwift, for the code
+    # generator's plugins), so those packages are fetched by every consumer, though only built
+    # for a target that uses the plugin.
+    stack = [
+        name
+        for product in manifest["products"]
+        if "library" in product["type"] or "plugin" in product["type"]
+        for name in product["targets"]
+    ]
     reached, used = set(), set()
     while stack:
         name = stack.pop()
-        if name in reached or name not in targets or name in TOOL_TARGETS or targets[name]["type"] != "regular":
+        if (
+            name in reached
+            or name not in targets
+            or name in TOOL_TARGETS
+            or targets[name]["type"] not in ("regular", "plugin", "executable")
+        ):
             continue
         reached.add(name)
         for dependency in targets[name]["dependencies"]:

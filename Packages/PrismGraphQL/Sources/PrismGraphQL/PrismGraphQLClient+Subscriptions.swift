@@ -20,7 +20,7 @@ extension PrismGraphQLClient {
     ///   interceptors and authenticator). Its `connection_init` payload carries
     ///   ``PrismGraphQLSubscriptionConfiguration/connectionParameters`` and the credential:
     ///   `Authorization` (and any header the authenticator sets) under its header name.
-    /// - Each event is a `next` message, decoded as ``execute(_:options:)`` decodes a response:
+    /// - Each event is a `next` message, decoded as ``execute(_:options:)->PrismGraphQLResponse<T>`` decodes a response:
     ///   GraphQL errors beside data are in ``PrismGraphQLResponse/errors``, not thrown.
     /// - The stream finishes when the server completes the subscription. It throws
     ///   ``PrismGraphQLError`` with code `graphQLErrors` when the server ends it with an `error`

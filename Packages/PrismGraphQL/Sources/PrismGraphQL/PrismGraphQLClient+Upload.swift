@@ -27,7 +27,7 @@ extension PrismGraphQLClient {
     /// - Returns: The response, whatever its status when its body is a GraphQL response.
     /// - Throws: ``PrismGraphQLError``: `encodingFailed` for variables that do not encode or two
     ///   files with one variable path, `requestFailed` when a file cannot be read (before
-    ///   anything is sent), and the errors of ``execute(_:options:)`` for the answer.
+    ///   anything is sent), and the errors of ``execute(_:options:)->PrismGraphQLResponse<T>`` for the answer.
     public func upload<T: Decodable & Sendable>(
         _ operation: PrismGraphQLQuery,
         files: [PrismGraphQLFile],

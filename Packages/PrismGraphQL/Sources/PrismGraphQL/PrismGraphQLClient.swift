@@ -20,7 +20,7 @@ import PrismHTTP
 /// a PrismHTTP `PrismNetworkClient`: give the client a
 /// `PrismNetworkAdapter` of your own (``init(endpointURL:additionalHeaders:networkClient:automaticPersistedQueries:queryMethod:subscriptions:)``)
 /// and its interceptors, authenticator, transport and logging apply to GraphQL too; pass
-/// `PrismRequestOptions` to ``execute(_:options:)`` for a retry policy, a cache
+/// `PrismRequestOptions` to ``execute(_:options:)->PrismGraphQLResponse<T>`` for a retry policy, a cache
 /// policy, a timeout or extra headers.
 ///
 /// ## Errors

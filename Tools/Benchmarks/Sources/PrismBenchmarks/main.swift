@@ -57,6 +57,12 @@ if !graphQL.isEmpty {
     all += graphQL
 }
 
+let codegen = try await MainActor.run { try codegenBenchmarks() }
+if !codegen.isEmpty {
+    printReport("PrismGraphQL's code generator", codegen)
+    all += codegen
+}
+
 let memory = historyBenchmarks() + (try await multipartMemoryBenchmark()) + (try await downloadMemoryBenchmark())
 if !memory.isEmpty {
     print("\n## Memory\n")

@@ -3,7 +3,8 @@ import Prism
 
 /// The soak's GraphQL: a mutation, a long-lived subscription that hears it, and short
 /// subscriptions opened and read to their end, against the demo server's `/graphql` (over HTTP
-/// and graphql-transport-ws on one WebSocket).
+/// and graphql-transport-ws on one WebSocket). The operations are generated from
+/// `GraphQL/Soak.graphql` by `PrismGraphQLCodegenPlugin`.
 struct SoakGraphQL: Sendable {
     let client: PrismGraphQLClient
 
@@ -11,31 +12,9 @@ struct SoakGraphQL: Sendable {
         client = PrismGraphQLClient(endpointURL: server.appendingPathComponent("graphql"))
     }
 
-    private struct Item: Decodable, Sendable {
-        var id: Int
-        var title: String
-    }
-
-    private struct AddTaskData: Decodable, Sendable {
-        var addTask: Item
-    }
-
-    private struct TaskAddedData: Decodable, Sendable {
-        var taskAdded: Item
-    }
-
-    private struct CounterData: Decodable, Sendable {
-        var counter: Int
-    }
-
     /// `mutation { addTask(title:) }`; GraphQL errors in the response are thrown.
     func addTask(title: String) async throws {
-        let response: PrismGraphQLResponse<AddTaskData> = try await client.execute(
-            PrismGraphQLQuery(
-                query: "mutation AddTask($title: String!) { addTask(title: $title) { id title } }",
-                variables: ["title": .string(title)],
-                operationName: "AddTask"
-            ))
+        let response = try await client.execute(AddTaskMutation(title: title))
         if let errors = response.errors, !errors.isEmpty {
             throw SampleError("addTask answered errors: \(errors.map(\.message).joined(separator: "; "))")
         }
@@ -43,14 +22,7 @@ struct SoakGraphQL: Sendable {
 
     /// Subscribes to `counter(to:)` and reads it to its end; returns how many events came.
     func count(to last: Int) async throws -> Int {
-        let events = client.subscribe(
-            PrismGraphQLSubscription(
-                query: "subscription Count($to: Int!) { counter(to: $to, intervalMs: 10) }",
-                variables: ["to": .int(last)],
-                operationName: "Count"
-            ),
-            as: CounterData.self
-        )
+        let events = client.subscribe(CountSubscription(to: last))
         var received = 0
         for try await event in events where event.data != nil { received += 1 }
         return received
@@ -62,10 +34,7 @@ struct SoakGraphQL: Sendable {
     func followTaskAdded(
         _ event: @escaping @MainActor () -> Void, failed: @escaping @MainActor (any Error) -> Void
     ) -> Task<Void, Never> {
-        let events = client.subscribe(
-            PrismGraphQLSubscription(query: "subscription Added { taskAdded { id title } }", operationName: "Added"),
-            as: TaskAddedData.self
-        )
+        let events = client.subscribe(AddedSubscription())
         return Task { @MainActor in
             do {
                 for try await added in events where added.data != nil { event() }

@@ -1,43 +1,19 @@
 import Foundation
-
-#if canImport(PrismGraphQL)
 import PrismGraphQL
 
 /// The tour's GraphQL step: one typed query with `PrismGraphQLClient` against the demo server's
-/// `POST /graphql`.
+/// `POST /graphql`. `GetUserQuery` is generated at build time from `GraphQL/Tour.graphql`,
+/// checked against the server's schema (`GraphQL/schema.graphqls`) by `PrismGraphQLCodegenPlugin`.
 enum GraphQLDemo {
-    /// What `user(login:)` answers.
-    struct UserData: Decodable, Sendable {
-        /// The user's public profile.
-        struct User: Decodable, Sendable {
-            var name: String?
-            var publicRepos: Int
-        }
-
-        var user: User?
-    }
-
     /// Runs the query against `server` and prints what came back.
     static func run(server: URL, token: String?) async {
         let graphql = PrismGraphQLClient(
             endpointURL: server.appendingPathComponent("graphql"),
             additionalHeaders: token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
         )
-        let query = PrismGraphQLQuery(
-            query: """
-                query GetUser($login: String!) {
-                    user(login: $login) {
-                        name
-                        publicRepos
-                    }
-                }
-                """,
-            variables: ["login": "octocat"],
-            operationName: "GetUser"
-        )
-        Console.line("  graphql.execute(GetUser(login: \"octocat\")) -> POST \(server.absoluteString)/graphql")
+        Console.line("  graphql.execute(GetUserQuery(login: \"octocat\")) -> POST \(server.absoluteString)/graphql")
         do {
-            let response: PrismGraphQLResponse<UserData> = try await graphql.execute(query)
+            let response = try await graphql.execute(GetUserQuery(login: "octocat"))
             if let errors = response.errors, !errors.isEmpty {
                 Console.line("    GraphQL errors: \(errors.map(\.message).joined(separator: "; "))")
             } else if let user = response.data?.user {
@@ -50,14 +26,3 @@ enum GraphQLDemo {
         }
     }
 }
-#else
-/// The tour's GraphQL step, in a build without PrismGraphQL: it says so and the tour goes on.
-enum GraphQLDemo {
-    /// Prints that GraphQL is not part of this build.
-    static func run(server: URL, token: String?) async {
-        Console.line("  PrismGraphQL is not part of this build yet, so this step is skipped.")
-        Console.line("  Once it is wired into the Prism umbrella, this step sends a typed query")
-        Console.line("  (user(login: \"octocat\") { name publicRepos }) to \(server.absoluteString)/graphql.")
-    }
-}
-#endif

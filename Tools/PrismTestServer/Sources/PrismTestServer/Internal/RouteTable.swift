@@ -64,6 +64,7 @@ enum RouteTable {
             FlakyRoutes(state: state),
             UploadRoutes(state: state),
             GraphQLRoutes(state: state),
+            GraphQLMockRoutes(state: state),
             TaskRoutes(state: state),
             HostileRoutes(state: state),
             DownloadRoutes(state: state),

@@ -1,0 +1,70 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package generate-graphql [--target NAME]... [--output FOLDER]`: the build tool plugin's
+/// generator, run once, writing into the package for projects that commit generated code (the
+/// default folder is each target's `GraphQLGenerated`), with the operation manifest
+/// `operations.json` beside the Swift files.
+///
+/// A target whose generated code is committed must not also use the build tool plugin: its
+/// types would be declared twice. The plugin reads the GraphQL files from the target's folder,
+/// so such a target can exclude them from its sources (`exclude:`).
+@main
+struct PrismGraphQLGenerate: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let names = extractor.extractOption(named: "target")
+        let folder = extractor.extractOption(named: "output").last ?? "GraphQLGenerated"
+        if !extractor.remainingArguments.isEmpty {
+            throw CodegenPlan.Failure(
+                description: "Unknown arguments: \(extractor.remainingArguments.joined(separator: " ")).")
+        }
+        let targets = try names.isEmpty ? context.package.targets : context.package.targets(named: names)
+        let tool = try context.tool(named: "prism-graphql-codegen").url
+        var generated = 0
+        for case let target as SourceModuleTarget in targets {
+            let files = Self.graphQLFiles(in: target.directoryURL, skipping: folder)
+            guard files.contains(where: { $0.pathExtension == "graphql" }) else { continue }
+            let plan = try CodegenPlan(files: files, targetDirectory: target.directoryURL, targetName: target.name)
+            let output = target.directoryURL.appending(path: folder)
+            var arguments = [
+                "--schema", plan.schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false),
+                "--relative-to", target.directoryURL.path(percentEncoded: false),
+                "--manifest", output.appending(path: "operations.json").path(percentEncoded: false),
+            ]
+            if let config = plan.config { arguments += ["--config", config.path(percentEncoded: false)] }
+            arguments += plan.operations.map { $0.path(percentEncoded: false) }
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw CodegenPlan.Failure(description: "prism-graphql-codegen failed for \(target.name) (see above).")
+            }
+            print(
+                "Generated \(plan.operations.count) GraphQL file(s) of \(target.name) into \(output.path(percentEncoded: false))."
+            )
+            generated += 1
+        }
+        if generated == 0 { print("No target with .graphql files.") }
+    }
+
+    /// The GraphQL files (and `prism-graphql.json`) in a target's folder, read from the folder
+    /// rather than from the target's sources: a target whose code is committed excludes them
+    /// (`exclude:`), since SwiftPM would otherwise warn about files it does not handle.
+    static func graphQLFiles(in directory: URL, skipping folder: String) -> [URL] {
+        let skipped = directory.appending(path: folder).standardizedFileURL.path(percentEncoded: false)
+        let names: Set<String> = ["prism-graphql.json", "schema.json"]
+        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        var files: [URL] = []
+        while let url = found?.nextObject() as? URL {
+            let path = url.standardizedFileURL.path(percentEncoded: false)
+            if path == skipped || path.hasPrefix(skipped + "/") { continue }
+            if ["graphql", "graphqls"].contains(url.pathExtension) || names.contains(url.lastPathComponent) {
+                files.append(url.standardizedFileURL)
+            }
+        }
+        return files
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// An introspection result (`{"data": {"__schema": ...}}`, `{"__schema": ...}`, as servers
+/// answer the introspection query) written back as SDL, for GraphQLSwift to build the schema from.
+///
+/// | Introspection | SDL |
+/// | --- | --- |
+/// | `kind` OBJECT, INTERFACE, UNION, ENUM, INPUT_OBJECT, SCALAR | `type`, `interface`, `union`, `enum`, `input`, `scalar` |
+/// | a built-in scalar (`String`, `Int`, `Float`, `Boolean`, `ID`) and `__`-types | left out (they are every schema's) |
+/// | `ofType` chains | `[T!]!` |
+/// | `defaultValue` | as given: introspection writes it as a GraphQL literal |
+/// | `isDeprecated` + `deprecationReason` | `@deprecated(reason: "...")` |
+/// | `description` | a block string above the definition |
+/// | `queryType`, `mutationType`, `subscriptionType` | `schema { query: ... }` |
+/// | directives | those not built in, with their locations |
+enum IntrospectionSDL {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func sdl(fromJSON data: Data) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: data)
+        guard let root = object as? [String: Any] else { throw Failure(description: "Expected a JSON object.") }
+        let data = root["data"] as? [String: Any] ?? root
+        guard let schema = data["__schema"] as? [String: Any] else {
+            throw Failure(description: "No \"__schema\" member: not an introspection result.")
+        }
+        guard let types = schema["types"] as? [[String: Any]] else {
+            throw Failure(description: "\"__schema\" has no \"types\" list.")
+        }
+        var blocks: [String] = []
+        var operations: [String] = []
+        for (member, keyword) in [
+            ("queryType", "query"), ("mutationType", "mutation"), ("subscriptionType", "subscription"),
+        ] {
+            if let type = schema[member] as? [String: Any], let name = type["name"] as? String {
+                operations.append("  \(keyword): \(name)")
+            }
+        }
+        if !operations.isEmpty { blocks.append("schema {\n" + operations.joined(separator: "\n") + "\n}") }
+        let builtIn: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
+        for type in types {
+            guard let name = type["name"] as? String else { throw Failure(description: "A type has no name.") }
+            if name.hasPrefix("__") || builtIn.contains(name) { continue }
+            blocks.append(try definition(of: type, named: name))
+        }
+        let builtInDirectives: Set<String> = [
+            "skip", "include", "deprecated", "specifiedBy", "oneOf", "defer", "stream",
+        ]
+        for directive in schema["directives"] as? [[String: Any]] ?? [] {
+            guard let name = directive["name"] as? String, !builtInDirectives.contains(name) else { continue }
+            let locations = (directive["locations"] as? [String] ?? []).joined(separator: " | ")
+            let repeatable = directive["isRepeatable"] as? Bool == true ? " repeatable" : ""
+            blocks.append(
+                description(directive)
+                    + "directive @\(name)\(try arguments(directive["args"]))\(repeatable) on \(locations)")
+        }
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    private static func definition(of type: [String: Any], named name: String) throws -> String {
+        let head = description(type)
+        switch type["kind"] as? String {
+        case "SCALAR":
+            let url = (type["specifiedByURL"] as? String).map { " @specifiedBy(url: \(quoted($0)))" } ?? ""
+            return head + "scalar \(name)\(url)"
+        case "OBJECT", "INTERFACE":
+            let keyword = type["kind"] as? String == "OBJECT" ? "type" : "interface"
+            let interfaces = (type["interfaces"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let implements = interfaces.isEmpty ? "" : " implements " + interfaces.joined(separator: " & ")
+            let fields = try (type["fields"] as? [[String: Any]] ?? []).map { field -> String in
+                guard let fieldName = field["name"] as? String else {
+                    throw Failure(description: "\(name): a field has no name.")
+                }
+                return indented(description(field)) + "  \(fieldName)\(try arguments(field["args"])): "
+                    + "\(try reference(field["type"], in: "\(name).\(fieldName)"))\(deprecation(field))"
+            }
+            return head + "\(keyword) \(name)\(implements) {\n" + fields.joined(separator: "\n") + "\n}"
+        case "UNION":
+            let members = (type["possibleTypes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            return head + "union \(name) = " + members.joined(separator: " | ")
+        case "ENUM":
+            let values = (type["enumValues"] as? [[String: Any]] ?? []).compactMap { value -> String? in
+                guard let valueName = value["name"] as? String else { return nil }
+                return indented(description(value)) + "  \(valueName)\(deprecation(value))"
+            }
+            return head + "enum \(name) {\n" + values.joined(separator: "\n") + "\n}"
+        case "INPUT_OBJECT":
+            let fields = try (type["inputFields"] as? [[String: Any]] ?? []).map { try inputValue($0, in: name) }
+            let oneOf = type["isOneOf"] as? Bool == true ? " @oneOf" : ""
+            return head + "input \(name)\(oneOf) {\n" + fields.map { indented($0) }.joined(separator: "\n") + "\n}"
+        default:
+            throw Failure(description: "\(name): unknown kind \(type["kind"] ?? "(none)").")
+        }
+    }
+
+    private static func arguments(_ value: Any?) throws -> String {
+        guard let arguments = value as? [[String: Any]], !arguments.isEmpty else { return "" }
+        return "(" + (try arguments.map { try inputValue($0, in: "argument") }).joined(separator: ", ") + ")"
+    }
+
+    private static func inputValue(_ value: [String: Any], in context: String) throws -> String {
+        guard let name = value["name"] as? String else {
+            throw Failure(description: "\(context): a value has no name.")
+        }
+        var text =
+            description(value, inline: true) + "\(name): \(try reference(value["type"], in: "\(context).\(name)"))"
+        if let defaultValue = value["defaultValue"] as? String { text += " = \(defaultValue)" }
+        return text + deprecation(value)
+    }
+
+    /// `T`, `[T]`, `T!` for an `ofType` chain.
+    private static func reference(_ value: Any?, in context: String) throws -> String {
+        guard let type = value as? [String: Any] else { throw Failure(description: "\(context): no type.") }
+        switch type["kind"] as? String {
+        case "NON_NULL": return try reference(type["ofType"], in: context) + "!"
+        case "LIST": return "[" + (try reference(type["ofType"], in: context)) + "]"
+        default:
+            guard let name = type["name"] as? String else {
+                throw Failure(description: "\(context): a type has no name.")
+            }
+            return name
+        }
+    }
+
+    private static func deprecation(_ value: [String: Any]) -> String {
+        guard value["isDeprecated"] as? Bool == true else { return "" }
+        guard let reason = value["deprecationReason"] as? String else { return " @deprecated" }
+        return " @deprecated(reason: \(quoted(reason)))"
+    }
+
+    private static func description(_ value: [String: Any], inline: Bool = false) -> String {
+        guard let text = value["description"] as? String, !text.isEmpty else { return "" }
+        if inline { return quoted(text) + " " }
+        return "\"\"\"\n" + text.replacingOccurrences(of: "\"\"\"", with: "\\\"\"\"") + "\n\"\"\"\n"
+    }
+
+    private static func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }
+            .joined(separator: "\n")
+    }
+
+    /// A GraphQL string literal.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GraphQL
+
+/// A file the generator reads: its path (as diagnostics name it) and its text.
+public struct CodegenInput: Sendable, Hashable {
+    /// The path diagnostics name the file by.
+    public var path: String
+    /// The file's contents.
+    public var text: String
+
+    /// A file at `path` holding `text`.
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// Loading the schema and the operations, every problem a diagnostic at its place.
+enum Loading {
+    /// The schema of `input`: SDL, or an introspection result when the file ends in `.json`.
+    static func schema(_ input: CodegenInput) throws(CodegenFailure) -> GraphQLSchema {
+        var sdl = input.text
+        if input.path.lowercased().hasSuffix(".json") {
+            do {
+                sdl = try IntrospectionSDL.sdl(fromJSON: Data(input.text.utf8))
+            } catch {
+                throw CodegenFailure([
+                    CodegenDiagnostic(
+                        file: input.path, line: 1, column: 1, message: "Not an introspection result: \(error)")
+                ])
+            }
+        }
+        let source = Source(body: sdl, name: input.path)
+        do {
+            return try buildSchema(source: source)
+        } catch let error as GraphQLError {
+            // Places in SDL made from JSON are places in that SDL, not in the file: name the file only.
+            let place = input.path.lowercased().hasSuffix(".json") ? nil : source
+            throw CodegenFailure(diagnostics(of: error, in: place, file: input.path, prefix: "Invalid schema: "))
+        } catch {
+            throw CodegenFailure([CodegenDiagnostic(file: input.path, message: "Invalid schema: \(error)")])
+        }
+    }
+
+    /// Every definition of every file in `inputs`, parsed, as one document.
+    static func document(_ inputs: [CodegenInput]) throws(CodegenFailure) -> Document {
+        var definitions: [Definition] = []
+        var problems: [CodegenDiagnostic] = []
+        var first: Document?
+        for input in inputs {
+            let source = Source(body: input.text, name: input.path)
+            do {
+                let document = try parse(source: source)
+                if first == nil { first = document }
+                definitions += document.definitions
+            } catch let error as GraphQLError {
+                problems += diagnostics(of: error, in: source, file: input.path, prefix: "Syntax error: ")
+            } catch {
+                problems.append(CodegenDiagnostic(file: input.path, message: "Syntax error: \(error)"))
+            }
+        }
+        guard problems.isEmpty else { throw CodegenFailure(problems) }
+        guard let first else {
+            throw CodegenFailure([
+                CodegenDiagnostic(file: nil, message: "No .graphql file with an operation or a fragment.")
+            ])
+        }
+        return first.set(value: .array(definitions), key: "definitions")
+    }
+
+    /// `error` at each of its places: in the file of the node it names when it names one.
+    static func diagnostics(
+        of error: GraphQLError, in source: Source?, file: String, prefix: String = ""
+    ) -> [CodegenDiagnostic] {
+        let located = error.source ?? source
+        guard let located, !error.positions.isEmpty else {
+            return [CodegenDiagnostic(file: located?.name ?? file, message: prefix + error.message)]
+        }
+        // The first place is the error's; the others are named in the message already.
+        let (line, column) = lineAndColumn(in: located.body, utf8Offset: error.positions[0])
+        return [CodegenDiagnostic(file: located.name, line: line, column: column, message: prefix + error.message)]
+    }
+}

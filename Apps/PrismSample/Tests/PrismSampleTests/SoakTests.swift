@@ -79,7 +79,10 @@ struct SoakTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let soak = Soak(
-            plan: Self.plan(seconds: 3, countersFile: nil), directory: folder.appendingPathComponent("data"),
+            // 300 actions (3 s at 100 a second) within a minute: a stall of the machine delays
+            // the steps, it does not skip them.
+            plan: Self.plan(seconds: 60, actions: 300, countersFile: nil),
+            directory: folder.appendingPathComponent("data"),
             target: .server(server.baseURL), timeout: .seconds(1), vault: nil)
         let stopping = Task {
             try await Task.sleep(for: .seconds(1))

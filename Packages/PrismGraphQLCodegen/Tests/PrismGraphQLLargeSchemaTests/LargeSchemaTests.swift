@@ -15,7 +15,7 @@ struct LargeSchemaTests {
     static let folder = URL(filePath: #filePath).deletingLastPathComponent()
     static let schema = (try? String(contentsOf: folder.appending(path: "schema.graphqls"), encoding: .utf8)) ?? ""
     /// Several variables for each operation: the server's answers depend on them.
-    static let ids = ["1", "2", "3", "4", "5", "6", "7", "8"]
+    static let ids = ["1", "2", "3", "4", "5"]
 
     /// The object types that implement `interface`, read from the schema's text.
     static func implementers(of interface: String) -> Set<String> {

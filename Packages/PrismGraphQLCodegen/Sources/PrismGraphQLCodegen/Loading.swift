@@ -31,11 +31,26 @@ enum Loading {
             }
         }
         let source = Source(body: sdl, name: input.path)
+        // Places in SDL made from JSON are places in that SDL, not in the file: name the file only.
+        let fromJSON = input.path.lowercased().hasSuffix(".json")
         do {
-            return try buildSchema(source: source)
+            let document = try parse(source: source)
+            let problems = SDLChecks.problems(in: document, source: source, file: input.path)
+            guard problems.isEmpty else {
+                throw CodegenFailure(
+                    problems.map {
+                        var problem = $0
+                        problem.message = "Invalid schema: " + problem.message
+                        if fromJSON { (problem.line, problem.column) = (nil, nil) }
+                        return problem
+                    })
+            }
+            // SDLChecks did what GraphQLSwift's SDL validation would (see there).
+            return try buildASTSchema(documentAST: document, assumeValidSDL: true)
+        } catch let failure as CodegenFailure {
+            throw failure
         } catch let error as GraphQLError {
-            // Places in SDL made from JSON are places in that SDL, not in the file: name the file only.
-            let place = input.path.lowercased().hasSuffix(".json") ? nil : source
+            let place = fromJSON ? nil : source
             throw CodegenFailure(diagnostics(of: error, in: place, file: input.path, prefix: "Invalid schema: "))
         } catch {
             throw CodegenFailure([CodegenDiagnostic(file: input.path, message: "Invalid schema: \(error)")])

@@ -99,7 +99,7 @@ struct ValidationTests {
         #expect(found.contains { $0.hasPrefix("A.graphql:3:12: error:") && $0.contains("ID") })
     }
 
-    @Test("a fragment in another file is known; one used nowhere, and one on a type it cannot apply to, are errors")
+    @Test("a fragment in another file is known; one on a type it cannot apply to is an error")
     func fragmentsAcrossFiles() {
         let valid = diagnostics([
             "Fragments.graphql": "fragment BookFields on Book { title pages }",
@@ -110,12 +110,24 @@ struct ValidationTests {
             "Fragments.graphql": "fragment BookFields on Book { title }\nfragment Unused on Author { name }",
             "Query.graphql": "query GetMagazine { search(text: \"x\") { ... on Magazine { ...BookFields } } }",
         ])
-        #expect(found.contains { $0.hasPrefix("Fragments.graphql:2:1: error: Fragment \"Unused\" is never used.") })
+        // A fragment no operation spreads is generated for use on its own (see validate).
+        #expect(!found.contains { $0.contains("is never used") }, "\(found)")
         #expect(
             found.contains {
                 $0.hasPrefix("Query.graphql:1:59: error:")
                     && $0.contains(#"Fragment "BookFields" cannot be spread here"#)
             }, "\(found)")
+    }
+
+    @Test("a fragment that no operation spreads is generated on its own, and sent with none")
+    func standaloneFragment() throws {
+        let output = try generate([
+            "Fragments.graphql": "fragment AuthorName on Author { name }",
+            "Query.graphql": "query GetBook { book(id: \"1\") { title } }",
+        ])
+        let fragments = try #require(output.files["Fragments.graphql"])
+        #expect(fragments.contains("struct AuthorName: PrismGraphQLFragment {"))
+        #expect(!(output.files["Query.graphql"] ?? "").contains("fragment AuthorName"))
     }
 
     @Test("a subscription selects exactly one root field, and not an introspection one (5.2.3.1)")

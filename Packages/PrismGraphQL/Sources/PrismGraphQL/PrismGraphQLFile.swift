@@ -22,7 +22,7 @@ public struct PrismGraphQLFile: Sendable {
     /// Where the bytes come from.
     let content: Content
 
-    enum Content: Sendable {
+    enum Content: Sendable, Hashable {
         case file(URL)
         case data(Data)
     }

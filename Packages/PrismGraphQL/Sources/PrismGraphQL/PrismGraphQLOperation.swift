@@ -287,6 +287,27 @@ extension PrismGraphQLClient {
         subscribe(PrismGraphQLSubscription(operation), as: Operation.Data.self)
     }
 
+    /// Sends a typed mutation with the files its variables hold: every ``PrismGraphQLUpload``
+    /// (the `Upload` scalar of generated code), at any depth, is sent as a part of the request,
+    /// streamed from disk, with `null` at its place in the variables, as the GraphQL multipart
+    /// request specification says.
+    ///
+    /// ```swift
+    /// let files = [PrismGraphQLUpload(fileURL: first), PrismGraphQLUpload(fileURL: second)]
+    /// let response = try await graphql.upload(UploadFilesMutation(files: files))
+    /// ```
+    ///
+    /// - Throws: What ``upload(_:files:as:options:progress:)`` throws; ``PrismGraphQLError``
+    ///   with code `encodingFailed` when the variables do not encode.
+    public func upload<Operation: PrismGraphQLMutationOperation>(
+        _ operation: Operation,
+        options: PrismRequestOptions = PrismRequestOptions(),
+        progress: @escaping @Sendable (_ bytesSent: Int64) -> Void = { _ in }
+    ) async throws -> PrismGraphQLResponse<Operation.Data> {
+        let files = try PrismGraphQLUpload.files(in: operation.variables)
+        return try await upload(operation, files: files, options: options, progress: progress)
+    }
+
     /// Sends a typed mutation with files, as the GraphQL multipart request specification says
     /// (see ``upload(_:files:as:options:progress:)``).
     public func upload<Operation: PrismGraphQLMutationOperation>(

@@ -16,7 +16,7 @@ import Foundation
 /// | Member | Default | Meaning |
 /// | --- | --- | --- |
 /// | `schema` | the target's one `.graphqls` file, or its `schema.json` | the schema: SDL, or an introspection result as JSON |
-/// | `scalars` | every custom scalar is `String` | the Swift type of a custom scalar (`Decodable`, `Encodable`, `Hashable`, `Sendable`) |
+/// | `scalars` | every custom scalar is `String`, but `Upload`, which is `PrismGraphQLUpload` | the Swift type of a custom scalar (`Decodable`, `Encodable`, `Hashable`, `Sendable`) |
 /// | `keyFields` | none | the fields that identify an object of a type, added to every selection of it |
 /// | `defaultKeyFields` | `["id"]` | the key fields of a type `keyFields` does not name, added when the type has them all |
 /// | `accessLevel` | `internal` | `public` for types an app's other modules use |

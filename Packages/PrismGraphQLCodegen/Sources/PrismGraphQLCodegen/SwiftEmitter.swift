@@ -339,7 +339,9 @@ struct SwiftEmitter {
         out.append("/// The types of the GraphQL schema that the operations of this module use.")
         out.append("\(access)enum \(namespace) {")
         for name in usedScalars.sorted() {
-            let mapped = configuration.scalars[name] ?? "Swift.String"
+            // The multipart request specification's `Upload`: the file itself (PrismGraphQL's
+            // `upload` finds it in the variables and sends it as a part).
+            let mapped = configuration.scalars[name] ?? (name == "Upload" ? "PrismGraphQLUpload" : "Swift.String")
             let type = schema.getType(name: name)
             out += Naming.docComment(type?.typeDescription, indent: "    ")
             out.append("    \(access)typealias \(name) = \(mapped)")

@@ -50,6 +50,30 @@ struct GeneratedOperationTests {
         }
     }
 
+    @Test("a generated upload sends the files its variables hold, each where its variable says")
+    func upload() async throws {
+        try await PrismTestServer.withRunning { (server: PrismTestServer) async throws in
+            let graphql = Self.client(server)
+            let folder = FileManager.default.temporaryDirectory.appending(path: "prism-upload-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let photoURL = folder.appending(path: "photo.jpg")
+            try Data((0..<100_000).map { UInt8($0 % 251) }).write(to: photoURL)
+
+            let photo = PrismGraphQLUpload(fileURL: photoURL, mimeType: "image/jpeg")
+            let response = try await graphql.upload(UploadFileMutation(file: photo))
+            let uploaded = try response.requireData().uploadFile
+            #expect(uploaded.filename == "photo.jpg")
+            #expect(uploaded.contentType == "image/jpeg")
+            #expect(uploaded.size == 100_000)
+
+            let files = [PrismGraphQLUpload(data: Data("one".utf8), fileName: "one.txt"), photo]
+            let both = try await graphql.upload(UploadFilesMutation(files: files)).requireData().uploadFiles
+            #expect(both.map(\.filename) == ["one.txt", "photo.jpg"])
+            #expect(both.map(\.size) == [3, 100_000])
+        }
+    }
+
     @Test("a generated subscription streams typed events")
     func subscription() async throws {
         try await PrismTestServer.withRunning { (server: PrismTestServer) async throws in

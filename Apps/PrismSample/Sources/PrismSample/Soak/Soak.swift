@@ -71,6 +71,7 @@ final class Soak {
     private var problems: [String] = []
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextTaskNumber = 0
+    /// Push steps started (skipped ones not counted).
     private var pushes = 0
     /// The last search's effect (each cancels the one before it).
     private var lastSearch: PrismEffectTask?
@@ -243,10 +244,11 @@ final class Soak {
             let letter = letters[letters.index(letters.startIndex, offsetBy: step / 12 % letters.count)]
             lastSearch = search.send(.queryChanged(String(letter)))
         case 8:
-            pushes += 1
             let tasks = items.map(RemoteTask.init)
-            let injects = pushes % 4 == 0
-            startNetworkStep { [weak self] in
+            // Every fourth push that runs has a failure injected: counted on pushes started, so
+            // that skipped steps (a loaded machine) cannot skip every injection.
+            let injects = (pushes + 1) % 4 == 0
+            let started = startNetworkStep { [weak self] in
                 if injects {
                     try? await client.failNext(1)
                     self?.counters.injectedFailuresTotal += 1
@@ -254,6 +256,7 @@ final class Soak {
                 await push.send(.push(tasks)).finish()
                 self?.counters.pushesTotal += 1
             }
+            if started { pushes += 1 }
         case 9:
             let order = SortOrder.allCases[step / 12 % SortOrder.allCases.count]
             session.settings.send(.setSortOrder(order))
@@ -280,10 +283,12 @@ final class Soak {
     }
 
     /// Starts `body` beside the ticks, unless ``maximumRunning`` steps are running already.
-    private func startNetworkStep(_ body: @escaping @MainActor () async -> Void) {
+    /// Starts `body` unless `maximumRunning` steps are running; whether it started.
+    @discardableResult
+    private func startNetworkStep(_ body: @escaping @MainActor () async -> Void) -> Bool {
         guard running.count < Self.maximumRunning else {
             counters.skippedTotal += 1
-            return
+            return false
         }
         nextTaskNumber += 1
         let number = nextTaskNumber
@@ -291,6 +296,7 @@ final class Soak {
             await body()
             self?.running[number] = nil
         }
+        return true
     }
 
     // MARK: Counters

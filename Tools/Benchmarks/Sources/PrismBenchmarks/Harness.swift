@@ -151,14 +151,21 @@ struct Result {
 
     var barDescription: String {
         switch bar {
-        case .atMostNanoseconds(let limit): return String(format: "<= %.0f ns", limit)
+        case .atMostNanoseconds(let limit): return "<= " + durationDescription(limit)
         case .atMostRatio(let limit): return String(format: "<= %.2fx", limit)
-        case .atMostNanosecondsMore(let limit):
-            return limit >= 1e6 ? String(format: "<= +%.0f ms", limit / 1e6) : String(format: "<= +%.0f ns", limit)
+        case .atMostNanosecondsMore(let limit): return "<= +" + durationDescription(limit)
         case .failed: return "see note"
         case .none: return "-"
         }
     }
+}
+
+/// A bar's nanoseconds in the unit that keeps it short enough for its column (`2 s`, not
+/// `2000000000 ns`, which the column would cut).
+private func durationDescription(_ nanoseconds: Double) -> String {
+    if nanoseconds >= 1e9 { return String(format: "%.0f s", nanoseconds / 1e9) }
+    if nanoseconds >= 1e6 { return String(format: "%.0f ms", nanoseconds / 1e6) }
+    return String(format: "%.0f ns", nanoseconds)
 }
 
 func printReport(_ title: String, _ results: [Result]) {

@@ -16,8 +16,10 @@ let check = CommandLine.arguments.contains("--check")
 var all: [Result] = []
 
 let store = await storeBenchmarks()
-printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
-all += store
+if !store.isEmpty {
+    printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)
+    all += store
+}
 
 let trace = await MainActor.run { traceBenchmarks() }
 if !trace.isEmpty {

@@ -71,7 +71,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
         // PrismGraphQL's code generator.
@@ -85,7 +84,16 @@ let package = Package(
 
         // Support: shared by the packages, not a product
         .target(
+            name: "CPrismSHA256",
+            path: "Packages/PrismSupport/Sources/CPrismSHA256"
+        ),
+        .target(
             name: "PrismSupport",
+            dependencies: [
+                // SHA-256's compression function in C: a debug build of it in Swift hashes 7 MB/s, in C 100
+                // MB/s (release: both about 210).
+                "CPrismSHA256"
+            ],
             path: "Packages/PrismSupport/Sources/PrismSupport"
         ),
         .testTarget(
@@ -263,8 +271,6 @@ let package = Package(
                 "PrismCache",
                 "PrismSupport",
                 .product(name: "Logging", package: "swift-log"),
-                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
-                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
                 // into `Data` without a copy; the others' error types are what the transport classifies.
@@ -303,8 +309,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                // The SHA-256 of what an upload sent, to compare with the server's.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),
@@ -314,8 +318,6 @@ let package = Package(
                 "PrismSupport",
                 "PrismCache",
                 "PrismHTTP",
-                // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
-                .product(name: "Crypto", package: "swift-crypto"),
                 // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
                 // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
@@ -378,6 +380,8 @@ let package = Package(
                 // The GraphQL parser, the schema builder and the specification's validation rules.
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // SHA-256, for the operation manifest's ids.
+                "PrismSupport",
             ],
             path: "Packages/PrismGraphQLCodegen/Sources/PrismGraphQLCodegen"
         ),
@@ -408,7 +412,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: ["PrismGraphQLCodegen"],
+            dependencies: ["PrismGraphQLCodegen", "PrismSupport"],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
             exclude: ["Expected"]
         ),
@@ -432,7 +436,7 @@ let package = Package(
         .target(
             name: "PrismTestServer",
             dependencies: [
-                // HTTP dates (HTTPDate), shared with PrismHTTP.
+                // HTTP dates (HTTPDate) and SHA-256, shared with PrismHTTP.
                 "PrismSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -445,7 +449,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 // The made-up answers of /graphql/mock, as GraphQLSwift's ordered maps.
@@ -473,7 +476,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // SHA-256, to compare what the server received with what was sent.
+                "PrismSupport",
             ],
             path: "Tools/PrismTestServer/Tests/PrismTestServerTests"
         ),

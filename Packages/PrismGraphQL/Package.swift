@@ -29,7 +29,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -38,8 +37,6 @@ let package = Package(
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
-                // SHA-256 for automatic persisted queries (CryptoKit underneath on Apple platforms).
-                .product(name: "Crypto", package: "swift-crypto"),
                 // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
                 // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the

@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -37,8 +36,6 @@ let package = Package(
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Logging", package: "swift-log"),
-                // SHA-256 of the credentials a cache key covers (CryptoKit underneath on Apple platforms).
-                .product(name: "Crypto", package: "swift-crypto"),
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
                 // into `Data` without a copy; the others' error types are what the transport classifies.
@@ -76,8 +73,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                // The SHA-256 of what an upload sent, to compare with the server's.
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
         // PrismGraphQL's code generator.
@@ -35,7 +34,7 @@ let package = Package(
         .target(
             name: "PrismTestServer",
             dependencies: [
-                // HTTP dates (HTTPDate), shared with PrismHTTP.
+                // HTTP dates (HTTPDate) and SHA-256, shared with PrismHTTP.
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -48,7 +47,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 // The made-up answers of /graphql/mock, as GraphQLSwift's ordered maps.
@@ -74,7 +72,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // SHA-256, to compare what the server received with what was sent.
+                .product(name: "PrismSupport", package: "PrismSupport"),
             ]
         ),
     ],

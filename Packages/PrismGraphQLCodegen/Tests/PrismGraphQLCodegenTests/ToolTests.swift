@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 import Testing
 
 @testable import PrismGraphQLCodegen

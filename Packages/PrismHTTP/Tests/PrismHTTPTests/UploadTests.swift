@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 @_spi(PrismInternals) import PrismHTTP
+import PrismSupport
 import PrismTestServer
 import Testing
 

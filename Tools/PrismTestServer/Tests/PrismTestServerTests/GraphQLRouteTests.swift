@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import PrismSupport
 import PrismTestServer
 import Testing
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
+import PrismSupport
 import PrismTestServer
 import Testing
 

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import PrismSupport
 
 /// The rules of pinning, in one place, for every transport and the subscription socket.
 ///

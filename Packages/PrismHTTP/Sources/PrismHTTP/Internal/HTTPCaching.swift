@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 @_spi(PrismInternals) import PrismCache
 import PrismSupport

@@ -1,4 +1,3 @@
-import Crypto
 // Foundation, not FoundationEssentials: the multipart request's JSON is edited with
 // JSONSerialization.
 import Foundation
@@ -6,6 +5,7 @@ import GraphQL
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PrismSupport
 
 /// A real GraphQL endpoint (GraphQLSwift's executor, a Graphiti schema): `POST` and `GET
 /// /graphql`, and `POST /graphql/flaky/:name`, served as the GraphQL-over-HTTP specification

@@ -1,4 +1,4 @@
-import Crypto
+import PrismSupport
 
 /// What `POST /upload` reports about a multipart body: each part's name, file name, content type,
 /// size and SHA-256, computed incrementally while the body streams through.

@@ -1,7 +1,7 @@
-import Crypto
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PrismSupport
 
 /// `POST /upload` (and `PUT`): parses a multipart/form-data or raw body while it streams in.
 ///

@@ -1,0 +1,98 @@
+import Foundation
+import PrismSupport
+import Testing
+
+@Suite("SHA-256 gives the digests of FIPS 180-4, of NIST's vectors and of the system's sha256sum")
+struct SHA256Tests {
+    @Test(
+        "the examples of FIPS 180-4 and NIST's short and long messages",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+            (
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+            ),
+            (
+                "The quick brown fox jumps over the lazy dog",
+                "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
+            ),
+        ])
+    func knownAnswers(message: String, digest: String) {
+        #expect(SHA256.hex(of: message) == digest)
+    }
+
+    @Test("a million times 'a', hashed in pieces of every size up to a block and a half")
+    func millionAs() {
+        let expected = "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        #expect(SHA256.hex(of: Data(repeating: UInt8(ascii: "a"), count: 1_000_000)) == expected)
+        var hasher = SHA256()
+        var left = 1_000_000
+        var size = 1
+        while left > 0 {
+            let piece = min(size, left)
+            hasher.update(data: Data(repeating: UInt8(ascii: "a"), count: piece))
+            left -= piece
+            size = size % 96 + 1
+        }
+        #expect(Hexadecimal.lowercase(hasher.finalize()) == expected)
+    }
+
+    @Test("a message cut anywhere, in any number of pieces, has the digest of the whole")
+    func piecesMatchTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 1_000, 4_097] {
+            let message = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let whole = SHA256.hash(data: message)
+            #expect(whole.count == SHA256.byteCount)
+            for _ in 0..<20 {
+                var cuts = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                    Int.random(in: 0...length, using: &generator)
+                }
+                cuts.sort()
+                var hasher = SHA256()
+                var start = 0
+                for cut in cuts + [length] {
+                    hasher.update(data: message[start..<cut])
+                    start = cut
+                }
+                #expect(hasher.finalize() == whole, "length \(length), cut at \(cuts)")
+            }
+        }
+    }
+
+    @Test("random messages have the digest the system's sha256sum computes")
+    func matchesTheSystemTool() throws {
+        let tool = try #require(
+            ["/usr/bin/sha256sum", "/bin/sha256sum"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "sha256sum (coreutils) is not installed")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-sha256-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SystemRandomNumberGenerator()
+        var files: [(URL, String)] = []
+        for index in 0..<40 {
+            let length =
+                index < 30 ? Int.random(in: 0...300, using: &generator) : Int.random(in: 0...200_000, using: &generator)
+            let message = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let file = folder.appendingPathComponent("message-\(index)")
+            try message.write(to: file)
+            files.append((file, SHA256.hex(of: message)))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = files.map(\.0.path)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let digests = printed.split(separator: "\n").map { String($0.prefix(64)) }
+        #expect(digests == files.map(\.1))
+    }
+}

@@ -198,12 +198,14 @@ struct TokenRefreshTests {
         }
     }
 
-    /// Runs `body`, recording an issue instead of hanging the suite if it never returns.
+    /// Runs `body`, recording an issue instead of hanging the suite if it never returns. A request
+    /// that deadlocks never returns; one on a busy machine returns late: the guard waits five
+    /// minutes, many times what the slowest machine takes, so that only a deadlock reaches it.
     func withDeadlockGuard<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(20))
+                try await Task.sleep(for: .seconds(300))
                 return nil
             }
             defer { group.cancelAll() }

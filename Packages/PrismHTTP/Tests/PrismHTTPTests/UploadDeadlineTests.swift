@@ -87,17 +87,28 @@ struct UploadDeadlineTests {
             let sender = Self.make(transport, clock: clock)
             let length: Int64 = 10_000
             let (sent, sending) = AsyncStream<Int64>.makeStream()
-            // /delay takes in the small body and answers after 20 s of real time.
+            let finished = LockedBox(false)
+            // /delay takes in the small body and answers after ten minutes of real time: only the
+            // deadline, on the test's clock, can end the upload first.
             let upload = Task {
-                try await sender.upload(
-                    PrismHTTPRequest(url: server.url("/delay/20000"), method: .post, timeout: .seconds(2)),
+                defer { finished.mutate { $0 = true } }
+                return try await sender.upload(
+                    PrismHTTPRequest(url: server.url("/delay/600000"), method: .post, timeout: .seconds(2)),
                     body: .data(Data(count: Int(length)))
                 ) { bytes in sending.yield(bytes) }
             }
             for await bytes in sent where bytes == length { break }
-            await clock.advance(by: .seconds(2))
+            // The response's deadline starts once the transport has handed over the last byte,
+            // which on a busy machine may come after the progress report: move the clock on each
+            // time a deadline waits on it, until the upload has ended (a few times at most).
+            for _ in 0..<10 where !finished.wrappedValue {
+                await clock.waitForSleeper()
+                await clock.advance(by: .seconds(2))
+                try? await eventually(timeout: .seconds(5)) { finished.wrappedValue }
+            }
             let error = await #expect(throws: PrismHTTPError.self) { try await upload.value }
             #expect(error?.code == .timedOut)
+            #expect(server.hits("/delay/600000") == 1)
         }
     }
 

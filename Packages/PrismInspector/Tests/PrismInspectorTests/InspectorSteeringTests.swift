@@ -8,7 +8,7 @@ import Testing
 /// Polls `condition` on the main actor for up to 15 seconds.
 @MainActor
 func eventually(_ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(15)
+    let deadline = ContinuousClock.now + .seconds(120)
     while ContinuousClock.now < deadline {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(5))

@@ -174,7 +174,10 @@ public final class PrismTestServer: Sendable {
     ///
     /// New connections are refused at once, idle connections are closed, requests under way finish
     /// (routes that wait, such as `/delay`, stop waiting and answer 503); anything still open after
-    /// five seconds is cut off. Calling it again, or concurrently, waits for the same stop.
+    /// two seconds is cut off. It returns once the server's task has ended, or after three seconds
+    /// at most: a connection that a client opened and never used (AsyncHTTPClient keeps one when
+    /// the request it was opened for is cancelled first) lives on until the client closes it.
+    /// Calling it again, or concurrently, waits for the same stop.
     public func shutdown() async throws {
         try await self.lifecycle.shutdown()
     }

@@ -4,20 +4,25 @@ import Foundation
 /// Thrown by ``eventually(timeout:_:)`` when the condition never held.
 public struct TimeoutError: Error {}
 
-/// Suspends until `condition` holds, looking again every millisecond; throws after `timeout`.
+/// Suspends until `condition` holds, looking again after a millisecond, then less and less often
+/// (every 10 ms at most); throws after `timeout`.
 ///
-/// Only a failing test waits the whole timeout: the default is generous because CI runs many
-/// suites at once on two cores, where a task can wait seconds for a thread.
+/// Only a failing test waits the whole timeout: the default is two minutes because CI and a
+/// developer's machine run many suites at once on two cores beside other work, where a task can
+/// wait seconds for a thread. A condition that holds returns as soon as it is seen; looking less
+/// often leaves the two threads to the tests that are running.
 @MainActor
 public func eventually(
-    timeout: Duration = .seconds(20),
+    timeout: Duration = .seconds(120),
     _ condition: @MainActor () -> Bool
 ) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
+    var pause = Duration.milliseconds(1)
     while !condition() {
         if clock.now > deadline { throw TimeoutError() }
-        try await Task.sleep(for: .milliseconds(1))
+        try await Task.sleep(for: pause)
+        pause = min(pause * 2, .milliseconds(10))
     }
 }
 
@@ -34,14 +39,16 @@ extension TestClock where Duration == Swift.Duration {
     ///
     /// `advance(by:)` only wakes the sleeps that began before it; an effect started by a send
     /// may not have reached its `sleep` yet on a busy machine. Looking costs turns of the
-    /// executors, not time on this clock; after `timeout` of real time (a failing test), it
-    /// returns anyway and the test fails on what it expected.
-    public func waitForSleeper(timeout: Swift.Duration = .seconds(20)) async {
+    /// executors, not time on this clock; after `timeout` of real time (a failing test, or a
+    /// machine far busier than any seen), it returns anyway and the test fails on what it expected.
+    public func waitForSleeper(timeout: Swift.Duration = .seconds(60)) async {
         let wall = ContinuousClock()
         let deadline = wall.now.advanced(by: timeout)
+        var pause = Swift.Duration.milliseconds(1)
         while wall.now < deadline {
             if await hasSleeper() { return }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(10))
         }
     }
 

@@ -19,7 +19,9 @@ trap 'rm -rf "$snippets"' EXIT
 find "$PWD/Snippets" -name '*.swift' -print0 | sort -z |
     xargs -0 Tools/scripts/snippet-symbols.py --module-name Prism --output "$snippets/Prism-snippets.symbols.json"
 
-for module in "$@"; do
+# One module's catalog, converted with its symbol graphs and the snippets'.
+convert() {
+    local module="$1" catalog module_graphs
     catalog="Packages/$module/Sources/$module/$module.docc"
     [[ -d "$catalog" ]] || catalog="Tools/$module/Sources/$module/$module.docc"
     [[ -d "$catalog" ]] || catalog="Sources/$module/$module.docc"
@@ -27,12 +29,36 @@ for module in "$@"; do
     cp "$graphs/$module.symbols.json" "$module_graphs/"
     cp "$graphs/$module"@*.symbols.json "$module_graphs/" 2>/dev/null || true
     cp "$snippets/Prism-snippets.symbols.json" "$module_graphs/"
+    local status=0
     docc convert "$catalog" \
         --additional-symbol-graph-dir "$module_graphs" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.prism.$module" \
         --output-path ".build/docs/$module" \
-        --warnings-as-errors
+        --warnings-as-errors >".build/docs/$module.log" 2>&1 || status=$?
     rm -rf "$module_graphs"
+    cat ".build/docs/$module.log"
+    if [[ $status -ne 0 ]]; then
+        echo "build-docs: $module's catalog has problems (above)" >&2
+        return 1
+    fi
     echo "Built .build/docs/$module"
+}
+
+# docc converts one catalog on about one core: DOCS_JOBS catalogs at a time (one per core).
+jobs="${DOCS_JOBS:-$(nproc)}"
+failed=0
+running=0
+for module in "$@"; do
+    convert "$module" &
+    running=$((running + 1))
+    if [[ $running -ge $jobs ]]; then
+        wait -n || failed=1
+        running=$((running - 1))
+    fi
 done
+while [[ $running -gt 0 ]]; do
+    wait -n || failed=1
+    running=$((running - 1))
+done
+exit "$failed"

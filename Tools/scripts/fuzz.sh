@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes every parser Prism reads strangers' bytes with (Tools/Fuzz, CONTRIBUTING.md "Fuzzing").
 #
-#   Tools/scripts/fuzz.sh              each target for FUZZ_SECONDS (default 600) in turn
+#   Tools/scripts/fuzz.sh              each target for FUZZ_SECONDS (default 600), FUZZ_JOBS
+#                                      (default: one per core) at a time
 #   FUZZ_TARGETS="http-date deep-links" FUZZ_SECONDS=60 Tools/scripts/fuzz.sh
 #
 # Builds prism-fuzz with libFuzzer and AddressSanitizer (-DPRISM_FUZZING, debug: the targets
@@ -17,6 +18,7 @@ cd "$(dirname "$0")/../.."
 
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-600}
+JOBS=${FUZZ_JOBS:-$(nproc)}
 SCRATCH=.build-fuzz
 
 binary="$SCRATCH/debug/prism-fuzz"
@@ -57,38 +59,62 @@ echo "== prism-fuzz counts $(counters) edges, AddressSanitizer on"
 
 targets=${FUZZ_TARGETS:-$(PRISM_FUZZ_TARGET=list "$binary")}
 
-failed=0
-summary=$(mktemp)
-printf '%-22s %12s %10s %8s %s\n' target inputs "inputs/s" corpus findings > "$summary"
-for target in $targets; do
-    seeds="Tools/Fuzz/Corpus/$target"
-    if [ ! -d "$seeds" ]; then
-        echo "no seed corpus for $target ($seeds)" >&2
-        exit 2
-    fi
-    corpus="$SCRATCH/corpus/$target"
-    findings="$SCRATCH/findings/$target"
-    log="$SCRATCH/logs/$target.log"
+# One target's run: its line of the summary goes to $SCRATCH/logs/TARGET.summary, and the run
+# fails (exit 1) on a finding.
+fuzz_one() {
+    local target="$1"
+    local seeds="Tools/Fuzz/Corpus/$target"
+    local corpus="$SCRATCH/corpus/$target"
+    local findings="$SCRATCH/findings/$target"
+    local log="$SCRATCH/logs/$target.log"
+    local marker="$SCRATCH/logs/$target.started"
     mkdir -p "$corpus" "$findings" "$SCRATCH/logs"
-    echo "== $target: ${SECONDS_EACH} s"
-    marker="$SCRATCH/logs/$target.started"
     touch "$marker"
-    status=0
+    local status=0
     # The Swift runtime's backtracer would take seconds per finding: libFuzzer prints the stack.
     PRISM_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 \
         "$binary" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-        -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$seeds" > "$log" 2>&1 || status=$?
+        -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
+    local inputs rate kept found
     inputs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     kept=$(find "$corpus" -type f | wc -l)
     found=$(find "$findings" -type f -newer "$marker" | wc -l)
+    printf '%-22s %12s %10s %8s %s\n' "$target" "$inputs" "$rate" "$kept" "$found" >"$SCRATCH/logs/$target.summary"
     if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
-        failed=1
+        echo "== $target: FOUND something"
         grep -E 'property broken|ERROR: |SUMMARY: |Fatal error' "$log" | head -5 || true
         echo "   log: $log; findings: $findings"
+        return 1
     fi
-    printf '%-22s %12s %10s %8s %s\n' "$target" "$inputs" "$rate" "$kept" "$found" >> "$summary"
+    echo "== $target: ${SECONDS_EACH} s, nothing found"
+}
+
+for target in $targets; do
+    if [ ! -d "Tools/Fuzz/Corpus/$target" ]; then
+        echo "no seed corpus for $target (Tools/Fuzz/Corpus/$target)" >&2
+        exit 2
+    fi
 done
+# FUZZ_JOBS targets at a time (libFuzzer runs one input at a time: one core each).
+echo "== fuzzing each target for ${SECONDS_EACH} s, $JOBS at a time"
+failed=0
+running=0
+for target in $targets; do
+    fuzz_one "$target" &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+        wait -n || failed=1
+        running=$((running - 1))
+    fi
+done
+while [ "$running" -gt 0 ]; do
+    wait -n || failed=1
+    running=$((running - 1))
+done
+summary=$(mktemp)
+printf '%-22s %12s %10s %8s %s\n' target inputs "inputs/s" corpus findings >"$summary"
+for target in $targets; do cat "$SCRATCH/logs/$target.summary" >>"$summary"; done
 echo "== Fuzzing summary (${SECONDS_EACH} s each)"
 cat "$summary"
 rm -f "$summary"

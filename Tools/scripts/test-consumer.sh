@@ -336,34 +336,50 @@ if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
     echo "$output"
     [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
 fi
-echo "== what a PrismStore-only user fetches, with Prism's traits off"
-# A second consumer that adds Prism with `traits: []` and uses PrismStore. SwiftPM fetches the
+echo "== what a user fetches with Prism's traits off"
+# A second consumer adds Prism with `traits: []`, as README.md shows. SwiftPM fetches the
 # packages that Prism's library products need, never those that only Prism's own tools use (the
 # test server, the sample app, the benchmarks: targets without a product of the root), and with
-# the traits off none of AsyncHTTPClient, SwiftNIO SSL and swift-websocket. Its second target checks that the
-# networking half builds and works without them.
-store_only="$work/store-only"
-mkdir -p "$store_only/Sources/App" "$store_only/Sources/NetworkWithoutTraits"
-cat >"$store_only/Package.swift" <<MANIFEST
+# the traits off none of AsyncHTTPClient, SwiftNIO SSL and swift-websocket. Its targets: one
+# that uses PrismStore; one that checks that the networking half builds and works without the
+# traits; and PrismGraphQL's code generator as the Generating Types article uses it (the build
+# tool plugin on the article's target, schema and operation, with public types so that an
+# executable beside it decodes a response through them; the command plugin writing committed
+# code into a target that excludes its GraphQL files; and an operation with a misspelled field,
+# which must fail the build at its line and column). One package, so that the networking half
+# is built once for all of them.
+traits_off="$work/traits-off"
+codegen="$traits_off"
+mkdir -p "$traits_off/Sources/StoreOnly" "$traits_off/Sources/NetworkWithoutTraits" "$codegen/Sources/App" \
+    "$codegen/Sources/Typed" "$codegen/Sources/Committed" "$codegen/Sources/Invalid"
+cat >"$traits_off/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
-    name: "StoreOnly",
+    name: "TraitsOff",
     platforms: [.macOS(.v14)],
     dependencies: [
 $(doc_block README.md traits-off)
     ],
     targets: [
-        .executableTarget(name: "App", dependencies: [.product(name: "PrismStore", package: "prism")]),
+        .executableTarget(name: "StoreOnly", dependencies: [.product(name: "PrismStore", package: "prism")]),
         .executableTarget(
             name: "NetworkWithoutTraits", dependencies: [.product(name: "PrismNetwork", package: "prism")]),
+$(doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-target)
+        .executableTarget(name: "Typed", dependencies: ["App"]),
+        .target(
+            name: "Committed", dependencies: [.product(name: "PrismGraphQL", package: "prism")],
+            exclude: ["schema.graphqls", "Committed.graphql", "GraphQLGenerated/operations.json"]),
+        .target(
+            name: "Invalid", dependencies: [.product(name: "PrismGraphQL", package: "prism")],
+            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin", package: "prism")]),
     ],
     swiftLanguageModes: [.v6]
 )
 MANIFEST
-echo 'import PrismStore' >"$store_only/Sources/App/main.swift"
-cat >"$store_only/Sources/NetworkWithoutTraits/main.swift" <<'SWIFT'
+echo 'import PrismStore' >"$traits_off/Sources/StoreOnly/main.swift"
+cat >"$traits_off/Sources/NetworkWithoutTraits/main.swift" <<'SWIFT'
 import Foundation
 import PrismNetwork
 
@@ -380,27 +396,27 @@ do {
 }
 print("without traits: \(transport), subscription \(outcome)")
 SWIFT
-(cd "$store_only" && swift package resolve >/dev/null)
-ls "$store_only/.build/checkouts" >"$work/checkouts.txt"
+(cd "$traits_off" && swift package resolve >/dev/null)
+ls "$traits_off/.build/checkouts" >"$work/checkouts.txt"
 echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' ' <"$work/checkouts.txt")"
 (cd "$work/prism" && swift package dump-package) >"$work/prism.json"
-(cd "$store_only" && swift package show-dependencies --format json) >"$work/dependencies.json"
+(cd "$traits_off" && swift package show-dependencies --format json) >"$work/dependencies.json"
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
-for package in async-http-client swift-nio-ssl swift-nio-transport-services swift-websocket; do
+for package in async-http-client swift-nio-ssl swift-nio-transport-services swift-websocket swift-crypto; do
     if grep -qx "$package" "$work/checkouts.txt"; then
         echo "a consumer with Prism's traits off fetched $package" >&2
         exit 1
     fi
 done
 if ! leaked="$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" "$work/dependencies.json" "$work/checkouts.txt")"; then
-    echo "a PrismStore-only user fetched what only the test server or the sample app needs: $(tr '\n' ' ' <<<"$leaked")" >&2
+    echo "a user with Prism's traits off fetched what only the test server or the sample app needs: $(tr '\n' ' ' <<<"$leaked")" >&2
     exit 1
 fi
 
 echo "== the networking half without the traits"
-(cd "$store_only" && swift build --product NetworkWithoutTraits)
-output="$(cd "$store_only" && swift run --skip-build NetworkWithoutTraits)"
+(cd "$traits_off" && swift build --product NetworkWithoutTraits)
+output="$(cd "$traits_off" && swift run --skip-build NetworkWithoutTraits)"
 echo "$output"
 [[ "$output" == "without traits: PrismURLSessionTransport, subscription subscriptionsUnavailable" ]] || {
     echo "unexpected output from NetworkWithoutTraits" >&2
@@ -408,36 +424,6 @@ echo "$output"
 }
 
 echo "== GraphQL types generated by the plugins (the Generating Types article)"
-# A third consumer, with the traits off as well: the build tool plugin on the article's target,
-# schema and operation (with public types, so that an executable beside it decodes a response
-# through them); the command plugin writing committed code into a target that excludes its
-# GraphQL files; and an operation with a misspelled field, which must fail the build at its line
-# and column.
-codegen="$work/codegen"
-mkdir -p "$codegen/Sources/App" "$codegen/Sources/Typed" "$codegen/Sources/Committed" "$codegen/Sources/Invalid"
-cat >"$codegen/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "CodegenConsumer",
-    platforms: [.macOS(.v14)],
-    dependencies: [
-$(doc_block README.md traits-off)
-    ],
-    targets: [
-$(doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-target)
-        .executableTarget(name: "Typed", dependencies: ["App"]),
-        .target(
-            name: "Committed", dependencies: [.product(name: "PrismGraphQL", package: "prism")],
-            exclude: ["schema.graphqls", "Committed.graphql", "GraphQLGenerated/operations.json"]),
-        .target(
-            name: "Invalid", dependencies: [.product(name: "PrismGraphQL", package: "prism")],
-            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin", package: "prism")]),
-    ],
-    swiftLanguageModes: [.v6]
-)
-MANIFEST
 doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-schema >"$codegen/Sources/App/schema.graphqls"
 doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-operation >"$codegen/Sources/App/GetUser.graphql"
 doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-use >"$codegen/Sources/App/Greeting.swift"
@@ -471,7 +457,6 @@ doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/Generatin
 echo 'func badUser() -> BadQuery { BadQuery() }' >"$codegen/Sources/Invalid/Use.swift"
 printf 'query Bad {\n  user(login: "octocat") {\n    nme\n  }\n}\n' >"$codegen/Sources/Invalid/Bad.graphql"
 
-(cd "$codegen" && swift package resolve >/dev/null)
 echo "-- the build tool plugin"
 (cd "$codegen" && swift build --product Typed)
 output="$(cd "$codegen" && swift run --skip-build Typed)"

@@ -29,7 +29,7 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build build-tests check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint format bench run docs api-check api-baseline clean
+.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint format bench run docs api-check api-baseline clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -72,6 +72,12 @@ test-tsan: deps ## Run the architecture packages and PrismCache under ThreadSani
 		$(WITH_KEYRING) $(SWIFT) test --package-path Packages/$$package --sanitize=thread --scratch-path $(TSAN_SCRATCH); \
 	done
 
+build-tsan: ## Build what make test-tsan runs, without running it (test-all starts it early, in the background)
+	@set -e; for package in $(TSAN_PACKAGES); do \
+		echo "== TSan build $$package"; \
+		$(SWIFT) build --package-path Packages/$$package --sanitize=thread --scratch-path $(TSAN_SCRATCH) --build-tests; \
+	done
+
 test-tsan-all: deps ## Run every root test under ThreadSanitizer (slow: builds SwiftNIO with TSan)
 	$(WITH_KEYRING) $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)-all
 
@@ -93,6 +99,9 @@ inspector-screenshot: deps ## Run the browser test and save its screenshot where
 fuzz: ## Fuzz every parser of strangers' bytes with libFuzzer and ASan, FUZZ_SECONDS each (default 600); FUZZ_TARGETS="a b" for some (Tools/scripts/fuzz.sh)
 	SWIFT="$(SWIFT)" Tools/scripts/fuzz.sh
 
+build-fuzz: ## Build prism-fuzz with libFuzzer and AddressSanitizer, without fuzzing (test-all starts it early, in the background)
+	FUZZ_BUILD_ONLY=1 SWIFT="$(SWIFT)" Tools/scripts/fuzz.sh
+
 fuzz-smoke: ## make fuzz for 10 seconds a target, one target per core at a time: what test-all runs
 	FUZZ_SECONDS=10 SWIFT="$(SWIFT)" Tools/scripts/fuzz.sh
 
@@ -109,10 +118,14 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 #
 # test-all's phases, each with its budget in seconds: what it takes on a fresh clone on two idle
 # cores, with room to spare (CONTRIBUTING.md, "What each target costs"). The phases that use the
-# root's build come first, test-written last of them (it adds a file to a test target); then the
-# phases that build in folders of their own.
-TEST_ALL_PHASES := lint=30 build-tests=560 test=110 test-stress-short=15 test-browser=45 docs=60 \
-	api-check=15 test-written=60 test-tsan=200 fuzz-smoke=220 test-consumer=300
+# root's build come first, test-written last of them (it adds a file to a test target). Meanwhile
+# the ThreadSanitizer and fuzzer builds, which have folders of their own, run in the background at
+# the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they take the cycles the tests, the
+# browser test and the written test leave idle, and never the ones those need. `wait:PHASE` waits
+# for one before the phase that runs what it built.
+TEST_ALL_PHASES := lint=30 build-tests=560 build-tsan@bg build-fuzz@bg test=90 test-stress-short=15 \
+	test-browser=45 docs=40 api-check=15 test-written=50 wait:build-tsan=150 test-tsan=60 \
+	wait:build-fuzz=150 fuzz-smoke=80 test-consumer=300
 test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL
 	TIMED_TOTAL_BUDGET=1200 Tools/scripts/timed.sh $(TEST_ALL_PHASES)
 

@@ -380,8 +380,6 @@ let package = Package(
                 // The GraphQL parser, the schema builder and the specification's validation rules.
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                // SHA-256, for the operation manifest's ids.
-                "PrismSupport",
             ],
             path: "Packages/PrismGraphQLCodegen/Sources/PrismGraphQLCodegen"
         ),
@@ -412,7 +410,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: ["PrismGraphQLCodegen", "PrismSupport"],
+            dependencies: ["PrismGraphQLCodegen"],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
             exclude: ["Expected"]
         ),
@@ -637,8 +635,11 @@ let package = Package(
 // `make` (and so CI) builds Prism's own targets with warnings as errors: the Makefile exports
 // PRISM_WARNINGS_AS_ERRORS=1. A package that depends on Prism never sees the flag (and SwiftPM
 // would refuse unsafe flags in a dependency), so a new compiler's warning cannot break users.
+// Under make, executables and the test bundle also link with the toolchain's lld rather than
+// gold: the test bundle (250 MB) in 1.4 s rather than 4.4 s, each snippet in 1 s rather than 1.9.
 if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
     for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
     }
 }

@@ -13,8 +13,6 @@ let package = Package(
         .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
     dependencies: [
-        // Prism's own plumbing, shared by its packages.
-        .package(path: "../PrismSupport"),
         .package(path: "../PrismHTTP"),
         .package(path: "../PrismGraphQL"),
         // Prism's local HTTP test server.
@@ -33,8 +31,6 @@ let package = Package(
                 // The GraphQL parser, the schema builder and the specification's validation rules.
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                // SHA-256, for the operation manifest's ids.
-                .product(name: "PrismSupport", package: "PrismSupport"),
             ]
         ),
         .executableTarget(
@@ -61,10 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: [
-                "PrismGraphQLCodegen",
-                .product(name: "PrismSupport", package: "PrismSupport"),
-            ],
+            dependencies: ["PrismGraphQLCodegen"],
             exclude: ["Expected"]
         ),
         // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test

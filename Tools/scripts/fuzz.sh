@@ -56,6 +56,8 @@ if [ "$(counters)" -lt 100000 ] || ! address_checked; then
     exit 2
 fi
 echo "== prism-fuzz counts $(counters) edges, AddressSanitizer on"
+# `make build-fuzz`: the build alone (make test-all starts it early, in the background).
+[[ "${FUZZ_BUILD_ONLY:-0}" == "1" ]] && exit 0
 
 targets=${FUZZ_TARGETS:-$(PRISM_FUZZ_TARGET=list "$binary")}
 

@@ -1,5 +1,4 @@
 import GraphQL
-import PrismSupport
 
 /// What the generator wrote: Swift for each input file (keyed by its path), Swift for the
 /// schema's types the operations use, and the operation manifest.

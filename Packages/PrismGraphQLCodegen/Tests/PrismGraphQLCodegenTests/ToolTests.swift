@@ -1,5 +1,4 @@
 import Foundation
-import PrismSupport
 import Testing
 
 @testable import PrismGraphQLCodegen

@@ -44,7 +44,7 @@ final class RunningSampleApp: @unchecked Sendable {
     /// The first line of output that contains `text`, once the app wrote it; throws if the app
     /// exits or takes more than a few seconds.
     func line(containing text: String) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = outputSoFar.split(separator: "\n").first(where: { $0.contains(text) }) {
                 return String(line)
@@ -72,7 +72,7 @@ final class RunningSampleApp: @unchecked Sendable {
             }
             .start()
         }
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !lock.withLock({ ended }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -33,7 +33,7 @@ struct WrittenTestTests {
         // closeDetail cancelled the detail's timer; once its task has ended, the test waits for
         // every effect at its end instead of skipping those still running.
         var source = try inspector.testSource(from: first, through: last)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(60)
         while source.contains("skipInFlightEffects()") && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
             source = try inspector.testSource(from: first, through: last)

@@ -117,11 +117,11 @@ struct ErrorTests {
     @Test("cancelling the task cancels the request and throws CancellationError")
     func cancellation() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(path: "/delay/10000")
+            let graphql = server.graphQLClient(path: "/delay/600000")
             let task = Task { try await graphql.execute(getUserQuery("octocat"), as: UserQueryData.self) }
             // (A bound for a failing test only; CI runs many suites at once on two cores.)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while server.hits("/delay/10000") == 0 && ContinuousClock.now < deadline {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while server.hits("/delay/600000") == 0 && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             task.cancel()

@@ -65,23 +65,25 @@ struct CachePolicyTests {
             server.script(
                 "first",
                 [
-                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "saved"),
-                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "new"),
-                    Scripted(body: "late", delayMilliseconds: 10_000),
+                    Scripted(headers: [("Cache-Control", "max-age=1000")], body: "saved"),
+                    Scripted(headers: [("Cache-Control", "max-age=1000")], body: "new"),
+                    Scripted(body: "late", delayMilliseconds: 60_000),
                 ])
             let url = server.url("/scripted/first")
-            let policy = PrismCachePolicy.networkFirst(maxStale: .seconds(60))
+            // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
+            // arrival counts it, on the wall clock) never moves a response across a boundary.
+            let policy = PrismCachePolicy.networkFirst(maxStale: .seconds(6_000))
             _ = try await client.send(request(url, nil))
             // Fresh, yet the server is asked first.
             let asked = try await client.send(request(url, policy))
             #expect(text(asked) == "new")
             #expect(asked.source == .network)
-            await clock.advance(by: .seconds(30))
+            await clock.advance(by: .seconds(3_000))
             let fallback = try await client.send(request(url, policy, timeout: .milliseconds(300)))
             #expect(text(fallback) == "new")
             #expect(fallback.source == .stale(.networkFailed(.timedOut)))
             // Past maxStale: the failure is the answer.
-            await clock.advance(by: .seconds(200))
+            await clock.advance(by: .seconds(20_000))
             let error = await #expect(throws: PrismHTTPError.self) {
                 try await client.send(request(url, policy, timeout: .milliseconds(300)))
             }
@@ -101,8 +103,9 @@ struct CachePolicyTests {
         try await withServer { (server: PrismTestServer) async throws in
             let clock = TestClock()
             let client = client(transport, clock: clock)
-            server.script("kept", [Scripted(headers: [("Cache-Control", "max-age=10")], body: "kept")])
-            server.script("strict", [Scripted(headers: [("Cache-Control", "max-age=10, must-revalidate")], body: "s")])
+            server.script("kept", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "kept")])
+            server.script(
+                "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "s")])
             let kept = server.url("/scripted/kept")
             let strict = server.url("/scripted/strict")
             let missing = await #expect(throws: PrismHTTPError.self) {

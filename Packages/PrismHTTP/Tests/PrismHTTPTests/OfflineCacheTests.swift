@@ -39,8 +39,10 @@ struct OfflineCacheTests {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await PrismTestServer.start()
-        server.script("news", [Scripted(headers: [("Cache-Control", "max-age=60")], body: "news")])
-        server.script("feed", [Scripted(headers: [("Cache-Control", "max-age=10")], body: "feed")])
+        // Lifetimes of minutes, so that what an exchange (or the relaunch) takes on a busy machine
+        // (the age counts it, on the wall clock) never moves a response across a boundary.
+        server.script("news", [Scripted(headers: [("Cache-Control", "max-age=6000")], body: "news")])
+        server.script("feed", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "feed")])
         let news = server.url("/scripted/news")
         let feed = server.url("/scripted/feed")
         let never = server.url("/scripted/never")
@@ -60,17 +62,17 @@ struct OfflineCacheTests {
         #expect(text(fresh) == "news")
         #expect(fresh.source == .cache)
 
-        // 40 seconds on: "news" is fresh, "feed" stale by 30 seconds.
-        await clock.advance(by: .seconds(40))
-        let fallback = try await client.send(request(feed, .networkFirst(maxStale: .seconds(60))))
+        // 4000 seconds on: "news" is fresh, "feed" stale by 3000 seconds.
+        await clock.advance(by: .seconds(4_000))
+        let fallback = try await client.send(request(feed, .networkFirst(maxStale: .seconds(6_000))))
         #expect(text(fallback) == "feed")
         guard case .stale(.networkFailed) = fallback.source else {
             Issue.record("expected a stale response after a network failure, got \(fallback.source)")
             return
         }
-        #expect(fallback.age.map { $0 >= .seconds(40) } == true)
+        #expect(fallback.age.map { $0 >= .seconds(4_000) } == true)
         let tooStale = await #expect(throws: PrismHTTPError.self) {
-            try await client.send(request(feed, .networkFirst(maxStale: .seconds(5))))
+            try await client.send(request(feed, .networkFirst(maxStale: .seconds(500))))
         }
         #expect(tooStale?.code != .notCached)
         let offline = try await client.send(request(feed, .cacheOnly))

@@ -9,9 +9,11 @@ import Testing
 /// §9.2.2), as browsers and OkHttp do; a POST is not.
 @Suite("A kept-alive connection the server closes as it is reused")
 struct StaleConnectionTests {
+    /// Nothing here waits for a timeout: the listener answers or closes at once. Five minutes, so
+    /// that on a busy machine a slow exchange is not taken for a lost one.
     func request(_ port: Int, _ method: PrismNetworkMethod, body: Data? = nil) -> PrismHTTPRequest {
         PrismHTTPRequest(
-            url: URL(string: "http://127.0.0.1:\(port)/item")!, method: method, body: body, timeout: .seconds(10))
+            url: URL(string: "http://127.0.0.1:\(port)/item")!, method: method, body: body, timeout: .seconds(300))
     }
 
     @Test(

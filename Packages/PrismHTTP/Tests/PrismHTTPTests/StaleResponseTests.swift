@@ -28,7 +28,9 @@ struct StaleResponseTests {
         try await withServer { (server: PrismTestServer) async throws in
             let clock = TestClock()
             let client = client(transport, clock: clock)
-            let control = ("Cache-Control", "max-age=10, stale-while-revalidate=60")
+            // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
+            // arrival counts it, on the wall clock) never moves a response across a boundary.
+            let control = ("Cache-Control", "max-age=1000, stale-while-revalidate=6000")
             server.script(
                 "swr",
                 [
@@ -37,7 +39,7 @@ struct StaleResponseTests {
                 ])
             let request = PrismHTTPRequest(url: server.url("/scripted/swr"))
             #expect(text(try await client.send(request)) == "one")
-            await clock.advance(by: .seconds(15))
+            await clock.advance(by: .seconds(1_500))
             let stale = try await client.send(request)
             #expect(text(stale) == "one")
             #expect(stale.source == .stale(.staleWhileRevalidate))
@@ -47,7 +49,7 @@ struct StaleResponseTests {
             #expect(text(fresh) == "two")
             #expect(fresh.source == .cache)
             // Past the window: the server is asked before anything is served.
-            await clock.advance(by: .seconds(100))
+            await clock.advance(by: .seconds(10_000))
             let fetched = try await client.send(request)
             #expect(text(fetched) == "three")
             #expect(fetched.source == .network)
@@ -65,24 +67,24 @@ struct StaleResponseTests {
             server.script(
                 "sie",
                 [
-                    Scripted(headers: [("Cache-Control", "max-age=10, stale-if-error=60")], body: "stored"),
+                    Scripted(headers: [("Cache-Control", "max-age=1000, stale-if-error=6000")], body: "stored"),
                     Scripted(status: 503, body: "down"),
                 ])
             let request = PrismHTTPRequest(url: server.url("/scripted/sie"))
             _ = try await client.send(request)
-            await clock.advance(by: .seconds(30))
+            await clock.advance(by: .seconds(3_000))
             let stale = try await client.send(request)
             #expect(stale.statusCode == 200)
             #expect(text(stale) == "stored")
             #expect(stale.source == .stale(.serverError(status: 503)))
-            #expect(stale.age.map { $0 >= .seconds(30) } == true)
-            #expect(stale.headers["Age"].flatMap { Int($0) }.map { $0 >= 30 } == true)
+            #expect(stale.age.map { $0 >= .seconds(3_000) } == true)
+            #expect(stale.headers["Age"].flatMap { Int($0) }.map { $0 >= 3_000 } == true)
             #expect(server.hits("/scripted/sie") == 2)
             // Past the response's window, the request may widen it.
-            await clock.advance(by: .seconds(100))
+            await clock.advance(by: .seconds(10_000))
             #expect(try await client.send(request).statusCode == 503)
             var widened = request
-            widened.headers["Cache-Control"] = "stale-if-error=600"
+            widened.headers["Cache-Control"] = "stale-if-error=60000"
             let kept = try await client.send(widened)
             #expect(text(kept) == "stored")
             #expect(kept.source == .stale(.serverError(status: 503)))
@@ -181,9 +183,9 @@ struct StaleResponseTests {
             server.script(
                 "typed",
                 [
-                    // max-age leaves room for a slow first exchange: its real duration counts in the
-                    // age (RFC 9111 §4.2.3, response_delay), the test clock's steps after it.
-                    Scripted(headers: [("Cache-Control", "max-age=30, stale-if-error=600")], body: "value"),
+                    // max-age leaves minutes for a slow first exchange: its real duration counts in
+                    // the age (RFC 9111 §4.2.3, response_delay), the test clock's steps after it.
+                    Scripted(headers: [("Cache-Control", "max-age=3000, stale-if-error=60000")], body: "value"),
                     Scripted(status: 503),
                 ])
             let request = RawRequest(endpoint: ServerEndpoint(server, "/scripted/typed"))
@@ -191,12 +193,12 @@ struct StaleResponseTests {
             #expect(fetched.source == .network)
             #expect(fetched.age == nil)
             #expect(fetched.value == Data("value".utf8))
-            await clock.advance(by: .seconds(5))
+            await clock.advance(by: .seconds(500))
             let cached = try await client.response(on: request)
             #expect(cached.source == .cache)
-            #expect(cached.age.map { $0 >= .seconds(5) } == true)
+            #expect(cached.age.map { $0 >= .seconds(500) } == true)
             #expect(cached.headers["Age"] != nil)
-            await clock.advance(by: .seconds(60))
+            await clock.advance(by: .seconds(6_000))
             let stale = try await client.response(on: request)
             #expect(stale.source == .stale(.serverError(status: 503)))
             #expect(stale.statusCode == 200)

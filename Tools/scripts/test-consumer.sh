@@ -279,6 +279,11 @@ struct Ping: PrismNetworkEndpoint {
 print("everything: \(Ping().url)")
 SWIFT
 
+# The two consumers build at once: each SwiftPM build of a consumer leaves a core idle much of
+# the time (swift-syntax is a chain of modules, a resolve waits on git), and they share nothing
+# but the package cache. Each one's output is printed when both are done. (The functions' bodies
+# are not indented: they hold here-documents.)
+check_readme_consumer() {
 cd "$consumer"
 echo "== resolving a consumer of prism $version (file://$work/prism)"
 swift package resolve
@@ -336,6 +341,9 @@ if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
     echo "$output"
     [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
 fi
+}
+
+check_traits_off_consumer() {
 echo "== what a user fetches with Prism's traits off"
 # A second consumer adds Prism with `traits: []`, as README.md shows. SwiftPM fetches the
 # packages that Prism's library products need, never those that only Prism's own tools use (the
@@ -495,4 +503,18 @@ if ! grep -q 'Bad.graphql:3:5: error: Cannot query field "nme" on type "User". D
 fi
 grep -m1 "Bad.graphql:3:5" "$work/invalid.log"
 
+}
+
+check_readme_consumer >"$work/readme-consumer.log" 2>&1 &
+readme_pid=$!
+check_traits_off_consumer >"$work/traits-off-consumer.log" 2>&1 &
+traits_off_pid=$!
+failed=()
+wait "$readme_pid" || failed+=("README.md's")
+wait "$traits_off_pid" || failed+=("the traits-off")
+cat "$work/readme-consumer.log" "$work/traits-off-consumer.log"
+if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "test-consumer: ${failed[*]} consumer failed (above)" >&2
+    exit 1
+fi
 echo "== a consumer package resolved prism by URL and version and used its products"

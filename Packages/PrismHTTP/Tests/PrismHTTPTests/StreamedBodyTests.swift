@@ -38,17 +38,28 @@ struct StreamedBodyTests {
         arguments: TransportKind.allCases)
     func flowingBodyOutlastsTimeout(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            // 90 bytes, one every 100 ms: at least 8.9 s in all, however fast the machine, under an
-            // 8 s timeout for the head and an 8 s idle timeout for the gaps. The head comes at once
-            // and the gaps are 100 ms; the margins are for `make test` on two cores, where every
-            // suite starts at once (with 3 s, the head or a gap missed it once in a few runs, on
-            // AsyncHTTPClient).
-            var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=90&interval=100"))
-            request.timeout = .seconds(8)
-            let response = try await client.stream(request, idleTimeout: .seconds(8))
-            let body = try await response.body.collect(upTo: 1_000)
-            #expect(body.count == 90)
+            // Both timeouts are measured on a clock the test moves, between the body's chunks:
+            // how long the machine takes to deliver them does not count.
+            let clock = TestClock()
+            let client = PrismNetworkAdapter(transport: UploadDeadlineTests.make(transport, clock: clock), cache: nil)
+            var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=30&interval=100"))
+            request.timeout = .seconds(10)
+            let response = try await client.stream(request, idleTimeout: .seconds(60))
+            var iterator = response.body.makeAsyncIterator()
+            var body = try #require(try await iterator.next())
+            // Past the request's timeout: it bounded the head only.
+            await clock.advance(by: .seconds(11))
+            // What was queued before the advance arrived before it; the next chunk after an
+            // empty queue arrived after it, at 11 s.
+            while response.body.queuedByteCount > 0, let chunk = try await iterator.next() { body.append(chunk) }
+            if let chunk = try await iterator.next() {
+                body.append(chunk)
+                // 61 s since the head, past the idle timeout; the longest gap is 50 s.
+                await clock.advance(by: .seconds(50))
+            }
+            while let chunk = try await iterator.next() { body.append(chunk) }
+            #expect(body.count == 30)
+            #expect(body == (try await client.send(PrismHTTPRequest(url: server.url("/large/30")))).body)
         }
     }
 
@@ -57,13 +68,19 @@ struct StreamedBodyTests {
         arguments: TransportKind.allCases)
     func stalledBody(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let clock = TestClock()
+            let client = PrismNetworkAdapter(transport: UploadDeadlineTests.make(transport, clock: clock), cache: nil)
             let response = try await client.stream(
-                PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")),
-                idleTimeout: .seconds(2))
+                PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=600000")),
+                idleTimeout: .seconds(60))
+            var iterator = response.body.makeAsyncIterator()
             var received = 0
+            while received < 100, let chunk = try await iterator.next() { received += chunk.count }
+            #expect(received == 100)
+            // A minute of silence on the idle timeout's clock; the server waits ten of the wall's.
+            await clock.advance(by: .seconds(60))
             let error = await #expect(throws: PrismHTTPError.self) {
-                for try await chunk in response.body { received += chunk.count }
+                while let chunk = try await iterator.next() { received += chunk.count }
             }
             #expect(error?.code == .timedOut)
             #expect(received == 100)

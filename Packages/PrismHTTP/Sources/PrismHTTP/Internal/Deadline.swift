@@ -13,11 +13,21 @@ import PrismSupport
 /// with each bit of progress (a stalled send still fails after `timeout`); once the body is
 /// sent, the response must arrive whole within `timeout` (``Watchdog``).
 enum Deadline {
+    /// What must arrive by the deadline: what its `timedOut` error says was late.
+    enum Bound: Sendable {
+        /// The whole response (or an upload's progress, with a ``Watchdog``).
+        case whole
+        /// The response's status and headers: a stream's head, after which the idle timeout
+        /// bounds its body.
+        case head
+    }
+
     static func run<Value: Sendable>(
         _ timeout: Duration,
         url: URL,
         clock: DeadlineClock = .continuous,
         watchdog: Watchdog? = nil,
+        what bound: Bound = .whole,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withThrowingTaskGroup(of: Value?.self) { group in
@@ -38,9 +48,11 @@ enum Deadline {
             guard let value = first else {
                 throw PrismHTTPError(
                     code: .timedOut,
-                    message: watchdog == nil
-                        ? "The whole response did not arrive within \(timeout)."
-                        : "The upload made no progress, or its response did not arrive, within \(timeout).",
+                    message: bound == .head
+                        ? "No response (status and headers) arrived within \(timeout)."
+                        : watchdog == nil
+                            ? "The whole response did not arrive within \(timeout)."
+                            : "The upload made no progress, or its response did not arrive, within \(timeout).",
                     url: url
                 )
             }

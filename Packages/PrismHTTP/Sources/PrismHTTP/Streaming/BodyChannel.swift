@@ -25,7 +25,8 @@ final class BodyChannel: @unchecked Sendable {
     private var writer: CheckedContinuation<Bool, Never>?
     private var onCancel: (@Sendable () -> Void)?
     private var onDrain: (@Sendable () -> Void)?
-    private var lastArrival = ContinuousClock.now
+    /// When the last chunk arrived (or the queue last had room), on ``clock``.
+    private var lastArrival: Duration
     private var watchdog: Task<Void, Never>?
 
     /// The bytes queued past which `send` waits (and `offer` asks its transport to pause).
@@ -35,8 +36,13 @@ final class BodyChannel: @unchecked Sendable {
     /// thread and freed on another fragment the allocator), 64 KB by 0.2 MB, at the same speed.
     let highWater: Int
 
-    init(highWater: Int = 64 << 10) {
+    /// The clock the idle timeout is measured on: the continuous clock, or one a test moves.
+    let clock: DeadlineClock
+
+    init(highWater: Int = 64 << 10, clock: DeadlineClock = .continuous) {
         self.highWater = highWater
+        self.clock = clock
+        self.lastArrival = clock.now()
     }
 
     deinit {
@@ -83,7 +89,7 @@ final class BodyChannel: @unchecked Sendable {
     func offer(_ chunk: Data) -> Bool {
         let (waiting, full) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Bool) in
             guard !cancelled, !ended else { return (nil, false) }
-            lastArrival = .now
+            lastArrival = clock.now()
             if let reader {
                 self.reader = nil
                 return (reader, false)
@@ -117,18 +123,19 @@ final class BodyChannel: @unchecked Sendable {
             while let self {
                 let deadline = self.lock.withLock { lastArrival + idleTimeout }
                 do {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await self.clock.sleep(deadline)
                 } catch {
                     return
                 }
                 let expired = self.lock.withLock { () -> Bool? in
                     if ended || cancelled { return nil }
                     // A full queue waits for the reader, not for the server.
+                    let now = clock.now()
                     if queuedBytes >= highWater {
-                        lastArrival = .now
+                        lastArrival = now
                         return false
                     }
-                    return ContinuousClock.now >= lastArrival + idleTimeout
+                    return now >= lastArrival + idleTimeout
                 }
                 guard let expired else { return }
                 if expired {

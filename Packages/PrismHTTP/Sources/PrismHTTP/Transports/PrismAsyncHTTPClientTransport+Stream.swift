@@ -10,7 +10,7 @@ extension PrismAsyncHTTPClientTransport {
     /// Sends `request`, following redirects as the configuration says, and returns when the
     /// status and headers arrive; the body streams as the caller reads it.
     ///
-    /// The request's timeout bounds the head of each hop (AsyncHTTPClient's deadline); then
+    /// The request's timeout bounds the head of each hop (on the transport's deadline clock); then
     /// `idleTimeout` bounds each wait for the next bytes. The body is read by a task of its own
     /// into a queue of about 64 KB, which waits while the queue is full: a slow reader holds
     /// the server back rather than memory. Leaving the stream cancels that task, which closes the
@@ -22,22 +22,27 @@ extension PrismAsyncHTTPClientTransport {
     }
 
     /// ``stream(_:idleTimeout:)`` for a request the client's pipeline has checked already.
+    ///
+    /// The head of every hop must arrive within the request's timeout, measured by ``Deadline``
+    /// on the transport's deadline clock (not by AsyncHTTPClient's deadline, which is the wall
+    /// clock's): once it has, the timer stops and only `idleTimeout` bounds the body.
     func stream(checked request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
         if followsRedirects { throw refusingRedirectingClient(request.url) }
         let timeout = try effectiveTimeout(of: request)
-        let deadline = NIODeadline.now() + .nanoseconds(DurationMath.nanoseconds(timeout))
-        return try await Redirects.follow(
-            request, hasBody: request.body != nil, policy: configuration.redirects,
-            send: { hop, withBody in
-                try await openStream(hop, body: withBody ? hop.body : nil, deadline: deadline, idleTimeout: idleTimeout)
-            },
-            head: \.head,
-            discard: { $0.body.cancel() })
+        return try await Deadline.run(timeout, url: request.url, clock: deadlineClock, what: .head) { [self] in
+            try await Redirects.follow(
+                request, hasBody: request.body != nil, policy: configuration.redirects,
+                send: { hop, withBody in
+                    try await openStream(hop, body: withBody ? hop.body : nil, idleTimeout: idleTimeout)
+                },
+                head: \.head,
+                discard: { $0.body.cancel() })
+        }
     }
 
-    /// One hop: the head by `deadline`, then a task that moves the body into the stream's queue.
+    /// One hop: the head, then a task that moves the body into the stream's queue.
     private func openStream(
-        _ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline, idleTimeout: Duration
+        _ request: PrismHTTPRequest, body: Data?, idleTimeout: Duration
     ) async throws -> PrismHTTPStreamedResponse {
         let url = request.url
         let limit = configuration.maximumResponseBytes
@@ -48,16 +53,16 @@ extension PrismAsyncHTTPClientTransport {
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             do {
-                response = try await sender.execute(outgoing, deadline: deadline)
+                response = try await sender.execute(outgoing, deadline: .distantFuture)
             } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
                 // As `collect`: a kept-alive connection closed as the request left, resent once.
-                response = try await sender.execute(outgoing, deadline: deadline)
+                response = try await sender.execute(outgoing, deadline: .distantFuture)
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
         } catch {
             throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
         }
-        let channel = BodyChannel()
+        let channel = BodyChannel(clock: deadlineClock)
         let chunks = response.body
         let producer = Task {
             do {

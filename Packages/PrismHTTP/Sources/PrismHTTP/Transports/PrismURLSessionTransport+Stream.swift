@@ -19,7 +19,7 @@ extension PrismURLSessionTransport {
         try RequestValidation.validate(request)
         try RequestValidation.validateTimeout(idleTimeout, what: "The idle timeout", url: request.url)
         let timeout = try effectiveTimeout(of: request)
-        return try await Deadline.run(timeout, url: request.url) { [self] in
+        return try await Deadline.run(timeout, url: request.url, clock: deadlineClock, what: .head) { [self] in
             try await Redirects.follow(
                 request, hasBody: request.body != nil, policy: configuration.redirects,
                 send: { hop, withBody in
@@ -39,7 +39,7 @@ extension PrismURLSessionTransport {
         let url = request.url
         try Task.checkCancellation()
         try URLSessionTLS.admit(url, configuration.tls)
-        let channel = BodyChannel()
+        let channel = BodyChannel(clock: deadlineClock)
         let delegate = StreamTaskDelegate(channel: channel, url: url, tls: configuration.tls)
         let task = sendingSession.dataTask(with: urlRequest)
         if let router {

@@ -52,6 +52,11 @@ func usage() -> Never {
     exit(2)
 }
 
+// A process a shell starts in the background, or under nohup, inherits SIGINT and SIGQUIT, or
+// SIGHUP, ignored, and PrismPersistence leaves an ignored signal alone, as it should. The tests
+// send these signals as to an app started the usual way: the default dispositions first.
+for number in [SIGHUP, SIGINT, SIGQUIT, SIGTERM] { signal(number, SIG_DFL) }
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { usage() }
 let operands = Array(arguments.dropFirst())

@@ -34,6 +34,16 @@ struct ExitFlushTests {
             // Right after the send: the last changes are still inside the coalescing window.
             kill(process.processIdentifier, signal)
         }
+        // Bounded: a child that does not end (a signal it ignores) fails the test, not the run.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        if process.isRunning {
+            Issue.record(
+                "exit-flush \(mode) did not end within two minutes of \(signal.map { "signal \($0)" } ?? "its send")")
+            kill(process.processIdentifier, SIGKILL)
+        }
         try await offTheCooperativePool { process.waitUntilExit() }
         return (process, sent)
     }

@@ -33,14 +33,14 @@ enum IntrospectionSDL {
         for (member, keyword) in [
             ("queryType", "query"), ("mutationType", "mutation"), ("subscriptionType", "subscription"),
         ] {
-            if let type = schema[member] as? [String: Any], let name = type["name"] as? String {
-                operations.append("  \(keyword): \(name)")
+            if let type = schema[member] as? [String: Any], type["name"] != nil {
+                operations.append("  \(keyword): \(try checkedName(type["name"], what: "The \(keyword) type"))")
             }
         }
         if !operations.isEmpty { blocks.append("schema {\n" + operations.joined(separator: "\n") + "\n}") }
         let builtIn: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
         for type in types {
-            guard let name = type["name"] as? String else { throw Failure(description: "A type has no name.") }
+            let name = try checkedName(type["name"], what: "A type")
             if name.hasPrefix("__") || builtIn.contains(name) { continue }
             blocks.append(try definition(of: type, named: name))
         }
@@ -48,8 +48,10 @@ enum IntrospectionSDL {
             "skip", "include", "deprecated", "specifiedBy", "oneOf", "defer", "stream",
         ]
         for directive in schema["directives"] as? [[String: Any]] ?? [] {
-            guard let name = directive["name"] as? String, !builtInDirectives.contains(name) else { continue }
-            let locations = (directive["locations"] as? [String] ?? []).joined(separator: " | ")
+            let name = try checkedName(directive["name"], what: "A directive")
+            guard !builtInDirectives.contains(name) else { continue }
+            let locations = try (directive["locations"] as? [Any] ?? [])
+                .map { try checkedName($0, what: "A location of @\(name)") }.joined(separator: " | ")
             let repeatable = directive["isRepeatable"] as? Bool == true ? " repeatable" : ""
             blocks.append(
                 description(directive)
@@ -66,22 +68,22 @@ enum IntrospectionSDL {
             return head + "scalar \(name)\(url)"
         case "OBJECT", "INTERFACE":
             let keyword = type["kind"] as? String == "OBJECT" ? "type" : "interface"
-            let interfaces = (type["interfaces"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let interfaces = try (type["interfaces"] as? [[String: Any]] ?? [])
+                .map { try checkedName($0["name"], what: "An interface of \(name)") }
             let implements = interfaces.isEmpty ? "" : " implements " + interfaces.joined(separator: " & ")
             let fields = try (type["fields"] as? [[String: Any]] ?? []).map { field -> String in
-                guard let fieldName = field["name"] as? String else {
-                    throw Failure(description: "\(name): a field has no name.")
-                }
+                let fieldName = try checkedName(field["name"], what: "A field of \(name)")
                 return indented(description(field)) + "  \(fieldName)\(try arguments(field["args"])): "
                     + "\(try reference(field["type"], in: "\(name).\(fieldName)"))\(deprecation(field))"
             }
             return head + "\(keyword) \(name)\(implements) {\n" + fields.joined(separator: "\n") + "\n}"
         case "UNION":
-            let members = (type["possibleTypes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let members = try (type["possibleTypes"] as? [[String: Any]] ?? [])
+                .map { try checkedName($0["name"], what: "A member of \(name)") }
             return head + "union \(name) = " + members.joined(separator: " | ")
         case "ENUM":
-            let values = (type["enumValues"] as? [[String: Any]] ?? []).compactMap { value -> String? in
-                guard let valueName = value["name"] as? String else { return nil }
+            let values = try (type["enumValues"] as? [[String: Any]] ?? []).map { value -> String in
+                let valueName = try checkedName(value["name"], what: "A value of \(name)")
                 return indented(description(value)) + "  \(valueName)\(deprecation(value))"
             }
             return head + "enum \(name) {\n" + values.joined(separator: "\n") + "\n}"
@@ -100,9 +102,7 @@ enum IntrospectionSDL {
     }
 
     private static func inputValue(_ value: [String: Any], in context: String) throws -> String {
-        guard let name = value["name"] as? String else {
-            throw Failure(description: "\(context): a value has no name.")
-        }
+        let name = try checkedName(value["name"], what: "\(context): a value")
         var text =
             description(value, inline: true) + "\(name): \(try reference(value["type"], in: "\(context).\(name)"))"
         if let defaultValue = value["defaultValue"] as? String { text += " = \(defaultValue)" }
@@ -116,11 +116,28 @@ enum IntrospectionSDL {
         case "NON_NULL": return try reference(type["ofType"], in: context) + "!"
         case "LIST": return "[" + (try reference(type["ofType"], in: context)) + "]"
         default:
-            guard let name = type["name"] as? String else {
-                throw Failure(description: "\(context): a type has no name.")
-            }
-            return name
+            return try checkedName(type["name"], what: "\(context): the type")
         }
+    }
+
+    /// `value` when it is a GraphQL name (`[_A-Za-z][_0-9A-Za-z]*`, the spec's `Name`): what
+    /// the SDL, and then the generated Swift, may hold. Anything else (a name with a space, a
+    /// brace, a quote or a line break, which would rewrite the SDL around it) is refused.
+    static func checkedName(_ value: Any?, what: String) throws -> String {
+        guard let name = value as? String else { throw Failure(description: "\(what) has no name.") }
+        let isName =
+            !name.isEmpty
+            && name.utf8.enumerated().allSatisfy { index, byte in
+                byte == UInt8(ascii: "_") || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+                    || (index > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            }
+        guard isName else {
+            throw Failure(
+                description:
+                    "\(what) is named \(quoted(name)), which is not a GraphQL name (letters, digits and _, not starting with a digit)."
+            )
+        }
+        return name
     }
 
     private static func deprecation(_ value: [String: Any]) -> String {

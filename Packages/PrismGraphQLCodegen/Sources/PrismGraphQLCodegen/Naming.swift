@@ -8,8 +8,11 @@ import Foundation
 /// | a field with a selection set | a nested struct named after its response key, first letter uppercased | one type per selection, where it is used |
 /// | an operation `GetUser` of kind query | `GetUserQuery` (`GetUserQuery` stays as is) | Apollo's convention, which users know |
 /// | enum value `NEW_HOPE` | case `newHope` | Swift's case style; the raw value keeps the spelling |
+/// | a field or variable named `self` or a keyword (`any`, `default`) | the label as spelled, the parameter `self_` (`any_`) inside an initializer | a parameter `self` would hide the instance; a keyword label needs no backticks |
 /// | `String`, `Int`, `Float`, `Boolean`, `ID` | `Swift.String`, `Swift.Int`, `Swift.Double`, `Swift.Bool`, `Swift.String` | qualified: a nested struct may be named `String` |
 /// | a nested name that would hide what generated code uses (`Swift`, `Data`, `Variables`, ...) | the name followed by `_` | |
+/// | a schema type or a fragment named so (`Type`, `Self`, `Swift`, `Hashable`, ...) | the name followed by `_` | `Schema.Type` is a metatype; a type `Swift` or `Hashable` in the namespace hides the one generated code means; a fragment `Data` would hide Foundation's in the whole module |
+/// | an enum value whose case would be a member generated code writes (`ALL_CASES`, `RAW_VALUE`, `UNKNOWN`) | the case followed by `_` | |
 enum Naming {
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
@@ -20,15 +23,49 @@ enum Naming {
         "try", "_", "Type", "Protocol", "some", "any",
     ]
 
-    /// Names a nested type must not take: generated code refers to these.
+    /// Names a generated type must not take: generated code refers to these, or Swift gives them
+    /// a meaning of their own.
     static let reservedTypeNames: Set<String> = [
         "Swift", "Foundation", "PrismGraphQL", "Data", "Variables", "On", "CodingKeys", "Self", "Type", "Protocol",
-        "Decoder", "Encoder", "Set", "Optional", "Array",
+        "Any", "Decoder", "Encoder", "Set", "Optional", "Array", "Encodable", "Decodable", "Codable", "Sendable",
+        "Hashable", "Equatable", "CodingKey", "CaseIterable", "RawRepresentable", "PrismGraphQLEnum",
+        "PrismGraphQLNullable", "PrismGraphQLUpload", "PrismGraphQLFragment", "PrismGraphQLOperation",
     ]
+
+    /// Members of a generated enum that a case must not be named: the enum declares or inherits
+    /// them.
+    static let reservedCaseNames: Set<String> = [
+        "allCases", "rawValue", "init", "deprecatedValue", "deprecatedValues", "lookUpDeprecatedValue",
+    ]
+
+    /// The Swift name of schema type `name` (in the namespace) or of fragment `name` (in the
+    /// module): as spelled, unless it is reserved.
+    static func schemaTypeName(_ name: String) -> String {
+        reservedTypeNames.contains(name) ? name + "_" : name
+    }
 
     /// `name` usable as a property or a case: in backticks when it is a keyword.
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The argument label of a parameter for field `name`: the name as spelled (a keyword needs
+    /// no backticks there), but `inout`, `var` and `let`.
+    static func label(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
+    /// The name a parameter for field `name` has inside its function: the name, or the name
+    /// followed by `_` when it is a keyword (`self` would hide the instance being initialized;
+    /// `any`, `default` are not names an expression can use as they are).
+    static func parameterName(_ name: String) -> String {
+        name == "self" || keywords.contains(name) ? name + "_" : name
+    }
+
+    /// A parameter for field `name`: its label, and its inner name when that differs.
+    static func parameter(_ name: String) -> String {
+        let inner = parameterName(name)
+        return inner == name ? name : "\(label(name)) \(inner)"
     }
 
     /// The nested type of a selection under response key `key`.
@@ -64,7 +101,9 @@ enum Naming {
         return leading + first + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// `text` as a Swift string literal (one line, escaped).
+    /// `text` as a Swift string literal (one line, escaped): every control character, line
+    /// separator and bidirectional formatting character as `\u{...}`, so that what the schema or
+    /// an operation holds reads in the generated file as it is.
     static func stringLiteral(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -74,8 +113,7 @@ enum Naming {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where needsEscaping(scalar): result += escaped(scalar)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -83,11 +121,51 @@ enum Naming {
     }
 
     /// `text` as `///` lines at `indent`; nothing for nil or blank text.
+    ///
+    /// A description is a stranger's text (a schema served by a third party) written into the
+    /// app's module, so nothing in it may end the comment: every line terminator Swift or an
+    /// editor knows (LF, CR, CRLF, NEL, U+2028, U+2029) starts a new `///` line, and every other
+    /// control character and bidirectional formatting character (which could make the file read
+    /// differently from how it compiles) is written as `\u{...}`.
     static func docComment(_ text: String?, indent: String) -> [String] {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.isEmpty ? "\(indent)///" : "\(indent)/// \(line)"
+        var lines: [String] = []
+        var line = ""
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
+            case "\n" where afterCR:
+                continue
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                lines.append(line)
+                line = ""
+            case "\t":
+                line.unicodeScalars.append(scalar)
+            case _ where needsEscaping(scalar):
+                line += escaped(scalar)
+            default:
+                line.unicodeScalars.append(scalar)
+            }
         }
+        lines.append(line)
+        return lines.map { $0.isEmpty ? "\(indent)///" : "\(indent)/// \($0)" }
+    }
+
+    /// Whether `scalar` is written as `\u{...}` in a string literal or a comment: C0 and C1
+    /// control characters, DEL, line and paragraph separators, and the bidirectional formatting
+    /// characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+    static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            true
+        default:
+            false
+        }
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16))}"
     }
 
     /// `@available(*, deprecated, message: ...)` for a deprecation reason.

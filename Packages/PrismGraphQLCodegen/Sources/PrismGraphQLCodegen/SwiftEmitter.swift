@@ -61,10 +61,11 @@ struct SwiftEmitter {
         if !variables.isEmpty {
             out.append("    \(access)var variables: Variables")
             let parameters = variables.map { name, type, optional in
-                "\(Naming.identifier(name)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
+                "\(Naming.parameter(name)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
             }.joined(separator: ", ")
-            let arguments = variables.map { name, _, _ in "\(Naming.identifier(name)): \(Naming.identifier(name))" }
-                .joined(separator: ", ")
+            let arguments = variables.map { name, _, _ in
+                "\(Naming.label(name)): \(Naming.parameterName(name))"
+            }.joined(separator: ", ")
             out.append("    \(access)init(\(parameters)) { variables = Variables(\(arguments)) }")
             out.append("    \(access)init(variables: Variables) { self.variables = variables }")
             inputStruct(
@@ -82,7 +83,7 @@ struct SwiftEmitter {
         guard let type = schema.getType(name: fragment.typeCondition.name.value) else { return }
         let possible = schema.objectTypes(of: type).map { Naming.stringLiteral($0.name) }.sorted()
         let selection = builder.selection(of: [fragment.selectionSet], on: type)
-        let name = fragment.name.value
+        let name = Naming.schemaTypeName(fragment.name.value)
         out += Naming.docComment(type.typeDescription, indent: "")
         out.append("\(access)struct \(name): PrismGraphQLFragment {")
         out.append("    \(access)static let fragmentDefinition = \(Naming.stringLiteral(definition))")
@@ -135,8 +136,9 @@ struct SwiftEmitter {
             }
         }
         var fragmentProperties: [(property: String, type: String, optional: Bool)] = []
-        for (name, optional) in selection.fragments {
-            let property = Naming.identifier(name.prefix(1).lowercased() + name.dropFirst())
+        for (fragment, optional) in selection.fragments {
+            let property = Naming.identifier(fragment.prefix(1).lowercased() + fragment.dropFirst())
+            let name = Naming.schemaTypeName(fragment)
             out.append("\(indent)\(access)let \(property): \(name)\(optional ? "?" : "")")
             fragmentProperties.append((property, name, optional))
         }
@@ -196,16 +198,18 @@ struct SwiftEmitter {
             let optional = entry.decode.hasSuffix("?")
             let type = optional ? String(entry.decode.dropLast()) : entry.decode
             let method = optional ? "decodeIfPresent" : "decode"
-            out.append("\(indent)    \(entry.property) = try container.\(method)(\(type).self, forKey: .\(key))")
+            out.append(
+                "\(indent)    \(Self.assignee(entry.property)) = try container.\(method)(\(type).self, forKey: .\(key))"
+            )
         }
         let typename = storedKeys.contains { $0.key == "__typename" } ? "__typename" : "\"\""
         for entry in fragmentProperties {
             if entry.optional {
                 out.append(
-                    "\(indent)    \(entry.property) = try \(entry.type).possibleTypes.contains(\(typename)) ? \(entry.type)(from: decoder) : nil"
+                    "\(indent)    \(Self.assignee(entry.property)) = try \(entry.type).possibleTypes.contains(\(typename)) ? \(entry.type)(from: decoder) : nil"
                 )
             } else {
-                out.append("\(indent)    \(entry.property) = try \(entry.type)(from: decoder)")
+                out.append("\(indent)    \(Self.assignee(entry.property)) = try \(entry.type)(from: decoder)")
             }
         }
         if !objectCases.isEmpty {
@@ -225,6 +229,12 @@ struct SwiftEmitter {
             )
         }
         out.append("\(indent)}")
+    }
+
+    /// What `init(from:)` assigns a property through: `self.`self`` for a field named `self`
+    /// (alone, `` `self` = `` would assign the whole value), the property's name otherwise.
+    private static func assignee(_ property: String) -> String {
+        property == "`self`" ? "self.`self`" : property
     }
 
     // MARK: Types
@@ -247,15 +257,15 @@ struct SwiftEmitter {
         }
         if type is GraphQLScalarType {
             usedScalars.insert(type.name)
-            return "\(namespace).\(type.name)"
+            return "\(namespace).\(Naming.schemaTypeName(type.name))"
         }
         if type is GraphQLEnumType {
             usedEnums.insert(type.name)
-            return "\(namespace).\(type.name)"
+            return "\(namespace).\(Naming.schemaTypeName(type.name))"
         }
         if type is GraphQLInputObjectType {
             noteInput(type.name)
-            return "\(namespace).\(type.name)"
+            return "\(namespace).\(Naming.schemaTypeName(type.name))"
         }
         return nested ?? "Swift.String"
     }
@@ -321,11 +331,11 @@ struct SwiftEmitter {
         }
         if configuration.accessLevel == .public && !fields.isEmpty {
             let parameters = fields.map { field, type, optional, _, _ in
-                "\(Naming.identifier(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
+                "\(Naming.parameter(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
             }.joined(separator: ", ")
             out.append("\(indent)    public init(\(parameters)) {")
             for (field, _, _, _, _) in fields {
-                out.append("\(indent)        self.\(Naming.identifier(field)) = \(Naming.identifier(field))")
+                out.append("\(indent)        self.\(Naming.identifier(field)) = \(Naming.parameterName(field))")
             }
             out.append("\(indent)    }")
         }
@@ -344,7 +354,7 @@ struct SwiftEmitter {
             let mapped = configuration.scalars[name] ?? (name == "Upload" ? "PrismGraphQLUpload" : "Swift.String")
             let type = schema.getType(name: name)
             out += Naming.docComment(type?.typeDescription, indent: "    ")
-            out.append("    \(access)typealias \(name) = \(mapped)")
+            out.append("    \(access)typealias \(Naming.schemaTypeName(name)) = \(mapped)")
         }
         // Input objects first: writing them may use more enums.
         var inputs: [String] = []
@@ -361,7 +371,8 @@ struct SwiftEmitter {
             var lines: [String] = []
             lines += Naming.docComment(type.description, indent: "    ")
             inputStruct(
-                named: name, conformances: "Encodable, Sendable, Hashable", fields: fields, indent: "    ", into: &lines
+                named: Naming.schemaTypeName(name), conformances: "Encodable, Sendable, Hashable", fields: fields,
+                indent: "    ", into: &lines
             )
             inputs += lines
         }
@@ -375,7 +386,7 @@ struct SwiftEmitter {
 
     private func enumeration(_ type: GraphQLEnumType, into out: inout [String]) {
         var cases: [(name: String, raw: String, deprecation: String?, description: String?)] = []
-        var taken: Set<String> = []
+        var taken = Naming.reservedCaseNames
         for value in type.values {
             var name = Naming.caseName(value.name)
             while taken.contains(name) { name += "_" }
@@ -386,7 +397,7 @@ struct SwiftEmitter {
         while taken.contains(unknown) { unknown += "_" }
         let indent = "    "
         out += Naming.docComment(type.description, indent: indent)
-        out.append("\(indent)\(access)enum \(type.name): PrismGraphQLEnum {")
+        out.append("\(indent)\(access)enum \(Naming.schemaTypeName(type.name)): PrismGraphQLEnum {")
         for entry in cases {
             out += Naming.docComment(entry.description, indent: indent + "    ")
             out += Naming.deprecation(entry.deprecation, indent: indent + "    ")

@@ -24,8 +24,13 @@ struct ToolRun {
 
 /// Runs the tool with `arguments` in `folder` and waits for it.
 func runTool(_ arguments: [String], in folder: URL) throws -> ToolRun {
+    try runProgram(codegenTool, arguments, in: folder)
+}
+
+/// Runs `executable` with `arguments` in `folder` and waits for it.
+func runProgram(_ executable: URL, _ arguments: [String], in folder: URL) throws -> ToolRun {
     let process = Process()
-    process.executableURL = codegenTool
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = folder
     let output = folder.appendingPathComponent("tool-output.txt")

@@ -73,6 +73,9 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     let base: Result<BaseURL, PrismHTTPError>?
     /// Waits between retry attempts (the continuous clock unless a test gave another).
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The time since the client was made, on the clock `sleep` waits on: how long an event
+    /// stream's connection lived.
+    let retryNow: @Sendable () -> Duration
     /// The transport's send for a request the pipeline has checked (stage 4): a transport that
     /// ships then skips its own check of the same request.
     let sendChecked: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
@@ -163,6 +166,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.logger = logger
         self.retryPolicy = retryPolicy
         self.sleep = { try await retryClock.sleep(for: $0) }
+        let start = retryClock.now
+        self.retryNow = { start.duration(to: retryClock.now) }
         self.sendChecked = Self.checkedSender(for: transport)
     }
 
@@ -190,6 +195,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.baseURL = other.baseURL
         self.base = other.base
         self.sleep = other.sleep
+        self.retryNow = other.retryNow
         self.sendChecked = other.sendChecked
     }
 }

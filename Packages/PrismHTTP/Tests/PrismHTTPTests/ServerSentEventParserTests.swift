@@ -68,12 +68,25 @@ struct ServerSentEventParserTests {
     @Test("the id field sets the last event ID for this event and the ones after it")
     func lastEventID() throws {
         let stream = "id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\nid: x\u{0}y\ndata: d\n\n"
-        var parser = PrismServerSentEventParser()
+        let parser = PrismServerSentEventParser()
         let dispatched = try events(stream, parser)
         // An empty id resets it; an id holding a NUL is ignored.
         #expect(dispatched.map(\.lastEventID) == ["1", "1", "", ""])
-        _ = try parser.parse(Array("id: 42\n".utf8))
-        #expect(parser.lastEventID == "42")  // set even before its event is dispatched
+    }
+
+    @Test("an id becomes the last event ID when its event is dispatched, not when it is read")
+    func lastEventIDOnDispatch() throws {
+        var parser = PrismServerSentEventParser()
+        _ = try parser.parse(Array("id: 1\ndata: one\n\nid: 2\ndata: tw".utf8))
+        #expect(parser.lastEventID == "1")
+        // The stream is cut: event 2 was never dispatched, so a reconnection asks for what
+        // follows event 1, and an event after it without an id of its own is not "2" either.
+        parser.finish()
+        #expect(parser.lastEventID == "1")
+        #expect(try parser.parse(Array("data: again\n\n".utf8)).map(\.lastEventID) == ["1"])
+        // An id in an event without data is dispatched by its empty line all the same.
+        _ = try parser.parse(Array("id: 3\n\n".utf8))
+        #expect(parser.lastEventID == "3")
     }
 
     @Test("retry takes ASCII digits only, in milliseconds")

@@ -105,6 +105,36 @@ struct ServerSentEventStreamTests {
         }
     }
 
+    @Test(
+        "a connection cut inside an event, after its id, resumes after the event before it: the cut event comes again",
+        arguments: TransportKind.allCases)
+    func cutAfterID(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            // As a server that honours Last-Event-ID does: the second connection starts after
+            // the event the header names.
+            server.script(
+                "cut",
+                [
+                    Scripted(
+                        headers: Self.eventStream, body: "id: 1\ndata: one\n\n",
+                        parts: [.init(after: 20, "id: 2\ndata: two\n")], dropsConnection: true),
+                    Scripted(headers: Self.eventStream, body: "id: 2\ndata: two\n\nid: 3\ndata: three\n\n"),
+                    Scripted(status: 204),
+                ])
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            var events: [PrismServerSentEvent] = []
+            for try await event in client.events(
+                on: ServerEndpoint(server, "/scripted/cut"), reconnection: Self.quick())
+            {
+                events.append(event)
+            }
+            #expect(events.map(\.data) == ["one", "two", "three"])
+            #expect(events.map(\.lastEventID) == ["1", "2", "3"])
+            let requests = server.requests.filter { $0.path == "/scripted/cut" }
+            #expect(requests.map { $0.headers["last-event-id"] } == [nil, "1", "3"])
+        }
+    }
+
     @Test("the server's retry field sets the wait before reconnecting", arguments: TransportKind.allCases)
     func serverRetryDelay(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
@@ -142,6 +172,84 @@ struct ServerSentEventStreamTests {
             #expect(error?.code == .retriesExhausted)
             #expect(error?.attempts.count == 3)
             #expect(server.hits("/scripted/empty") == 3)
+        }
+    }
+
+    /// A clock whose sleeps return at once, recorded, moving its time to their end; a test moves
+    /// it further with `pass`. How long a connection lived is then what the test says.
+    final class SteppingClock: Clock, Sendable {
+        struct Instant: InstantProtocol {
+            var offset: Duration
+            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            func duration(to other: Instant) -> Duration { other.offset - offset }
+            static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        }
+        private let state = LockedBox((now: Duration.zero, sleeps: [Duration]()))
+        var now: Instant { Instant(offset: state.mutate { $0.now }) }
+        var minimumResolution: Duration { .zero }
+        var sleeps: [Duration] { state.mutate { $0.sleeps } }
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            try Task.checkCancellation()
+            state.mutate {
+                $0.sleeps.append(deadline.offset - $0.now)
+                $0.now = max($0.now, deadline.offset)
+            }
+        }
+        func pass(_ duration: Duration) { state.mutate { $0.now += duration } }
+    }
+
+    @Test(
+        "a server that sends retry: 0, one event and a close, over and over, reaches the policy's end, waiting the policy's delays",
+        arguments: TransportKind.allCases)
+    func reconnectionStorm(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script("storm", [Scripted(headers: Self.eventStream, body: "retry: 0\ndata: again\n\n")])
+            let clock = SteppingClock()
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryClock: clock)
+            let policy = PrismExponentialBackoff(
+                baseDelay: .seconds(1), maxDelay: .seconds(4), maxAttempts: 4, jitter: .zero)
+            var received = 0
+            let error = await #expect(throws: PrismHTTPError.self) {
+                for try await _ in client.events(on: ServerEndpoint(server, "/scripted/storm"), reconnection: policy) {
+                    received += 1
+                }
+            }
+            #expect(error?.code == .retriesExhausted)
+            // Each connection brought its event and lived no time on the client's clock: four
+            // failed attempts, after the first connection, and the policy's waits between them.
+            #expect(server.hits("/scripted/storm") == 4)
+            #expect(received == 4)
+            #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
+        }
+    }
+
+    @Test(
+        "a connection that stayed open five seconds starts the count of failed attempts again",
+        arguments: TransportKind.allCases)
+    func healthyConnectionResetsTheCount(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            server.script(
+                "healthy",
+                [
+                    Scripted(headers: Self.eventStream, body: "data: a\n\n"),
+                    Scripted(headers: Self.eventStream, body: "data: b\n\n"),
+                    Scripted(headers: Self.eventStream, body: "data: c\n\n"),
+                    Scripted(status: 204),
+                ])
+            let clock = SteppingClock()
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryClock: clock)
+            // Two attempts in a row: without the count starting again, the second loss would end
+            // the stream.
+            let policy = PrismExponentialBackoff(baseDelay: .seconds(1), maxAttempts: 2, jitter: .zero)
+            var data: [String] = []
+            for try await event in client.events(on: ServerEndpoint(server, "/scripted/healthy"), reconnection: policy)
+            {
+                data.append(event.data)
+                // The connection's close is read after this: it lived five seconds.
+                clock.pass(.seconds(5))
+            }
+            #expect(data == ["a", "b", "c"])
+            #expect(clock.sleeps == [.seconds(1), .seconds(1), .seconds(1)])
         }
     }
 

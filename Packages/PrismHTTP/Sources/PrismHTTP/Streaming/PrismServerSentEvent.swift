@@ -58,7 +58,7 @@ public struct PrismServerSentEvent: Sendable, Hashable {
 /// | `name` without a colon | the field `name` with an empty value |
 /// | `event` | the type of the event being read (`message` when empty) |
 /// | `data` | one more line of the event's data |
-/// | `id` | the last event ID, from now on (also for later events); ignored when it holds a NUL |
+/// | `id` | the ID the event being read sets as the last event ID when it is dispatched (and keeps for later events); ignored when it holds a NUL. An event cut off before its empty line sets nothing: a reconnection resumes after the last event received whole |
 /// | `retry` | the reconnection delay in milliseconds, when the value is ASCII digits only |
 /// | any other field | ignored |
 /// | the end of the stream | an event without its final empty line is not dispatched |
@@ -68,8 +68,14 @@ public struct PrismServerSentEvent: Sendable, Hashable {
 public struct PrismServerSentEventParser: Sendable {
     /// The most bytes one line, or the data of one event, may hold.
     public let maximumEventBytes: Int
-    /// The last event ID: the latest `id` field read, empty when none (or an empty one) came.
+    /// The last event ID: the latest `id` field of a dispatched event (an empty line ends it,
+    /// even one without data), empty when none (or an empty one) came. What a reconnection sends
+    /// as `Last-Event-ID`: an `id` read in an event the stream cut off never becomes it, so the
+    /// server sends that event again (WHATWG HTML, "last event ID buffer").
     public private(set) var lastEventID = ""
+    /// The `id` read for the event being read: it becomes ``lastEventID`` when the event is
+    /// dispatched.
+    private var idBuffer = ""
     /// The reconnection delay the server asked for with its latest valid `retry` field, if any.
     public private(set) var retry: Duration?
 
@@ -89,6 +95,7 @@ public struct PrismServerSentEventParser: Sendable {
         precondition(maximumEventBytes > 0, "PrismServerSentEventParser: maximumEventBytes must be at least 1.")
         self.maximumEventBytes = maximumEventBytes
         self.lastEventID = lastEventID
+        self.idBuffer = lastEventID
     }
 
     /// Reads the next bytes of the stream and returns the events they complete, in order.
@@ -136,9 +143,10 @@ public struct PrismServerSentEventParser: Sendable {
     }
 
     /// Ends the stream: an event not yet ended by an empty line is dropped, as the specification
-    /// says, and the parser is ready for a new connection's stream (it keeps ``lastEventID``
-    /// and ``retry``).
+    /// says (and an `id` it held is forgotten), and the parser is ready for a new connection's
+    /// stream (it keeps ``lastEventID`` and ``retry``).
     public mutating func finish() {
+        idBuffer = lastEventID
         line.removeAll(keepingCapacity: true)
         data = ""
         hasData = false
@@ -165,7 +173,7 @@ public struct PrismServerSentEventParser: Sendable {
         } else if name.elementsEqual("event".utf8) {
             eventType = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("id".utf8) {
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
@@ -176,8 +184,10 @@ public struct PrismServerSentEventParser: Sendable {
         return nil
     }
 
-    /// The event read since the last one, if it had data; starts the next one either way.
+    /// The event read since the last one, if it had data; starts the next one either way. Its
+    /// `id`, if it had one, is now the last event ID, with or without data.
     private mutating func dispatch() -> PrismServerSentEvent? {
+        lastEventID = idBuffer
         defer {
             data = ""
             hasData = false

@@ -19,9 +19,10 @@ extension PrismNetworkAdapter {
     ///
     /// | what happens | what the sequence does |
     /// | --- | --- |
-    /// | the server closes the stream, the connection drops, or no byte arrives for `idleTimeout` | reconnects after the server's latest `retry` delay, or `reconnection`'s delay when it sent none |
+    /// | the server closes the stream, the connection drops, or no byte arrives for `idleTimeout` | counts as a failed attempt, and reconnects after the longer of the server's latest `retry` delay and `reconnection`'s delay (a server's `retry: 0` cannot make the client reconnect in a loop) |
     /// | a transient status (408, 429, 5xx) or a failed connection | counts as a failed attempt and reconnects the same way |
-    /// | `reconnection` gives no more attempts (counted since the last event that arrived) | throws ``PrismHTTPError`` `retriesExhausted`, listing the attempts (or the one failure, when it was not transient) |
+    /// | a connection that stayed open for 5 s or more is lost | the count of failed attempts starts again (a stream that works for a while and then drops is not failing) |
+    /// | `reconnection` gives no more attempts (counted since the last connection that stayed open 5 s) | throws ``PrismHTTPError`` `retriesExhausted`, listing the attempts (or the one failure, when it was not transient) |
     /// | `204 No Content` | ends (the server's way to say: do not reconnect) |
     /// | another status | throws `unacceptableStatus` |
     /// | a `Content-Type` other than `text/event-stream` | throws `decodingFailed` |
@@ -34,8 +35,9 @@ extension PrismNetworkAdapter {
     ///   - options: Headers and a timeout for each connection's head.
     ///   - lastEventID: The ID of the last event seen before, to resume a stream an earlier run
     ///     left (sent as `Last-Event-ID` on the first connection).
-    ///   - reconnection: How many reconnections in a row may fail, and how long to wait when the
-    ///     server gave no `retry`. The default tries 10 times, from 1 s up to 30 s apart.
+    ///   - reconnection: How many reconnections in a row may fail, and the least wait before each
+    ///     (the server's `retry` may ask for longer). The default tries 10 times, from 1 s up to
+    ///     30 s apart.
     ///   - idleTimeout: The longest wait for a byte of an open stream (servers send comments to
     ///     keep one alive); the request's timeout when nil.
     ///   - maximumEventBytes: The most bytes one line, or one event's data, may hold.
@@ -59,7 +61,7 @@ extension PrismNetworkAdapter {
             return try await client.stream(on: endpoint, options: options, idleTimeout: idleTimeout)
         }
         return PrismServerSentEvents(
-            connect: connect, sleep: sleep, lastEventID: lastEventID, reconnection: reconnection,
+            connect: connect, sleep: sleep, now: retryNow, lastEventID: lastEventID, reconnection: reconnection,
             maximumEventBytes: maximumEventBytes)
     }
 }
@@ -73,9 +75,16 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
 
     let connect: @Sendable (_ lastEventID: String) async throws -> PrismHTTPStreamedResponse
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The time on the clock `sleep` waits on.
+    let now: @Sendable () -> Duration
     let lastEventID: String
     let reconnection: any PrismRetryPolicy
     let maximumEventBytes: Int
+
+    /// How long a connection must stay open for its loss to start the count of failed attempts
+    /// again. Shorter-lived connections count as failures even when they brought events: a
+    /// server that sends one event and closes must not keep the client reconnecting for ever.
+    static let healthyConnectionLifetime: Duration = .seconds(5)
 
     /// An iterator that connects when first asked for an event.
     public func makeAsyncIterator() -> Iterator {
@@ -91,6 +100,8 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
         private var index = 0
         private var failures: [any Error] = []
         private var isOver = false
+        /// When the open connection opened, on the sequence's clock.
+        private var connectedAt: Duration?
 
         init(sequence: PrismServerSentEvents) {
             self.sequence = sequence
@@ -132,7 +143,6 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
                     continue
                 }
                 pending = try parser.parse(chunk)
-                if !pending.isEmpty { failures.removeAll() }
             }
         }
 
@@ -141,6 +151,10 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
         private mutating func lost(_ error: any Error) throws {
             chunks = nil
             parser.finish()
+            if let connectedAt, sequence.now() - connectedAt >= PrismServerSentEvents.healthyConnectionLifetime {
+                failures.removeAll()
+            }
+            connectedAt = nil
             failures.append(error)
             guard delay() != nil else { throw spent() }
         }
@@ -151,15 +165,15 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
             failures.count == 1 ? failures[0] : Retrying.exhausted(failures)
         }
 
-        /// The wait before the next connection: the server's `retry`, else the policy's; nil when
-        /// the policy gives no more attempts.
+        /// The wait before the next connection: the policy's, or the server's `retry` when that
+        /// is longer; nil when the policy gives no more attempts.
         private func delay() -> Duration? {
             guard let last = failures.last else { return .zero }
             guard
                 let policyDelay = sequence.reconnection.delay(
                     afterAttempt: failures.count, failure: PrismRetryFailure(error: last))
             else { return nil }
-            return parser.retry ?? policyDelay
+            return Swift.max(parser.retry ?? .zero, policyDelay)
         }
 
         /// Waits as the rules say, then opens a stream; nil when it must be tried again, or
@@ -198,6 +212,7 @@ public struct PrismServerSentEvents: AsyncSequence, Sendable {
                     message: "The response is \(mediaType ?? "without a Content-Type"), not text/event-stream.",
                     url: response.url, method: .get, statusCode: response.statusCode, headers: response.headers)
             }
+            connectedAt = sequence.now()
             return response.body.makeAsyncIterator()
         }
     }

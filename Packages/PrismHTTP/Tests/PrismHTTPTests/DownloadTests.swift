@@ -209,6 +209,23 @@ struct DownloadTests {
         }
     }
 
+    /// Downloads `url` to `destination` and cancels the download once 200,000 bytes arrived.
+    static func cancelAfter200KB(
+        _ client: PrismNetworkAdapter, url: URL, to destination: URL, policy: PrismDownloadPolicy
+    ) async throws {
+        let halfway = LockedBox(false)
+        let task = Task {
+            try await client.download(PrismHTTPRequest(url: url), to: destination, policy: policy) { progress in
+                if progress.bytesReceived >= 200_000 {
+                    halfway.mutate { $0 = true }
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            }
+        }
+        try await eventually { halfway.wrappedValue }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
     @Test(
         "a resumable download that is cancelled keeps what arrived, and resumes from there",
         arguments: TransportKind.allCases)
@@ -221,23 +238,46 @@ struct DownloadTests {
             // never closed, as far as the reader can tell, until cancelled).
             let url = server.url("/download/paused?bytes=\(bytes)")
             let policy = PrismDownloadPolicy(resumable: true)
-            let halfway = LockedBox(false)
-            let task = Task {
-                try await client.download(PrismHTTPRequest(url: url), to: folder.file("p.bin"), policy: policy) {
-                    progress in
-                    if progress.bytesReceived >= 200_000 {
-                        halfway.mutate { $0 = true }
-                        withUnsafeCurrentTask { $0?.cancel() }
-                    }
-                }
-            }
-            try await eventually { halfway.wrappedValue }
-            await #expect(throws: CancellationError.self) { try await task.value }
+            try await Self.cancelAfter200KB(client, url: url, to: folder.file("p.bin"), policy: policy)
             #expect(folder.names == [".p.bin.prismdownload", ".p.bin.prismdownload.json"])
             let download = try await client.download(
                 PrismHTTPRequest(url: url), to: folder.file("p.bin"), policy: policy)
             #expect(download.resumedAt >= 200_000)
             #expect(try Data(contentsOf: folder.file("p.bin")) == Self.expected(bytes: bytes))
+        }
+    }
+
+    @Test(
+        "a link planted as the partial file is not followed: the download starts over, and the link's target is untouched",
+        arguments: TransportKind.allCases)
+    func plantedLink(transport: TransportKind) async throws {
+        try await withServer { (server: PrismTestServer) async throws in
+            let folder = try Folder()
+            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+            let bytes = 1_000_000
+            let url = server.url("/download/planted?bytes=\(bytes)")
+            let policy = PrismDownloadPolicy(resumable: true)
+            // An interrupted download leaves its part and its note, both the user's only.
+            try await Self.cancelAfter200KB(client, url: url, to: folder.file("p.bin"), policy: policy)
+            let part = folder.file(".p.bin.prismdownload")
+            let note = folder.file(".p.bin.prismdownload.json")
+            for file in [part, note] {
+                let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
+                #expect(mode?.intValue == 0o600, "\(file.lastPathComponent)")
+            }
+            // Someone who can write to the folder replaces the part with a link to a file of
+            // the user's: resuming would append the server's bytes to it.
+            let victim = folder.file("victim.txt")
+            let kept = Data("the user's own file\n".utf8)
+            try kept.write(to: victim)
+            try FileManager.default.removeItem(at: part)
+            try FileManager.default.createSymbolicLink(at: part, withDestinationURL: victim)
+            let download = try await client.download(
+                PrismHTTPRequest(url: url), to: folder.file("p.bin"), policy: policy)
+            #expect(download.resumedAt == 0)
+            #expect(try Data(contentsOf: folder.file("p.bin")) == Self.expected(bytes: bytes))
+            #expect(try Data(contentsOf: victim) == kept)
+            #expect(folder.names == ["p.bin", "victim.txt"])
         }
     }
 

@@ -66,6 +66,11 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
     /// What a load does on Linux when this application has no item for a key but an item that
     /// an earlier version of Prism saved there does exist. Those items carry no application:
     /// every app of the user shared them.
+    ///
+    /// ``ignore`` is the default: a secret is never handed to an application just because it
+    /// asked for the key first (any app of the user's that uses the same service name and key
+    /// would get it). An app that saved its secrets with Prism 0.1 passes ``adopt`` for its own
+    /// service, so that its users stay signed in after the upgrade.
     public enum SharedItems: Sendable {
         /// Moves the shared item into this application's items (and removes the shared one), so
         /// that users of an app that saved secrets before stay signed in after the upgrade; a
@@ -92,11 +97,12 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
     ///     keeps items of different applications apart by it; Apple platforms by the app's
     ///     own identity.
     ///   - sharedItems: On Linux, whether a load adopts an item an earlier version saved for
-    ///     every application (``SharedItems/adopt``, the default) or ignores it.
+    ///     every application (``SharedItems/adopt``) or ignores it (``SharedItems/ignore``, the
+    ///     default).
     public init(
         service: String = PrismKeychainPersistence.defaultService,
         application: String = PrismKeychainPersistence.defaultApplication,
-        sharedItems: SharedItems = .adopt
+        sharedItems: SharedItems = .ignore
     ) {
         precondition(!service.isEmpty, "PrismKeychainPersistence: the service name must not be empty.")
         precondition(!application.isEmpty, "PrismKeychainPersistence: the application must not be empty.")

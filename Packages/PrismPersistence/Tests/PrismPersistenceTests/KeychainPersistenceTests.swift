@@ -163,8 +163,8 @@ struct KeychainPersistenceTests {
     func sharedItemAdopted() throws {
         let service = service()
         let shared = try savedBeforeApplications(service: service)
-        let first = PrismKeychainPersistence(service: service, application: "app-a")
-        let second = PrismKeychainPersistence(service: service, application: "app-b")
+        let first = PrismKeychainPersistence(service: service, application: "app-a", sharedItems: .adopt)
+        let second = PrismKeychainPersistence(service: service, application: "app-b", sharedItems: .adopt)
         #expect(try first.load(key: "auth") == Credentials(token: "from-before"))
         #expect(try shared.loadState(Credentials.self, key: "auth") == nil, "moved, not copied")
         let other: Credentials? = try second.load(key: "auth")
@@ -173,11 +173,12 @@ struct KeychainPersistenceTests {
         try first.clear(key: "auth")
     }
 
-    @Test("with sharedItems: .ignore, an item of an earlier version is neither read nor touched")
+    @Test("by default (sharedItems: .ignore), an item of an earlier version is neither read nor touched")
     func sharedItemIgnored() throws {
         let service = service()
         let shared = try savedBeforeApplications(service: service)
-        let persistence = PrismKeychainPersistence(service: service, application: "app-a", sharedItems: .ignore)
+        // The default: no application gets a secret of every application's by asking first.
+        let persistence = PrismKeychainPersistence(service: service, application: "app-a")
         let loaded: Credentials? = try persistence.load(key: "auth")
         #expect(loaded == nil)
         try persistence.save(Credentials(token: "new"), key: "auth")
@@ -186,11 +187,12 @@ struct KeychainPersistenceTests {
         try shared.clearState(key: "auth")
     }
 
-    @Test("a clear also removes an earlier version's shared item, so a signed-out secret does not come back")
+    @Test(
+        "with .adopt, a clear also removes an earlier version's shared item, so a signed-out secret does not come back")
     func clearRemovesSharedItem() throws {
         let service = service()
         let shared = try savedBeforeApplications(service: service)
-        let persistence = PrismKeychainPersistence(service: service, application: "app-a")
+        let persistence = PrismKeychainPersistence(service: service, application: "app-a", sharedItems: .adopt)
         try persistence.clear(key: "auth")
         let loaded: Credentials? = try persistence.load(key: "auth")
         #expect(loaded == nil)

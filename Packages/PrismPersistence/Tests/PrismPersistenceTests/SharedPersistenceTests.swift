@@ -113,6 +113,46 @@ struct SharedPersistenceTests {
         }
     }
 
+    @Test("a FIFO planted as the value's file is refused with readFailed at once, never read, and never saved over")
+    func plantedFIFO() async throws {
+        try await withTemporaryDirectory { directory in
+            // Opening a FIFO for reading blocks until a writer comes: the restore would hang.
+            let path = directory.appendingPathComponent("settings.json")
+            #expect(mkfifo(path.path, 0o600) == 0)
+            let reported = LockedBox<[PrismPersistenceError]>([])
+            let storage = PrismSharedStorage()
+            let store = makeStore(
+                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
+                    reported.mutate { $0.append(error) }
+                },
+                in: storage
+            )
+            #expect(store.state.settings == Self.defaultSettings)
+            let error = try #require(reported.wrappedValue.first)
+            #expect(error.code == .readFailed)
+            #expect(error.message.contains("not a regular file"), "\(error.message)")
+            store.send(.setTheme("dark"))
+            await #expect(throws: PrismPersistenceError.self) { try await storage.flush() }
+            var info = stat()
+            #expect(lstat(path.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO is still there")
+        }
+    }
+
+    @Test("the folder a watched value's file lives in is made readable by the user only")
+    func watchedFolderMode() async throws {
+        try await withTemporaryDirectory { directory in
+            let folder = directory.appendingPathComponent("state/nested")
+            let storage = PrismSharedStorage()
+            let store = makeStore(.file("settings", directory: folder), in: storage)
+            store.send(.setTheme("dark"))
+            try await storage.flush()
+            for url in [folder, folder.deletingLastPathComponent()] {
+                let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
+                #expect(mode?.intValue == 0o700, "\(url.path)")
+            }
+        }
+    }
+
     @Test("a key with a path in it is a reported invalidKey error, and nothing is written anywhere")
     func keysWithPathsAreRefused() async throws {
         try await withTemporaryDirectory { directory in

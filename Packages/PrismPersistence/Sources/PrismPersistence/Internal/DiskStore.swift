@@ -44,7 +44,9 @@ struct DiskStore: RawStore {
         sweepOnce()
         // O_NOFOLLOW: a symbolic link put in place of the file is an error, never a way to make
         // the app read (and then move aside or replace) a file elsewhere.
-        let descriptor = open(path(key), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a FIFO put in place of the file must not hang the open (and the restore
+        // waiting on it); it is refused below, as anything but a regular file is.
+        let descriptor = open(path(key), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             let number = errno
             if number == ENOENT || number == ENOTDIR { return nil }
@@ -66,6 +68,12 @@ struct DiskStore: RawStore {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw failure(EISDIR, key: key, doing: "read the file (it is a folder)", writing: false)
+        }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw failure(
+                EINVAL, key: key,
+                doing: "read the file: it is not a regular file (a FIFO, a socket or a device), which is never read",
+                writing: false)
         }
         switch SystemCalls.readAll(descriptor, sizeHint: Int(info.st_size)) {
         case .success(let data): return data

@@ -12,13 +12,16 @@ import PrismSupport
 ///
 /// Both see the atomic saves of `PrismDiskPersistence` (a rename into the folder) and files
 /// written in place. The folder is created if it is missing, so that a file saved later is
-/// seen. A watch ends when its `FileWatch` is released.
+/// seen (mode 0700, as the store makes it). A watch ends when its `FileWatch` is released.
 enum FileWatcher {
     /// Calls `onChange` (on a thread of the watcher's) after `name` in `folder` is written or
     /// replaced; nil if the folder cannot be watched (it cannot be created or opened, or the
     /// process has no watches left).
     static func watch(folder: String, name: String, onChange: @escaping @Sendable () -> Void) -> FileWatch? {
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Readable by the user only, as `PrismDiskPersistence` makes it: the names in it are the
+        // keys of the app's state.
+        try? FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #if os(Linux)
         return InotifyWatcher.shared?.add(folder: folder, name: name, onChange: onChange)
         #elseif canImport(Darwin)

@@ -20,8 +20,8 @@ extension PrismInspector {
         /// soon as it is accepted. Any local program can connect: without a cap, a few hundred
         /// idle sockets would use up the app's file descriptors, and its saves would fail.
         public var maxConnections: Int
-        /// How long a connection may stay silent: before its request head (then it is closed),
-        /// and on an open page between frames (then it is pinged, and closed if no answer comes
+        /// How long a connection may take to send its whole request (then it is closed, however
+        /// slowly it sends), and how long an open page may stay silent between frames (then it is pinged, and closed if no answer comes
         /// within as long again; a browser answers pings by itself).
         public var idleTimeout: Duration
         /// The most messages queued for one page and not written yet: a page that stops reading
@@ -44,7 +44,7 @@ extension PrismInspector {
         ///   - title: The page's title.
         ///   - maxMessageBytes: The largest message a page may send.
         ///   - maxConnections: The most connections served at once.
-        ///   - idleTimeout: How long a connection may stay silent.
+        ///   - idleTimeout: How long a connection may take to send its request, or a page stay silent.
         ///   - maxQueuedMessages: The most messages queued for a page that does not read.
         ///   - testReducer: The expression a written test makes the reducer with.
         public init(

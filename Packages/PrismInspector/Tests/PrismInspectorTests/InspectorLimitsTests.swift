@@ -57,6 +57,33 @@ struct InspectorLimitsTests {
         await inspector.stop()
     }
 
+    @Test("a request sent a byte at a time, each within the idle timeout, is closed when the timeout has passed in all")
+    func dribbledRequestHead() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        let inspector = try await PrismInspector.start(
+            store, configuration: .init(printsURL: false, idleTimeout: .seconds(2)))
+        let socket = try await SilentSocket.open(port: inspector.port)
+        // A byte every 200 ms (a tenth of the timeout) for up to two minutes: closed after about
+        // two seconds in all, long before the request could end.
+        let request = Array(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 1_000))".utf8)
+        var sent = 0
+        let deadline = ContinuousClock.now + .seconds(120)
+        while socket.channel.isActive, sent < request.count, ContinuousClock.now < deadline {
+            try? await socket.channel.writeAndFlush(ByteBuffer(bytes: [request[sent]])).get()
+            sent += 1
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(!socket.channel.isActive, "the server still held the connection after \(sent) bytes")
+        #expect(sent < request.count)
+        try? await socket.channel.close()
+        while ContinuousClock.now < deadline && inspector.server.openConnections > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(inspector.server.openConnections == 0)
+        await inspector.stop()
+    }
+
     @Test("an open page that answers pings stays however long it is silent; one that does not is closed")
     func silentPages() async throws {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())

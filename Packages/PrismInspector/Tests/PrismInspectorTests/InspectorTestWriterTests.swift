@@ -126,6 +126,30 @@ struct InspectorTestWriterTests {
     }
 }
 
+@MainActor
+@Suite("A title with line breaks and bidirectional characters stays in the written test's comment")
+struct InspectorTestWriterHostileTitleTests {
+    @Test("the header is one line whatever the title holds")
+    func hostileTitle() async throws {
+        let store = PrismStore(
+            initialState: PlainState(),
+            reducer: PrismReduce<PlainState, PlainAction> { state, _ in
+                state.value += 1
+                return .none
+            })
+        let title = "Team\r}\rlet injected = 1\u{2028}enum Again {\n\u{202E}tfel"
+        let inspector = try await PrismInspector.start(
+            store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false, title: title))
+        store.send(.bump)
+        let source = try inspector.testSource(from: 1, through: 1)
+        let header = try #require(source.split(separator: "\n").first { $0.contains("Written by PrismInspector") })
+        #expect(header.contains(#"of Team } let injected = 1 enum Again { \u{202e}tfel, "#))
+        #expect(!source.unicodeScalars.contains { [0x0D, 0x2028, 0x202E].contains($0.value) })
+        #expect(!source.split(separator: "\n").contains { $0.hasPrefix("let injected") })
+        await inspector.stop()
+    }
+}
+
 @Suite("Writing Swift for tests")
 struct TestGeneratorTests {
     @Test("a raw string literal holds any text: quotes and hashes, backslashes, line breaks, control characters")
@@ -137,9 +161,14 @@ struct TestGeneratorTests {
         #expect(TestGenerator.raw(#"\n stays"#) == ##"#"\n stays"#"##)
     }
 
-    @Test("a comment stays one line and cannot end a block comment")
+    @Test(
+        "a comment stays one line, cannot end a block comment, and shows bidirectional and control characters as escapes"
+    )
     func comments() {
         #expect(TestGenerator.comment("a\nb */ c") == "a b * / c")
+        #expect(TestGenerator.comment("a\rb\r\nc\u{85}d\u{2028}e\u{2029}f") == "a b  c d e f")
+        #expect(TestGenerator.comment("x\u{202E}y\u{2066}z\u{7}\tw") == #"x\u{202e}y\u{2066}z\u{7}\#tw"#)
+        #expect(TestGenerator.raw("\u{202E}") == ##"#"\#u{202e}"#"##)
     }
 
     @Test("dates and file names are written in UTC, as identifiers")

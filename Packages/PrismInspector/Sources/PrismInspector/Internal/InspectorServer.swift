@@ -83,9 +83,10 @@ final class InspectorServer: Sendable {
                     throw ConnectionLimitReached()
                 }
                 channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
-                // Silent before its request head: closed (see `IdleCloser`).
+                // Silent before its request head, or slow to send all of it: closed (see
+                // `RequestHeadDeadline`).
                 try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.idleTime))
-                try channel.pipeline.syncOperations.addHandler(IdleCloser())
+                try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(timeout: limits.idleTime))
                 return try configure(channel, routes: routes, limits: limits)
             }
         }
@@ -145,7 +146,7 @@ final class InspectorServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     channel.pipeline.syncOperations.removeHandler(gate, promise: nil)
                     // A page may be silent for long: it is pinged instead of closed.
-                    let closer = try channel.pipeline.syncOperations.handler(type: IdleCloser.self)
+                    let closer = try channel.pipeline.syncOperations.handler(type: RequestHeadDeadline.self)
                     channel.pipeline.syncOperations.removeHandler(closer, promise: nil)
                     try channel.pipeline.syncOperations.addHandler(
                         NIOWebSocketFrameAggregator(
@@ -253,14 +254,41 @@ private final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler,
     }
 }
 
-/// Closes a connection that stayed silent for the idle timeout before its request was read
-/// (an idle socket holds a file descriptor of the app). Removed when the connection becomes a
-/// page's WebSocket.
-private final class IdleCloser: ChannelInboundHandler, RemovableChannelHandler {
+/// Closes a connection that has not been answered within the idle timeout of opening: one
+/// silent that long, and one that sends its request a byte at a time (each byte would restart an
+/// idle timer, and a local program sending one every 29 s held every connection slot). An idle
+/// socket holds a file descriptor of the app. The deadline ends when the server writes its
+/// answer; the handler is removed when the connection becomes a page's WebSocket.
+private final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The request was read whole: it is being answered.
+        deadline?.cancel()
+        deadline = nil
+        context.write(data, promise: promise)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

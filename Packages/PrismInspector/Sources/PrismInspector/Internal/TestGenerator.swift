@@ -106,7 +106,8 @@ struct TestGenerator {
         let first = steps.first?.index
         let last = steps.last?.index
         let range = first.map { first in first == last ? "#\(first)" : "#\(first) through #\(last ?? first)" } ?? "none"
-        out.line("// Written by PrismInspector from the actions \(range) of \(title), \(Self.iso(written)).")
+        out.line(
+            "// Written by PrismInspector from the actions \(range) of \(Self.comment(title)), \(Self.iso(written)).")
         out.line("// Each step sends the recorded action (or receives it, when an effect sent it) and expects")
         out.line("// the whole state the app reached after it. States and actions are the JSON their Codable")
         out.line("// conformances write. The reducer and the dependencies its effects read are set below.")
@@ -326,7 +327,10 @@ struct TestGenerator {
             case "\n": body += "\\\(hashes)n"
             case "\r": body += "\\\(hashes)r"
             case "\t": body += "\\\(hashes)t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
                 body += "\\\(hashes)u{\(String(scalar.value, radix: 16))}"
             default: body.unicodeScalars.append(scalar)
             }
@@ -334,9 +338,25 @@ struct TestGenerator {
         return hashes + "\"" + body + "\"" + hashes
     }
 
-    /// `text` made safe for a line comment: one line, and no end of a block comment.
+    /// `text` made safe for a line comment: one line (each line break, CR, NEL, U+2028 and
+    /// U+2029 included, a space), no end of a block comment, and every other control character
+    /// and bidirectional formatting character written as `\u{...}`, so that the comment reads
+    /// as it compiles.
     static func comment(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 }).replacingOccurrences(of: "*/", with: "* /")
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
+                result += " "
+            case 0x09:
+                result.unicodeScalars.append(scalar)
+            case 0x00..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result.replacingOccurrences(of: "*/", with: "* /")
     }
 
     /// `20261128T011856`.

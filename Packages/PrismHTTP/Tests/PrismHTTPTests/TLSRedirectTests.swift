@@ -2,9 +2,10 @@
 import AsyncHTTPClient
 import Foundation
 import NIOSSL
-import PrismHTTP
 import PrismTestServer
 import Testing
+
+@testable import PrismHTTP
 
 @Suite("HTTPS: never downgraded to HTTP by a redirect")
 struct TLSRedirectTests {
@@ -54,16 +55,43 @@ struct TLSRedirectTests {
         try await plain.shutdown()
     }
 
-    @Test("an HTTPClient that follows redirects itself is refused, so that Prism's rules cannot be bypassed")
+    @Test(
+        "an HTTPClient that follows redirects itself is refused before it sends anything: the other origin hears nothing"
+    )
     func clientThatFollowsIsRefused() async throws {
-        try await PrismTestServer.withRunning(tls: true) { (secure: PrismTestServer) async throws in
-            try await Self.withTrustingTransport(follow: true) {
-                (transport: PrismAsyncHTTPClientTransport) async throws in
-                let error = await #expect(throws: PrismHTTPError.self) {
-                    try await transport.send(PrismHTTPRequest(url: secure.url("/hostile/redirect-chain/1")))
+        let other = try await PrismTestServer.start()
+        do {
+            try await PrismTestServer.withRunning(tls: true) { (secure: PrismTestServer) async throws in
+                try await Self.withTrustingTransport(follow: true) {
+                    (transport: PrismAsyncHTTPClientTransport) async throws in
+                    let elsewhere = redirectURL(secure, to: other.url("/echo/elsewhere"))
+                    let error = await #expect(throws: PrismHTTPError.self) {
+                        try await transport.send(
+                            PrismHTTPRequest(url: elsewhere, headers: ["Authorization": "Bearer secret-token"]))
+                    }
+                    #expect(error?.code == .transportFailed)
+                    #expect(error?.message.contains("redirectConfiguration = .disallow") == true)
+                    #expect(other.hits("/echo/elsewhere") == 0)
+                    #expect(secure.requests.isEmpty, "the request was refused before it was sent")
                 }
-                #expect(error?.code == .transportFailed)
             }
+        } catch {
+            try? await other.shutdown()
+            throw error
+        }
+        try await other.shutdown()
+    }
+
+    @Test("the reflection that reads whether an HTTPClient follows redirects still sees AsyncHTTPClient's field")
+    func reflectedRedirectConfiguration() async throws {
+        // If AsyncHTTPClient stores its configuration otherwise, `followsRedirects` answers false
+        // for every client: this test fails, rather than the refusal above passing unseen.
+        for (follow, expected) in [(true, true), (false, false)] {
+            var configuration = HTTPClient.Configuration()
+            configuration.redirectConfiguration = follow ? .follow(max: 3, allowCycles: false) : .disallow
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            #expect(PrismAsyncHTTPClientTransport.followsRedirects(client) == expected)
+            try await client.shutdown()
         }
     }
 

@@ -116,16 +116,18 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # checked without a build: every manifest is generated from one table (Tools/Modules.toml, checked
 # by `make lint`), and `make test-tsan` builds and tests seven nested packages alone.
 #
-# test-all's phases, each with its budget in seconds: what it takes on a fresh clone on two idle
-# cores, with room to spare (CONTRIBUTING.md, "What each target costs"). The phases that use the
-# root's build come first, test-written last of them (it adds a file to a test target). Meanwhile
-# the ThreadSanitizer and fuzzer builds, which have folders of their own, run in the background at
-# the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they take the cycles the tests, the
-# browser test and the written test leave idle, and never the ones those need. `wait:PHASE` waits
-# for one before the phase that runs what it built.
-TEST_ALL_PHASES := lint=30 build-tests=560 build-tsan@bg build-fuzz@bg test=90 test-stress-short=15 \
-	test-browser=45 docs=40 api-check=15 test-written=50 wait:build-tsan=150 test-tsan=60 \
-	wait:build-fuzz=150 fuzz-smoke=80 test-consumer=300
+# test-all's phases, each with its budget in seconds: what it took on a fresh clone on two idle
+# cores (CONTRIBUTING.md, "What each target costs"), rounded up. The phases that use the root's
+# build come first. test-written adds a file to a test target and removes it: after it only
+# api-check and docs, which build no test target. docs last of them: its symbol-graph build
+# leaves the plugin tools to be linked again by the next `swift build` (40 s when test-written
+# came after it). Meanwhile the ThreadSanitizer and fuzzer builds, which have folders of their
+# own, run in the background at the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they
+# take the cycles the tests, the browser test and the written test leave idle, and never the
+# ones those need. `wait:PHASE` waits for one before the phase that runs what it built.
+TEST_ALL_PHASES := lint=30 build-tests=560 build-tsan@bg build-fuzz@bg test=150 test-stress-short=15 \
+	test-browser=90 test-written=60 api-check=15 docs=75 wait:build-tsan=150 test-tsan=75 \
+	wait:build-fuzz=150 fuzz-smoke=120 test-consumer=300
 test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL
 	TIMED_TOTAL_BUDGET=1200 Tools/scripts/timed.sh $(TEST_ALL_PHASES)
 

@@ -9,7 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 Tools/scripts/install-browser-deps.sh
-swift build --product PrismInspectorFixture
+# The same build command as make build-tests, which builds the fixture too: in test-all a
+# `--product` build here made SwiftPM link the GraphQL code generator's plugin tool again and
+# regenerate the types (about 45 s), and the next `--build-tests` build undo it (about 35 s).
+swift build --build-tests
 bin="$(swift build --show-bin-path)"
 screenshot="${PRISM_INSPECTOR_SCREENSHOT:-.build-browser/inspector.png}"
 # Selenium never downloads a browser or a driver: the script names Debian's.

@@ -34,15 +34,19 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
 
+# Every build of the root goes through Tools/scripts/swift-root.sh: one environment for all of
+# them, or each would link the code generator's plugin tool again and regenerate the GraphQL types.
+SWIFT_ROOT := Tools/scripts/swift-root.sh $(SWIFT)
+
 build: deps ## Build every module and the sample app (debug)
-	$(SWIFT) build
+	$(SWIFT_ROOT) build
 
 deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck (apt); Chromium and selenium for the browser test
 	Tools/scripts/install-system-deps.sh
 	Tools/scripts/install-browser-deps.sh
 
 build-tests: deps ## Build every module, test, tool and the sample app (debug): what the test phases run
-	$(SWIFT) build --build-tests
+	$(SWIFT_ROOT) build --build-tests
 
 test: build-tests ## Run every package's tests from one root build, in a few groups; list the slowest (Tools/scripts/test-in-groups.sh)
 	$(WITH_KEYRING) Tools/scripts/test-in-groups.sh $(SWIFT)
@@ -119,11 +123,12 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # test-all's phases, each with its budget in seconds: what it took on a fresh clone on two idle
 # cores (CONTRIBUTING.md, "What each target costs"), rounded up. The phases that use the root's
 # build come first. test-written adds a file to a test target and removes it: after it only
-# api-check and docs, which build no test target. On a fresh clone in CI, every `swift build`
-# after build-tests (the browser test's, the written test's) links the code generator's plugin
-# tool again and regenerates the GraphQL types, 40-50 s each; locally it does not. Not yet
-# understood (the background builds have folders of their own). Meanwhile the ThreadSanitizer and fuzzer builds, which have folders of their
-# own, run in the background at the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they
+# api-check and docs, which build no test target. Every build of the root after build-tests
+# (test's, the browser test's, the docs') finds nothing to do, and the written test's compiles
+# only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh; each used to link the code
+# generator's plugin tool again and regenerate the GraphQL types: about 230 s in all).
+# Meanwhile the ThreadSanitizer and fuzzer builds, which have folders of their own, run in the
+# background at the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they
 # take the cycles the tests, the browser test and the written test leave idle, and never the
 # ones those need. `wait:PHASE` waits for one before the phase that runs what it built.
 TEST_ALL_PHASES := lint=30 build-tests=560 build-tsan@bg build-fuzz@bg test=150 test-stress-short=15 \
@@ -161,7 +166,8 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	$(SWIFT) run -c release PrismBenchmarks $(ARGS)
 
 run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
-	$(WITH_KEYRING) $(SWIFT) run prism-sample $(ARGS)
+	$(SWIFT_ROOT) build --product prism-sample
+	$(WITH_KEYRING) $(SWIFT) run --skip-build prism-sample $(ARGS)
 
 docs: deps ## Build the DocC documentation of every module, its articles and snippets (and the test server) into .build/docs
 	Tools/scripts/build-docs.sh Prism $(PACKAGES) PrismTestServer

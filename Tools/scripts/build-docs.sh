@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
+Tools/scripts/swift-root.sh swift package dump-symbol-graph --minimum-access-level public >/dev/null
 graphs=$(find .build -type d -name symbolgraph -path "*$(uname -m)*" | head -n 1)
 mkdir -p .build/docs
 snippets=$(mktemp -d)

@@ -80,7 +80,7 @@ mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort -u | grep -v '^$' || tru
 
 total_start=$(date +%s)
 step "build (incremental)"
-"$swift" build --build-tests 2>&1 | grep -vE "CMakeLists.txt|found 1 file\(s\) which are unhandled" || {
+Tools/scripts/swift-root.sh "$swift" build --build-tests 2>&1 | grep -vE "CMakeLists.txt|found 1 file\(s\) which are unhandled" || {
     echo "check: the build failed" >&2
     exit 1
 }

@@ -25,7 +25,7 @@ if [ "$browser" = 1 ]; then
     Tools/scripts/install-browser-deps.sh
 fi
 echo "== Building prism-sample"
-$SWIFT build --product prism-sample
+Tools/scripts/swift-root.sh "$SWIFT" build --product prism-sample
 app="$($SWIFT build --show-bin-path)/prism-sample"
 
 pids=()

@@ -9,11 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 Tools/scripts/install-browser-deps.sh
-# The same build command as make build-tests, which builds the fixture too. (In test-all on a
-# fresh clone, each `swift build` after the first still links the GraphQL code generator's plugin
-# tool again and regenerates the types, 40-50 s, with either command; not locally. Not yet
-# understood: see the Makefile's note on TEST_ALL_PHASES.)
-swift build --build-tests
+# The same build as make build-tests, which builds the fixture too, in the same environment
+# (swift-root.sh says why): after make test, nothing to do.
+Tools/scripts/swift-root.sh swift build --build-tests
 bin="$(swift build --show-bin-path)"
 screenshot="${PRISM_INSPECTOR_SCREENSHOT:-.build-browser/inspector.png}"
 # Selenium never downloads a browser or a driver: the script names Debian's.

@@ -17,7 +17,7 @@ rm -f "$out"
 
 binary="$("$swift" build --show-bin-path)/PrismPackageTests.xctest"
 # The bundle `make test` built, unless there is none yet.
-[[ -x "$binary" ]] || "$swift" build --build-tests
+[[ -x "$binary" ]] || Tools/scripts/swift-root.sh "$swift" build --build-tests
 # Test processes get Swift's random hashing seed back (the Makefile fixes it for SwiftPM only).
 run_tests() { env -u SWIFT_DETERMINISTIC_HASHING "$binary" --testing-library swift-testing "$@"; }
 
@@ -28,7 +28,7 @@ if [ ! -s "$out" ]; then
 fi
 echo "== the written test ($(wc -l <"$out") lines):"
 cat "$out"
-"$swift" build --build-tests
+Tools/scripts/swift-root.sh "$swift" build --build-tests
 log=$(mktemp)
 run_tests --filter PrismSampleRecordedTests 2>&1 | tee "$log"
 # A filter that matches nothing passes: the written test must have run.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs a SwiftPM command on the root package in the one environment every root build of make
+# uses (make build-tests, make test, make check, make run, the browser and written tests, the
+# docs), so that one build does not undo the next:
+#
+#   Tools/scripts/swift-root.sh swift build --build-tests
+#
+# SwiftPM links the GraphQL code generator's plugin tool again, regenerates the GraphQL types and
+# recompiles the targets that use them (15-60 s) whenever a build's environment differs from the
+# last one's in any variable: SHLVL, which make's recipes and bash set differently from one
+# phase to the next, the D-Bus address of the keyring session, a script's own variables. Seen:
+# `FOO=1 swift build` after `swift build` relinks, and so does the next `swift build`; in
+# test-all on a fresh clone every build after build-tests did (test, the browser test, the
+# written test twice, the docs: about 230 s). Here the command gets only the variables below,
+# each the same for every build of a session.
+set -euo pipefail
+
+keep=(PATH HOME USER LOGNAME LANG LANGUAGE TERM TMPDIR TZ SSL_CERT_FILE SSL_CERT_DIR SDKROOT
+    TOOLCHAINS DEVELOPER_DIR PRISM_WARNINGS_AS_ERRORS)
+# A fixed hashing seed, whoever calls: see the Makefile's note on SWIFT_DETERMINISTIC_HASHING.
+environment=(SWIFT_DETERMINISTIC_HASHING=1)
+for name in "${keep[@]}"; do
+    [[ -n "${!name+set}" ]] && environment+=("$name=${!name}")
+done
+# Locales, XDG folders (SwiftPM's caches and configuration), proxies and SwiftPM's own settings.
+while read -r name; do
+    case "$name" in
+    LC_* | XDG_* | SWIFTPM_* | *_proxy | *_PROXY) environment+=("$name=${!name}") ;;
+    esac
+done < <(compgen -e)
+exec env -i "${environment[@]}" "$@"

@@ -160,11 +160,14 @@ def self_test(module):
         if not renamed:
             raise SystemExit(f"api-check: self-test: {module} has no public function to rename")
         (folder / f"{module}.json").write_text(json.dumps(baseline))
+        # The real Unreleased notes, which name the module's other breaking changes since the
+        # baseline: the rename is the one change the first changelog leaves unnamed.
+        notes = unreleased(ROOT / "CHANGELOG.md")
         changelog = folder / "CHANGELOG.md"
-        changelog.write_text("# Changelog\n\n## Unreleased\n\n- Nothing yet.\n\n## 0.1.0\n")
+        changelog.write_text(f"# Changelog\n\n## Unreleased\n{notes}\n## 0.1.0\n")
         if check([module], folder, changelog, quiet=True):
             raise SystemExit(f"api-check: self-test: renaming {renamed[0]} was not reported as a breaking change")
-        changelog.write_text(f"# Changelog\n\n## Unreleased\n\n- `{renamed[0]}` is renamed.\n\n## 0.1.0\n")
+        changelog.write_text(f"# Changelog\n\n## Unreleased\n{notes}\n- `{renamed[0]}` is renamed.\n\n## 0.1.0\n")
         if not check([module], folder, changelog, quiet=True):
             raise SystemExit(f"api-check: self-test: the breaking change named in CHANGELOG.md still failed the check")
         print(f"api-check: self-test: a baseline where {renamed[0]} exists fails the check until CHANGELOG.md names it")

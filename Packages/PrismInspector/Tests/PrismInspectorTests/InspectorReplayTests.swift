@@ -30,9 +30,127 @@ struct CountingMiddleware: PrismMiddleware {
     }
 }
 
+/// The ways an app builds a reducer that holds middleware: each must keep a load, a jump and a
+/// skip away from the middleware, with no hook of its own to forward.
+enum ReducerForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case builder, handling, erased, closure, availability, feature, dependencies
+
+    var testDescription: String { rawValue }
+
+    @MainActor
+    func store(
+        persist: PrismPersistMiddleware<TodoState, TodoAction>, counting: CountingMiddleware
+    ) -> PrismStore<TodoState, TodoAction> {
+        let combined = PrismCombineReducers {
+            TodoReducer()
+            persist
+            counting
+        }
+        switch self {
+        case .builder:
+            return PrismStore(
+                initialState: TodoState(),
+                reducer: combined)
+        case .handling:
+            return PrismStore(
+                initialState: TodoState(), reducer: TodoReducer().handling(with: persist).handling(with: counting))
+        case .erased:
+            return PrismStore(
+                initialState: TodoState(),
+                reducer: combined.eraseToReduce())
+        case .closure:
+            return PrismStore(
+                initialState: TodoState(),
+                reducer: PrismReduce<TodoState, TodoAction> { state, action in
+                    let effect = TodoReducer().reduce(into: &state, action: action)
+                    return .merge(
+                        effect, persist.reduce(into: &state, action: action),
+                        counting.reduce(into: &state, action: action))
+                })
+        case .availability:
+            return PrismStore(
+                initialState: TodoState(),
+                reducer: PrismCombineReducers {
+                    TodoReducer()
+                    if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
+                        persist
+                        counting
+                    }
+                })
+        case .feature:
+            return PrismStore(initialState: TodoState(), reducer: PersistedTodos(persist: persist, counting: counting))
+        case .dependencies:
+            return PrismStore(
+                initialState: TodoState(),
+                reducer: combined.eraseToReduce(),
+                withDependencies: { _ in })
+        }
+    }
+}
+
+struct PersistedTodos: PrismFeature {
+    typealias State = TodoState
+    typealias Action = TodoAction
+
+    let persist: PrismPersistMiddleware<TodoState, TodoAction>
+    let counting: CountingMiddleware
+
+    var body: some PrismReducer<TodoState, TodoAction> {
+        TodoReducer()
+        persist
+        counting
+    }
+}
+
 @MainActor
 @Suite("What the page does to the store's state never reaches its middleware")
 struct InspectorReplayTests {
+    @Test(
+        "with the default coalescing window, a save pending from the app's last action saves the app's state, not a loaded or recomputed one; no replay is heard",
+        arguments: ReducerForm.allCases
+    )
+    func pendingSaveAndEveryReducerForm(_ form: ReducerForm) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = PrismDiskPersistence(directory: folder)
+        // The default window (500 ms): the first change is saved at once, the next waits.
+        let persist = PrismPersistMiddleware<TodoState, TodoAction>(strategy: disk, key: "todos")
+        let hearing = Hearing()
+        let store = form.store(persist: persist, counting: CountingMiddleware(hearing: hearing))
+        try await withInspector(store) { inspector in
+            store.send(.add("mine"))
+            store.send(.increment)  // pending until the window ends
+            let apps = TodoState(count: 1, items: ["mine"])
+
+            let recording = PrismSessionRecording<TodoState, TodoAction>(
+                initialState: TodoState(items: ["attacker-token"]),
+                entries: [.init(offset: 0.5, action: .add("theirs")), .init(offset: 1.0, action: .increment)]
+            )
+            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
+            let page = try await openPage(inspector)
+            _ = try await page.next("actions")
+            try await page.send(["type": "load", "fileName": "theirs.json", "data": object])
+            let batch = try await page.next("actions") { $0["reset"] as? Bool == true }
+            #expect(store.state == TodoState(count: 1, items: ["attacker-token", "theirs"]))
+
+            // A skip recomputes with the reducer, and a jump puts a recomputed state back.
+            let first = try #require(batch.entries[1]["index"] as? Int)
+            try await page.send(["type": "skip", "index": first])
+            _ = try await page.next("skipped")
+            #expect(store.state == TodoState(count: 1, items: ["attacker-token"]))
+            try await page.send(["type": "skip", "index": first, "on": false])
+            _ = try await page.next("skipped") { ($0["indices"] as? [Int])?.isEmpty == true }
+            try await page.send(["type": "jump", "index": first])
+            _ = try await page.next("jumped")
+
+            try await persist.flush()
+            #expect(try disk.load(key: "todos") == apps, "the pending save saved the app's state")
+            #expect(hearing.heardActions == [.add("mine"), .increment], "no replayed action was heard")
+            #expect(hearing.replacedCount == 0)
+            await page.close()
+        }
+    }
+
     /// A store whose reducer saves each state in `folder` (no coalescing) and counts what its
     /// middleware hears.
     static func persistingStore(

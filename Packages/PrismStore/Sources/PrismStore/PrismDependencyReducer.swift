@@ -33,12 +33,6 @@ public struct PrismDependencyReducer<Base: PrismReducer>: PrismReducer {
     public func storeAttached(reading currentState: @escaping @MainActor () -> Base.State?) {
         base.storeAttached(reading: currentState)
     }
-
-    /// Replays the base reducer with the dependencies set.
-    @inlinable
-    public func replay(into state: inout Base.State, action: Base.Action) {
-        withDependencies(update) { base.replay(into: &state, action: action) }
-    }
 }
 
 extension PrismReducer {

@@ -20,7 +20,10 @@
 /// ``PrismReducer/handling(with:)`` place it there, and so does a line after the reducer in a
 /// ``PrismCombineReducers`` block, the way to attach several (with `if` and `if`/`else`).
 /// It hears ``PrismReducer/stateReplaced(_:)`` and ``PrismReducer/storeAttached(reading:)`` like
-/// any reducer.
+/// any reducer. It never hears an action a tool replays (PrismInspector loading a recording,
+/// skipping an action): the store silences every middleware while it replays, however the
+/// middleware is held. Keep what reaches outside the state (a save, a log line, a report) in a
+/// middleware's `run` or in an effect, never in a reducer's `reduce`.
 ///
 /// Use ``PrismSideEffect`` for middleware written as a closure.
 @MainActor
@@ -38,14 +41,24 @@ public protocol PrismMiddleware<State, Action>: PrismReducer {
 
 extension PrismMiddleware {
     /// Runs ``run(state:action:)`` with the state as the reducers before this one left it;
-    /// never changes it.
+    /// never changes it. While a tool replays recorded actions (PrismInspector loading a
+    /// recording, skipping an action), does nothing: a replayed action must not reach what a
+    /// middleware does outside the state (a save, a log line, an analytics event).
     @inlinable
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
-        run(state: state, action: action)
+        if Replaying.isActive { return .none }
+        return run(state: state, action: action)
     }
+}
 
-    /// Does nothing: a middleware changes no state, and a replayed action must not reach what
-    /// it does outside the state (a save, a log line, an analytics event).
-    @inlinable
-    public func replay(into state: inout State, action: Action) {}
+/// Whether the store on the main actor is replaying recorded actions for a tool
+/// (`RootCore.replay`): every middleware is silent meanwhile. One flag the store sets, rather
+/// than a hook every reducer and combinator would have to pass on: however a reducer holds its
+/// middleware (a builder block, `handling(with:)`, `eraseToReduce()`, a closure that calls the
+/// middleware's `reduce`), a replay cannot reach it.
+@MainActor
+@usableFromInline
+enum Replaying {
+    @usableFromInline
+    static var isActive = false
 }

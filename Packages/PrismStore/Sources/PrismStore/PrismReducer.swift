@@ -40,8 +40,9 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// an undo, a redo, a jump in time travel). Does nothing by default; a middleware that keeps
     /// the state somewhere (a persisting one) records the new state as after an action, so that
     /// an undone state is saved like any other. Reducers combined with ``PrismCombineReducers``
-    /// or ``handling(with:)`` (and an `if`, `if`/`else` or `for` of a block) and a
-    /// ``PrismFeature``'s `body` pass it on to each of them, and ``PrismScope`` to its child with
+    /// or ``handling(with:)`` (and an `if`, `if`/`else`, `for` or `if #available` of a block), a
+    /// reducer erased with ``eraseToReduce()`` and a ``PrismFeature``'s `body` pass it on to each
+    /// of them, and ``PrismScope`` to its child with
     /// the child's part of the state; `ifLet` and `forEach` children do not hear it.
     func stateReplaced(_ state: State)
 
@@ -51,17 +52,6 @@ public protocol PrismReducer<State, Action>: Sendable {
     /// instead of keeping a copy of every state, a copy that would make the reducer's next change
     /// to a large collection copy the collection.
     func storeAttached(reading currentState: @escaping @MainActor () -> State?)
-
-    /// Applies `action` to `state` for a replay: what the state becomes, and nothing else. A
-    /// tool that recomputes states from recorded actions (PrismInspector loading a recording)
-    /// calls this instead of ``reduce(into:action:)``, and drops no effect because none is made.
-    /// Calls ``reduce(into:action:)`` and drops its effect by default; a ``PrismMiddleware`` does
-    /// nothing (a replayed action must not be saved, logged or reported), and the combinators
-    /// pass it on to their parts as they pass on ``stateReplaced(_:)``, ``PrismReducer/ifLet(_:action:toChildAction:then:fileID:filePath:line:column:)->PrismIfLet<Self,Child,PrismNoChildID>``
-    /// and ``PrismReducer/forEach(_:action:toElementAction:element:fileID:filePath:line:column:)``
-    /// included. A reducer of your own that holds middleware (rather than combining it with a
-    /// builder block or ``handling(with:)``) passes it on the same way.
-    func replay(into state: inout State, action: Action)
 }
 
 extension PrismReducer {
@@ -72,10 +62,4 @@ extension PrismReducer {
     /// Does nothing.
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
-
-    /// Reduces, and drops the effect.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        _ = reduce(into: &state, action: action)
-    }
 }

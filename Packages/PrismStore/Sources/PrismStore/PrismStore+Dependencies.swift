@@ -54,11 +54,8 @@ extension PrismStore {
             await dependencies.yield { await body() }
         }
         hearReplacements { reducer.stateReplaced($0) }
-        core.root?.replay = { state, action in
-            dependencies.yield { reducer.replay(into: &state, action: action) }
-        }
         core.root?.reducerType = R.self
-        reducer.storeAttached(reading: { [weak self] in self?.state })
+        reducer.storeAttached(reading: storageReader())
     }
 }
 

@@ -105,9 +105,16 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
         hearReplacements { reducer.stateReplaced($0) }
-        core.root?.replay = { reducer.replay(into: &$0, action: $1) }
         core.root?.reducerType = R.self
-        reducer.storeAttached(reading: { [weak self] in self?.state })
+        reducer.storeAttached(reading: storageReader())
+    }
+
+    /// How a persisting middleware reads this (root) store's state when it saves: the state the
+    /// app's own actions left, never one a tool put in it (a loaded recording, a jump), and nil
+    /// once the store is gone.
+    @usableFromInline
+    func storageReader() -> @MainActor () -> State? {
+        { [weak self] in self?.core.root?.stateForStorage() }
     }
 
     /// Makes `body` hear every ``replaceState(with:)`` of this (root) store, with the new state.
@@ -163,6 +170,8 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         }
         self.init(initialState: initialState) { state, action in
             var effect = reducer.reduce(into: &state, action: action)
+            // A tool's replay (see PrismMiddleware.reduce): the reducer alone.
+            if Replaying.isActive { return effect }
             for run in runs {
                 let next = run(state, action)
                 if !next.isNone { effect = effect.merge(with: next) }
@@ -173,8 +182,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
             reducer.stateReplaced(state)
             for each in middleware { each.stateReplaced(state) }
         }
-        core.root?.replay = { reducer.replay(into: &$0, action: $1) }
-        let read: @MainActor () -> State? = { [weak self] in self?.state }
+        let read = storageReader()
         reducer.storeAttached(reading: read)
         for each in middleware { each.storeAttached(reading: read) }
     }

@@ -228,22 +228,23 @@ extension PrismStore {
     /// Replaces the root's state without telling its reducer (``PrismReducer/stateReplaced(_:)``):
     /// for a tool that puts the store in a state the app did not reach by itself (a loaded
     /// recording, a jump in a debugger's history), which its middleware must not save or report
-    /// as the app's. Observers are told, as for any change.
+    /// as the app's. Observers are told, as for any change. Until the app reduces an action of
+    /// its own, a persisting middleware that saves (a save pending from the app's last action)
+    /// reads the state this replaced, not this one.
     ///
     /// - Precondition: this is a root store.
     public func _replaceStateUnheard(with state: State) {
-        tappedRoot.mutate { $0 = state }
+        tappedRoot.replaceStateForTool(state)
     }
 
     /// How a tool recomputes states from recorded actions (loading a session recording): the
-    /// root's reducer through ``PrismReducer/replay(into:action:)``, so that no middleware hears
-    /// a replayed action and no effect is made.
+    /// root's reducer with every middleware silent, its effects dropped. However the reducer was
+    /// built, no middleware hears a replayed action and no effect runs.
     ///
     /// - Precondition: this is a root store.
     public var _replay: (inout State, Action) -> Void {
         let root = tappedRoot
-        if let replay = root.replay { return replay }
-        return { state, action in _ = root.reducer(&state, action) }
+        return { state, action in root.replay(&state, action) }
     }
 
     /// The type of the reducer the root store was made with (`PrismStore(initialState:reducer:)`),

@@ -213,6 +213,28 @@ struct StoreMiddlewareTests {
             ])
     }
 
+    @Test("an erased reducer and an if #available block pass replaced states and the store's attachment on")
+    func hooksReachMiddlewareThroughErasure() {
+        let journal = Journal()
+        let store = PrismStore(
+            initialState: Counter(count: 1),
+            reducer: PrismCombineReducers {
+                CounterFeature()
+                    .handling(with: HookRecorder(name: "erased", journal: journal))
+                    .eraseToReduce()
+                if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
+                    HookRecorder(name: "available", journal: journal)
+                }
+            }
+        )
+        store.replaceState(with: Counter(count: 5))
+        #expect(
+            journal.all == [
+                "erased attached at 1", "available attached at 1", "erased heard a replaced state at 5",
+                "available heard a replaced state at 5",
+            ])
+    }
+
     /// A feature that keeps its middleware in a property and lists it in its body.
     struct RecordedFeature: PrismFeature {
         typealias State = Counter

@@ -59,12 +59,6 @@ extension PrismFeature {
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         body.storeAttached(reading: currentState)
     }
-
-    /// Replays the body.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        body.replay(into: &state, action: action)
-    }
 }
 
 /// One reducer made of several, listed in a ``PrismReducerBuilder`` block: they run in order on
@@ -109,11 +103,5 @@ public struct PrismCombineReducers<Reducers: PrismReducer>: PrismReducer {
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         reducers.storeAttached(reading: currentState)
-    }
-
-    /// Replays the reducers, in order.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        reducers.replay(into: &state, action: action)
     }
 }

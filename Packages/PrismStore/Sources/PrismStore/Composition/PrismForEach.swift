@@ -120,16 +120,6 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
         return .merge([elementEffect, parentEffect] + cancellations)
     }
 
-    /// Replays the element's reducer (when the element is there), then the parent.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        if let (id, elementAction) = toElementAction(action) {
-            let element = self.element
-            _ = state[keyPath: toElements].prismModify(id: id) { element.replay(into: &$0, action: elementAction) }
-        }
-        parent.replay(into: &state, action: action)
-    }
-
     @inlinable
     func reduceElement(into state: inout State, action: Action) -> PrismEffect<Action> {
         guard let (id, elementAction) = toElementAction(action) else { return .none }

@@ -122,15 +122,6 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
         return childEffect.merge(with: parentEffect)
     }
 
-    /// Replays the child (while its state is there), then the parent.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        if let childAction = toChildAction(action), state[keyPath: toChildState] != nil {
-            child.replay(into: &state[keyPath: toChildState]!, action: childAction)
-        }
-        parent.replay(into: &state, action: action)
-    }
-
     @inlinable
     func reduceChild(into state: inout State, action: Action) -> PrismEffect<Action> {
         guard let childAction = toChildAction(action) else { return .none }

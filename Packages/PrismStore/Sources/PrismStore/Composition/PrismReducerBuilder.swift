@@ -144,13 +144,6 @@ where First.State == Second.State, First.Action == Second.Action {
         first.storeAttached(reading: currentState)
         second.storeAttached(reading: currentState)
     }
-
-    /// Replays both, in order.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        first.replay(into: &state, action: action)
-        second.replay(into: &state, action: action)
-    }
 }
 
 /// A reducer that runs only when it is there: what an `if` without `else` builds.
@@ -185,12 +178,6 @@ public struct PrismOptionalReducer<Wrapped: PrismReducer>: PrismReducer {
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         wrapped?.storeAttached(reading: currentState)
-    }
-
-    /// Replays the wrapped reducer, if there is one.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        wrapped?.replay(into: &state, action: action)
     }
 }
 
@@ -233,15 +220,6 @@ where First.State == Second.State, First.Action == Second.Action {
         case .second(let second): second.storeAttached(reading: currentState)
         }
     }
-
-    /// Replays the branch that was taken.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        switch self {
-        case .first(let first): first.replay(into: &state, action: action)
-        case .second(let second): second.replay(into: &state, action: action)
-        }
-    }
 }
 
 /// Reducers of one type, run in order: what a `for` loop builds.
@@ -278,11 +256,5 @@ public struct PrismReducerArray<Element: PrismReducer>: PrismReducer {
     @inlinable
     public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
         for reducer in reducers { reducer.storeAttached(reading: currentState) }
-    }
-
-    /// Replays each, in order.
-    @inlinable
-    public func replay(into state: inout State, action: Action) {
-        for reducer in reducers { reducer.replay(into: &state, action: action) }
     }
 }

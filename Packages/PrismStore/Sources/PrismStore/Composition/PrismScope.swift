@@ -157,21 +157,6 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
             child.storeAttached(reading: { currentState().flatMap(extract) })
         }
     }
-
-    /// Replays `child` on its part of the state, for the actions it handles (an action for a
-    /// case the state is not in changes nothing, as in ``reduce(into:action:)``).
-    @inlinable
-    public func replay(into state: inout ParentState, action: ParentAction) {
-        guard let childAction = toChildAction(action) else { return }
-        switch toChildState {
-        case .keyPath(let keyPath):
-            child.replay(into: &state[keyPath: keyPath], action: childAction)
-        case .enumCase(let extract, let embed, _):
-            guard var childState = extract(state) else { return }
-            child.replay(into: &childState, action: childAction)
-            state = embed(childState)
-        }
-    }
 }
 
 /// Where a combinator was written, for the runtime warnings it reports.

@@ -83,6 +83,17 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     /// Whether the store unlocked itself because too many actions were held (until the tool
     /// reads it with `takeOverflow()`).
     var unlockedByOverflow = false
+    /// The app's state while the tool shows another (`RootCore.replaceStateForTool`): what
+    /// storage reads until the app reduces an action of its own.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var appState: State? {
+        didSet { showsToolState = appState != nil }
+    }
+    /// `appState != nil`, the one check a recorded reduce makes.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var showsToolState = false
 
     init(tap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
         self.tap = tap
@@ -189,6 +200,8 @@ extension RootCore {
     func reduceRecorded(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
         let origin = trace.take()
         if recording.isLocked && hold(action, origin: origin, in: recording) { return .none }
+        // The app acts on the state shown: from here on, that is the app's state.
+        if recording.showsToolState { recording.appState = nil }
         if recording.measuresDuration { return reduceTimed(action, origin: origin, into: recording) }
         let effect = reduceUnrecorded(action)
         recording.log(action, state: statePointer.pointee, nanoseconds: -1, origin: origin)

@@ -49,10 +49,6 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     var version: UInt64 = 1
     @usableFromInline
     let reducer: (inout State, Action) -> PrismEffect<Action>
-    /// The reducer's ``PrismReducer/replay(into:action:)`` (no middleware, no effect), when the
-    /// store was made from a reducer value; nil for a store made from a closure.
-    @usableFromInline
-    var replay: ((inout State, Action) -> Void)?
     /// The type of the reducer the store was made with, when made with one (a tool that writes
     /// tests names it).
     @usableFromInline
@@ -332,6 +328,32 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         return effect
     }
 
+    /// Applies `action` to `state` for a tool that recomputes states (loading a recording,
+    /// skipping an action): the reducer runs with every middleware silent (`Replaying`), and
+    /// its effect is dropped. However the reducer was built, no replayed action reaches a
+    /// middleware's `run`, so none is saved, logged or reported.
+    func replay(_ state: inout State, _ action: Action) {
+        let outer = Replaying.isActive
+        Replaying.isActive = true
+        defer { Replaying.isActive = outer }
+        _ = reducer(&state, action)
+    }
+
+    /// The state as the app's own actions (and undo, redo) left it: what a persisting
+    /// middleware saves. The current state, except while a tool shows one the app did not
+    /// reach by itself (`replaceStateForTool`): then the state the tool replaced.
+    func stateForStorage() -> State {
+        recording?.appState ?? statePointer.pointee
+    }
+
+    /// Puts the store in `newState` for a tool (a loaded recording, a jump, a skip): observers
+    /// are told, the reducer's middleware is not, and `stateForStorage()` keeps the app's state
+    /// until the app reduces an action of its own.
+    func replaceStateForTool(_ newState: State) {
+        if let recording, recording.appState == nil { recording.appState = statePointer.pointee }
+        mutate { $0 = newState }
+    }
+
     /// Hears every ``replaceState(_:)`` with the new state: the reducer's middleware (see
     /// ``PrismReducer/stateReplaced(_:)``).
     @usableFromInline
@@ -339,6 +361,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
 
     @usableFromInline
     func replaceState(_ newState: State) {
+        recording?.appState = nil
         mutate { $0 = newState }
         stateReplaced?(statePointer.pointee)
     }

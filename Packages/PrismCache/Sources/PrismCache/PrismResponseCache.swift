@@ -49,11 +49,19 @@ import Foundation
 /// Memory then holds the most recently used entries and the folder all of them, up to
 /// `maxDiskBytes`, least recently used out first. Each entry is one file, written to a temporary
 /// file and renamed into place, so that a crash leaves the old entry or the new one; each file
-/// carries a checksum, and a file that fails it (torn, changed, or not the cache's) is removed,
-/// never served. Files are readable by the user only; a file's name is a digest of its key, and
-/// a key holds a digest of the request's credentials, never the credentials. An entry read from
-/// disk is as old as the time since it was stored, by the wall clock. One cache uses a folder at
-/// a time.
+/// carries an HMAC-SHA256 under a secret kept in the folder (`PrismCache.secret`), and a file
+/// that fails it (torn, changed, or written by anyone without the secret) is removed, never
+/// served. The folder must be the user's with mode 0700 (one the cache creates is), or the
+/// initializer throws ``PrismCacheDirectoryError``; files are 0600, and the cache neither follows
+/// a link nor waits on a FIFO planted under an entry's name.
+///
+/// What a file holds, in clear: the key (the method and URL, its query included: keep tokens out
+/// of URLs, or use a cache in memory only, for responses to such requests), the status, the
+/// response's fields but `Set-Cookie` (a cookie stays in memory), the values of the request
+/// headers the response varies on (a credential's only as its SHA-256), and the body. A key holds
+/// a digest of the request's credentials, never the credentials; a file's name is a digest of
+/// its key. An entry read from disk is as old as the time since it was stored, by the wall clock.
+/// One cache uses a folder at a time.
 ///
 /// Call ``removeAll()`` when the user signs out: it empties memory and the folder, so that
 /// nothing of theirs is kept, even for a request that would never be served it.

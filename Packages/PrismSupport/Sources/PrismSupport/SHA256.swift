@@ -123,3 +123,21 @@ public struct SHA256: Sendable {
     }
     #endif
 }
+
+extension SHA256 {
+    /// HMAC-SHA256 (RFC 2104) of `message` under `key`: 32 bytes that only a holder of the key
+    /// can compute. What the response cache's disk tier signs its entries with. Checked against
+    /// RFC 4231's test cases (`SHA256Tests`).
+    public static func authenticationCode(for message: UnsafeRawBufferPointer, key: [UInt8]) -> [UInt8] {
+        // A key longer than a block is hashed first; a shorter one is padded with zeros.
+        var block = key.count > 64 ? hash(data: key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        var inner = SHA256()
+        inner.update(data: block.map { $0 ^ 0x36 })
+        inner.update(bufferPointer: message)
+        var outer = SHA256()
+        outer.update(data: block.map { $0 ^ 0x5c })
+        outer.update(data: inner.finalize())
+        return outer.finalize()
+    }
+}

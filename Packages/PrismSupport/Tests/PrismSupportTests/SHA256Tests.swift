@@ -95,4 +95,38 @@ struct SHA256Tests {
         let digests = printed.split(separator: "\n").map { String($0.prefix(64)) }
         #expect(digests == files.map(\.1))
     }
+
+    @Test(
+        "HMAC-SHA256 gives RFC 4231's codes: short keys, a key of a whole block's worth, and keys longer than a block",
+        arguments: [
+            (
+                [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+            ),
+            (
+                Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+            ),
+            (
+                [UInt8](repeating: 0xaa, count: 20), [UInt8](repeating: 0xdd, count: 50),
+                "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"
+            ),
+            (
+                [UInt8](repeating: 0xaa, count: 131),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+            (
+                [UInt8](repeating: 0xaa, count: 131),
+                Array(
+                    ("This is a test using a larger than block-size key and a larger than block-size data. "
+                        + "The key needs to be hashed before being used by the HMAC algorithm.").utf8),
+                "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"
+            ),
+        ]
+    )
+    func authenticationCodes(key: [UInt8], message: [UInt8], expected: String) {
+        let code = message.withUnsafeBytes { SHA256.authenticationCode(for: $0, key: key) }
+        #expect(Hexadecimal.lowercase(code) == expected)
+    }
 }

@@ -11,22 +11,25 @@ import Foundation
 ///
 /// | bytes | what |
 /// |---|---|
-/// | 8 | `magic`: "PRISMRC" and the format version, 1 |
-/// | 8 | a checksum of every byte after it (``checksum(_:)``) |
-/// | 4 + n | the key: its length, then its UTF-8 |
+/// | 8 | `magic`: "PRISMRC" and the format version, 2 |
+/// | 32 | HMAC-SHA256 of every byte after it, under the folder's secret (`DiskTier`) |
+/// | 4 + n | the key: its length, then its UTF-8 (a URL with its query; a digest of the credentials, never them) |
 /// | 8 | when the entry was stored, in nanoseconds since 1970 (on the cache's wall clock) |
 /// | 8, 8, 8 | the status code, the time to live and the initial age in nanoseconds |
-/// | 4 + ... | the field lines: how many, then each name and value as length and UTF-8 |
-/// | 4 + ... | the varying request headers: how many, then each name and value the same way |
+/// | 4 + ... | the field lines but `Set-Cookie` and `Set-Cookie2`: how many, then each name and value as length and UTF-8 |
+/// | 4 + ... | the varying request headers: how many, then each name and value the same way (a secret header's value only as its SHA-256, as PrismHTTP stores it) |
 /// | 8 + n | the body: its length, then its bytes; the file ends there |
 ///
-/// A file is accepted only when the magic, the checksum, every length and the end agree: a
-/// file cut short by a crash, changed on disk, or written by something else (another version,
-/// another program) decodes to nil, and the disk tier removes it. The checksum guards against
-/// accidents, not against an attacker who can write the cache's folder: such a writer can also
-/// replace the app.
+/// A file is accepted only when the magic, the code, every length and the end agree: a file
+/// cut short by a crash, changed on disk, written by something else (another version, another
+/// program) or by anyone without the folder's secret decodes to nil, and the disk tier removes
+/// it. A cookie a response sets is the user's session: it stays in memory, never on disk.
 enum DiskEntryFormat {
-    static let magic: [UInt8] = Array("PRISMRC".utf8) + [1]
+    static let magic: [UInt8] = Array("PRISMRC".utf8) + [2]
+    /// Where the key starts: after the magic and the code.
+    static let headerSize = 8 + SHA256.byteCount
+    /// The fields not written to disk (lowercase).
+    static let unstoredFields: Set<String> = ["set-cookie", "set-cookie2"]
     /// The suffix of an entry's file name (after 32 hexadecimal digits of ``fileName(for:)``).
     static let suffix = ".prc"
     /// What a file being written carries until it is renamed into place.
@@ -68,18 +71,20 @@ enum DiskEntryFormat {
         return name.utf8.prefix(32).allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
-    static func encode(_ entry: PrismCacheEntry, key: String, storedAtWall: Int64) -> [UInt8] {
+    /// The file of `entry` for `key`, signed with `secret`.
+    static func encode(_ entry: PrismCacheEntry, key: String, storedAtWall: Int64, secret: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(entry.cost + key.utf8.count + 128)
+        bytes.reserveCapacity(entry.cost + key.utf8.count + 160)
         bytes += magic
-        bytes += [UInt8](repeating: 0, count: 8)
+        bytes += [UInt8](repeating: 0, count: SHA256.byteCount)
         appendText(key, to: &bytes)
         append(UInt64(bitPattern: storedAtWall), to: &bytes)
         append(UInt64(bitPattern: Int64(entry.statusCode)), to: &bytes)
         append(UInt64(bitPattern: DurationMath.nanoseconds(entry.ttl)), to: &bytes)
         append(UInt64(bitPattern: DurationMath.nanoseconds(entry.initialAge)), to: &bytes)
-        append(UInt32(entry.fields.count), to: &bytes)
-        for field in entry.fields {
+        let fields = entry.fields.filter { !unstoredFields.contains($0.name.lowercased()) }
+        append(UInt32(fields.count), to: &bytes)
+        for field in fields {
             appendText(field.name, to: &bytes)
             appendText(field.value, to: &bytes)
         }
@@ -91,18 +96,23 @@ enum DiskEntryFormat {
         }
         append(UInt64(entry.data.count), to: &bytes)
         bytes += entry.data
-        let sum = bytes.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
-        withUnsafeBytes(of: sum.littleEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+        let code = bytes.withUnsafeBytes {
+            SHA256.authenticationCode(for: UnsafeRawBufferPointer(rebasing: $0[headerSize...]), key: secret)
+        }
+        bytes.replaceSubrange(8..<headerSize, with: code)
         return bytes
     }
 
-    /// The entry in `bytes`, or nil when they are not a whole, intact entry file.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded? {
-        guard bytes.count >= 16, bytes.prefix(8).elementsEqual(magic) else { return nil }
-        var reader = Reader(bytes: bytes, offset: 8)
-        guard let sum = reader.uint64(),
-            sum == checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])),
-            let key = reader.text(),
+    /// The entry in `bytes`, or nil when they are not a whole entry file signed with `secret`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, secret: [UInt8]) -> Decoded? {
+        guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return nil }
+        let code = SHA256.authenticationCode(for: UnsafeRawBufferPointer(rebasing: bytes[headerSize...]), key: secret)
+        // Every byte compared, whatever the first difference: the time says nothing of the code.
+        var difference: UInt8 = 0
+        for (offset, byte) in code.enumerated() { difference |= byte ^ bytes[8 + offset] }
+        guard difference == 0 else { return nil }
+        var reader = Reader(bytes: bytes, offset: headerSize)
+        guard let key = reader.text(),
             let storedAtWall = reader.uint64(),
             let status = reader.uint64(),
             let ttl = reader.uint64(),
@@ -129,30 +139,13 @@ enum DiskEntryFormat {
         return Decoded(key: key, entry: entry, storedAtWall: Int64(bitPattern: storedAtWall))
     }
 
-    /// The key in the first bytes of an entry file (its magic checked, nothing else): what the
-    /// disk tier reads of each file when it lists its folder.
-    static func key(inPrefix bytes: UnsafeRawBufferPointer) -> String? {
-        guard bytes.count >= 16, bytes.prefix(8).elementsEqual(magic) else { return nil }
-        var reader = Reader(bytes: bytes, offset: 16)
-        return reader.text()
-    }
-
-    /// A 64-bit checksum of `bytes`, eight at a time (a byte at a time would cost more than the
-    /// read itself for a large body).
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9e37_79b9_7f4a_7c15 ^ UInt64(bytes.count)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            hash = (hash ^ word) &* 0xff51_afd7_ed55_8ccd
-            hash ^= hash >> 32
-            offset += 8
-        }
-        while offset < bytes.count {
-            hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
-            offset += 1
-        }
-        return mix(hash)
+    /// The length of the key of an entry file from its first ``headerSize`` + 4 bytes (its magic
+    /// checked, nothing else), or nil: what the disk tier reads first of each file when it lists
+    /// its folder, before the key itself.
+    static func keyLength(inPrefix bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= headerSize + 4, bytes.prefix(8).elementsEqual(magic) else { return nil }
+        var reader = Reader(bytes: bytes, offset: headerSize)
+        return reader.uint32().map(Int.init)
     }
 
     /// The 64-bit finalizer of MurmurHash3.
@@ -200,7 +193,8 @@ enum DiskEntryFormat {
 
         mutating func text() -> String? {
             guard let count = uint32(), let range = take(UInt64(count)) else { return nil }
-            // The checksum has vouched for the bytes; invalid UTF-8 (never written) would be repaired.
+            // The code has vouched for the bytes (or, for a key read while listing the folder, nothing
+            // has yet: the load checks it); invalid UTF-8 (never written) would be repaired.
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
 

@@ -13,9 +13,12 @@ import Foundation
 ///
 /// | rule | why |
 /// |---|---|
+/// | the folder is the user's, 0700: created so, or refused (``PrismCacheDirectoryError``) when another user owns it or may read or write it | responses are the user's; a folder others can write lets them plant entries, one they can read shows them the responses |
 /// | an entry is written to a temporary file, then renamed over the old one | a crash leaves the old file or the new one, never half of either |
-/// | every file carries a checksum of its content (``DiskEntryFormat``) | a file torn anyway (a power cut before the data reached the disk) or changed is not served: it is removed |
-/// | files are created readable and writable by the user only (0600), a folder it creates 0700 | responses are the user's |
+/// | every file carries an HMAC-SHA256 of its content under a secret kept in the folder (``DiskEntryFormat``, `PrismCache.secret`, 32 random bytes, 0600) | a file torn anyway (a power cut before the data reached the disk), changed, or written by anyone without the secret is not served: it is removed |
+/// | entry files are opened without following a link and without waiting (`O_NOFOLLOW`, `O_NONBLOCK`), and only a regular file no larger than the budget is read | a link planted under an entry's name reads nothing elsewhere; a FIFO would hang the lookup, holding the cache's lock; a huge file would be read into memory |
+/// | files are created readable and writable by the user only (0600) | responses are the user's |
+/// | a response's `Set-Cookie` fields stay in memory, never on disk | a cookie is the user's session |
 /// | a file is named by a digest of its key, the key only inside | a credential-keyed entry's name says nothing; its key holds a digest of the credentials, never them |
 /// | the index (key, size, recency) lives in memory, made on first use from the folder, older files first by modification time | a miss costs no system call; the order survives a relaunch because a write or a hit sets the file's time |
 /// | that time is the wall clock's, but always later than the last one given | the file system's own clock ticks every few milliseconds: two writes in one tick would tie |
@@ -28,6 +31,8 @@ final class DiskTier: @unchecked Sendable {
     let directory: URL
     let maxBytes: Int
     private let path: String
+    /// The key entries are signed with (the folder's `PrismCache.secret`).
+    private let secret: [UInt8]
     private let lock = PrismLocked<Void>()
     /// Key to file size, most recently used first. Valid once `scanned`.
     private var index = LRUStorage<String, Int>()
@@ -42,10 +47,14 @@ final class DiskTier: @unchecked Sendable {
         self.maxBytes = maxBytes
         self.path = directory.path
         try Self.prepare(directory)
+        self.secret = try Self.secret(in: directory)
     }
 
+    /// The name of the file that holds the folder's secret.
+    static let secretName = "PrismCache.secret"
+
     /// Creates the folder (0700) when it does not exist; throws when it cannot, or when what is
-    /// there is not a folder the process can write.
+    /// there is not a folder of this user's that only this user can use.
     private static func prepare(_ directory: URL) throws {
         let path = directory.path
         var status = stat()
@@ -56,12 +65,71 @@ final class DiskTier: @unchecked Sendable {
             } catch {
                 throw PrismCacheDirectoryError(directory: directory, reason: .cannotCreate(String(describing: error)))
             }
-        } else if status.st_mode & S_IFMT != S_IFDIR {
+            guard stat(path, &status) == 0 else {
+                throw PrismCacheDirectoryError(directory: directory, reason: .cannotCreate("it vanished once created"))
+            }
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
             throw PrismCacheDirectoryError(directory: directory, reason: .notADirectory)
+        }
+        guard status.st_uid == geteuid() else {
+            throw PrismCacheDirectoryError(directory: directory, reason: .ownedByAnotherUser)
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw PrismCacheDirectoryError(
+                directory: directory, reason: .accessibleToOthers(permissions: Int(status.st_mode & 0o777)))
         }
         guard access(path, W_OK | X_OK) == 0 else {
             throw PrismCacheDirectoryError(directory: directory, reason: .notWritable)
         }
+    }
+
+    /// The folder's secret: read from `PrismCache.secret` when that is a regular file of this
+    /// user's, 0600, of 32 bytes; otherwise (none yet, or one that is not that) a new random one,
+    /// written whole to a temporary file and linked into place, so that two processes opening
+    /// the folder at once agree on one.
+    private static func secret(in directory: URL) throws -> [UInt8] {
+        let file = directory.path + "/" + secretName
+        for _ in 0..<3 {
+            if let secret = readSecret(file) { return secret }
+            let temporary =
+                file + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16) + DiskEntryFormat.temporarySuffix
+            var generator = SystemRandomNumberGenerator()
+            let secret = (0..<SHA256.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            guard writeAtomically(secret, to: temporary, modifiedAt: WallNanoseconds.now(), replacing: false) else {
+                break
+            }
+            // Another process's secret, linked first, wins: the next turn reads it.
+            _ = link(temporary, file)
+            unlink(temporary)
+        }
+        throw PrismCacheDirectoryError(
+            directory: directory, reason: .cannotCreate("its secret (\(secretName)) could not be read or written"))
+    }
+
+    /// The secret in `file`, or nil when there is none; a file there that is not a secret of
+    /// this user's is removed (and a new one made).
+    private static func readSecret(_ file: String) -> [UInt8]? {
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno != ENOENT { unlink(file) }
+            return nil
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
+            status.st_mode & 0o077 == 0, status.st_size == SHA256.byteCount
+        else {
+            unlink(file)
+            return nil
+        }
+        var secret = [UInt8](repeating: 0, count: SHA256.byteCount)
+        let count = secret.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count == SHA256.byteCount else {
+            unlink(file)
+            return nil
+        }
+        return secret
     }
 
     /// The number of entries on disk.
@@ -75,8 +143,8 @@ final class DiskTier: @unchecked Sendable {
     func load(_ key: String) -> DiskEntryFormat.Decoded? {
         guard withIndex({ $0.index.peek(key) != nil }) else { return nil }
         let file = filePath(for: key)
-        let decoded = Self.readWhole(file, touchingAt: nextTouch()).flatMap { bytes in
-            bytes.withUnsafeBytes { DiskEntryFormat.decode($0) }
+        let decoded = Self.readWhole(file, upTo: maxBytes, touchingAt: nextTouch()).flatMap { bytes in
+            bytes.withUnsafeBytes { DiskEntryFormat.decode($0, secret: secret) }
         }
         guard let decoded, decoded.key == key else {
             remove(key)
@@ -90,7 +158,7 @@ final class DiskTier: @unchecked Sendable {
     /// files past the budget. An entry larger than the budget is not written (and the old one
     /// goes).
     func store(_ entry: PrismCacheEntry, for key: String, storedAtWall: Int64) {
-        let bytes = DiskEntryFormat.encode(entry, key: key, storedAtWall: storedAtWall)
+        let bytes = DiskEntryFormat.encode(entry, key: key, storedAtWall: storedAtWall, secret: secret)
         let file = filePath(for: key)
         guard bytes.count <= maxBytes, Self.writeAtomically(bytes, to: file, modifiedAt: nextTouch()) else {
             remove(key)
@@ -175,7 +243,9 @@ final class DiskTier: @unchecked Sendable {
                 continue
             }
             guard DiskEntryFormat.isEntryFileName(name) else { continue }
-            guard let (key, size, modified) = Self.header(of: file), DiskEntryFormat.fileName(for: key) == name else {
+            guard let (key, size, modified) = Self.header(of: file, upTo: maxBytes),
+                DiskEntryFormat.fileName(for: key) == name
+            else {
                 unlink(file)
                 continue
             }
@@ -196,14 +266,28 @@ final class DiskTier: @unchecked Sendable {
 
     // MARK: - Files
 
-    /// The whole of `file`, or nil when it cannot be read. Sets its modification time to
-    /// `touch` (which records recency for the next launch).
-    private static func readWhole(_ file: String, touchingAt touch: Int64) -> [UInt8]? {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+    /// `file` opened for reading when it is a regular file of at most `limit` bytes (not a
+    /// link, which is not followed, nor a FIFO or a device, which are not waited on), with its
+    /// status; nil otherwise. The caller closes the descriptor.
+    private static func openEntry(_ file: String, upTo limit: Int) -> (descriptor: Int32, status: stat)? {
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size >= 0,
+            status.st_size <= limit
+        else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, status)
+    }
+
+    /// The whole of `file`, or nil when it cannot be read or is not an entry file of at most
+    /// `limit` bytes (see `openEntry`). Sets its modification time to `touch` (which records
+    /// recency for the next launch).
+    private static func readWhole(_ file: String, upTo limit: Int, touchingAt touch: Int64) -> [UInt8]? {
+        guard let (descriptor, status) = openEntry(file, upTo: limit) else { return nil }
+        defer { close(descriptor) }
         let size = Int(status.st_size)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
@@ -221,25 +305,27 @@ final class DiskTier: @unchecked Sendable {
         return bytes
     }
 
-    /// The key, size and modification time of an entry file, reading only its first bytes.
-    private static func header(of file: String) -> (key: String, size: Int, modified: Int64)? {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// The key, size and modification time of an entry file (see `openEntry`), reading only
+    /// its header and key, however long the key.
+    private static func header(of file: String, upTo limit: Int) -> (key: String, size: Int, modified: Int64)? {
+        guard let (descriptor, status) = openEntry(file, upTo: limit) else { return nil }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        var prefix = [UInt8](repeating: 0, count: 4_096)
+        let size = Int(status.st_size)
+        var prefix = [UInt8](repeating: 0, count: DiskEntryFormat.headerSize + 4)
         let count = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let key = prefix.withUnsafeBytes {
-            DiskEntryFormat.key(inPrefix: UnsafeRawBufferPointer(rebasing: $0[..<count]))
-        }
-        return key.map { ($0, Int(status.st_size), modification(of: status)) }
+        guard count == prefix.count,
+            let length = prefix.withUnsafeBytes({ DiskEntryFormat.keyLength(inPrefix: $0) }),
+            length <= size - prefix.count
+        else { return nil }
+        var key = [UInt8](repeating: 0, count: length)
+        let read = key.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(prefix.count)) }
+        guard read == length else { return nil }
+        return (String(decoding: key, as: UTF8.self), size, modification(of: status))
     }
 
     private static func sizeAndModification(_ file: String) -> (size: Int, modified: Int64)? {
         var status = stat()
-        guard stat(file, &status) == 0 else { return nil }
+        guard lstat(file, &status) == 0 else { return nil }
         return (Int(status.st_size), modification(of: status))
     }
 
@@ -262,12 +348,16 @@ final class DiskTier: @unchecked Sendable {
     }
 
     /// Writes `bytes` to a new temporary file (0600) beside `file`, modified at `time`, then
-    /// renames it over `file`. False when any step fails (the temporary file is then removed).
-    private static func writeAtomically(_ bytes: [UInt8], to file: String, modifiedAt time: Int64) -> Bool {
+    /// renames it over `file`; with `replacing` false, writes `file` itself, which must be new.
+    /// False when any step fails (the temporary file is then removed).
+    private static func writeAtomically(
+        _ bytes: [UInt8], to file: String, modifiedAt time: Int64, replacing: Bool = true
+    ) -> Bool {
         let temporary =
-            file + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            + DiskEntryFormat.temporarySuffix
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            replacing
+            ? file + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16) + DiskEntryFormat.temporarySuffix
+            : file
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
         var done = 0
         let written = bytes.withUnsafeBytes { buffer -> Bool in
@@ -280,7 +370,7 @@ final class DiskTier: @unchecked Sendable {
             return true
         }
         if written { setModification(of: descriptor, to: time) }
-        guard close(descriptor) == 0, written, rename(temporary, file) == 0 else {
+        guard close(descriptor) == 0, written, !replacing || rename(temporary, file) == 0 else {
             unlink(temporary)
             return false
         }
@@ -308,6 +398,11 @@ public struct PrismCacheDirectoryError: Error, Sendable, Equatable, CustomString
         case notADirectory
         /// The folder exists but this process cannot create files in it.
         case notWritable
+        /// The folder belongs to another user.
+        case ownedByAnotherUser
+        /// Other users may read or write the folder (its permissions, such as 0o755, are given):
+        /// they could read the responses, or plant entries.
+        case accessibleToOthers(permissions: Int)
     }
 
     /// The folder.
@@ -330,6 +425,10 @@ public struct PrismCacheDirectoryError: Error, Sendable, Equatable, CustomString
             "PrismResponseCache was given \(directory.path) as its folder, but it is not a folder."
         case .notWritable:
             "PrismResponseCache cannot write in its folder \(directory.path) (check its permissions)."
+        case .ownedByAnotherUser:
+            "PrismResponseCache will not use the folder \(directory.path): it belongs to another user. Give the cache a folder of this user's."
+        case .accessibleToOthers(let permissions):
+            "PrismResponseCache will not use the folder \(directory.path): other users may read or write it (mode \(String(permissions, radix: 8))). Make it 0700 (chmod 700) or give the cache a folder of its own; a folder it creates is 0700."
         }
     }
 }

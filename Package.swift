@@ -545,6 +545,7 @@ let package = Package(
                 "PrismStore",
                 "PrismPersistence",
                 "PrismInspector",
+                "PrismGraphQLCodegen",
                 // The reference parser the operation scanner is compared with.
                 .product(name: "GraphQL", package: "GraphQL"),
             ],

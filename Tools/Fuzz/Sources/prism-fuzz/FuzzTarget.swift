@@ -22,6 +22,7 @@ enum FuzzTargets {
         deepLinks,
         graphQLOperations,
         graphQLTransportWS,
+        graphQLCodegenText,
         serverSentEvents,
         cacheEntryFile,
         sessionRecording,

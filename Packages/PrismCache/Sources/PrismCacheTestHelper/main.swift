@@ -9,7 +9,8 @@ import PrismCache
 // Stores entries for the keys "key-0" to "key-7" in a cache kept in <folder>, round after round,
 // forever. Each body is its round's number repeated, a different length each time, and the
 // entry's `X-Round` and `X-Length` fields say which round and how long, so that a reader can
-// tell a whole entry from a torn one. Prints "ready" once the first round is on disk.
+// tell a whole entry from a torn one. Prints "ready" once the first round is on disk. Stops when
+// the process that started it is gone.
 
 @main
 enum PrismCacheTestHelper {
@@ -22,8 +23,11 @@ enum PrismCacheTestHelper {
         do {
             let cache = try PrismResponseCache(
                 maxSize: 4, directory: URL(fileURLWithPath: folder), maxDiskBytes: 64 * 1_024 * 1_024)
+            // The test that started it may be killed before it kills this (a run stopped midway):
+            // then this process is adopted, and it stops rather than write forever.
+            let parent = getppid()
             var round = 0
-            while true {
+            while getppid() == parent {
                 round += 1
                 for index in 0..<8 {
                     // 1 KB to about 600 KB, so that some writes take long enough to be cut.

@@ -30,8 +30,11 @@ binary="$SCRATCH/debug/prism-fuzz"
 # SwiftPM link libFuzzer's main (and not rename the program's); -sanitize=fuzzer,address after
 # it, one flag, is what swiftc compiles with. The C modules (none a parser under test) get
 # SwiftPM's fuzzer coverage only.
+#
+# In the one environment of every build (swift-root.sh): make build-fuzz's and make fuzz-smoke's
+# variables differ, and the second build linked again what the first had built (25 s).
 build() {
-    $SWIFT build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
+    Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
         --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING
 }
 

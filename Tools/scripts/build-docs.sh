@@ -5,17 +5,33 @@
 # catalogs stay true to the code.
 #
 # The articles show code from Snippets/ (`@Snippet(path: "Prism/Snippets/<Name>", slice: ...)`):
-# SwiftPM compiles those files as executables with every build of the root package (this
-# script's `dump-symbol-graph` included), and snippet-symbols.py writes their symbol graph,
-# which each catalog is converted with.
+# SwiftPM compiles those files as executables with every build of the root package, and
+# snippet-symbols.py writes their symbol graph, which each catalog is converted with.
+#
+# The symbol graphs come from the modules of the root's debug build (the one make build-tests
+# makes; the build here finds nothing to do after it), through swift-symbolgraph-extract with
+# the C modules' maps the build used, as api-check.py reads them. Not `swift package
+# dump-symbol-graph`, which writes the same graphs but plans the build anew: it linked the code
+# generator's plugin tool and regenerated the GraphQL types each time (39 s of test-all's docs
+# phase on a fresh clone), and the next `swift build` linked them back.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-Tools/scripts/swift-root.sh swift package dump-symbol-graph --minimum-access-level public >/dev/null
-graphs=$(find .build -type d -name symbolgraph -path "*$(uname -m)*" | head -n 1)
-mkdir -p .build/docs
+Tools/scripts/swift-root.sh swift build >/dev/null
+graphs=$(mktemp -d)
 snippets=$(mktemp -d)
-trap 'rm -rf "$snippets"' EXIT
+trap 'rm -rf "$graphs" "$snippets"' EXIT
+modules=".build/debug/Modules"
+triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+maps=()
+while read -r module_map; do
+    [[ "$module_map" == *-tool.build* || ! -f "$module_map" ]] || maps+=(-Xcc "-fmodule-map-file=$module_map")
+done < <(grep -o -- '-fmodule-map-file=[^" ]*' .build/debug.yaml | sed 's/^-fmodule-map-file=//' | sort -u)
+for module in "$@"; do
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$modules" \
+        "${maps[@]}" -minimum-access-level public -output-dir "$graphs"
+done
+mkdir -p .build/docs
 find "$PWD/Snippets" -name '*.swift' -print0 | sort -z |
     xargs -0 Tools/scripts/snippet-symbols.py --module-name Prism --output "$snippets/Prism-snippets.symbols.json"
 

@@ -17,6 +17,11 @@
 # it leave idle. `wait:PHASE` waits for it, prints its output and fails if it failed; the table
 # gives the background phase's own time and the time spent waiting for it (which is what it
 # added to the total). A background phase never waited for is waited for at the end.
+#
+# Each row also gives the CPU time the phase's processes used (user + system, all their
+# children included) and, for a phase run in the foreground, how busy the machine's cores were
+# meanwhile (from /proc/stat): a phase at 100 % waits on the CPU, one far below it on something
+# else (a server, a timeout, one core of a serial build), which says what would make it faster.
 set -uo pipefail
 
 if [ "$#" -eq 0 ]; then
@@ -25,13 +30,49 @@ if [ "$#" -eq 0 ]; then
 fi
 
 logs=.build/ci-logs
+mkdir -p "$logs"
 names=()
 seconds=()
 budgets=()
+cpus=()
+busies=()
 declare -A background_pid=()
 declare -A background_start=()
 status=0
 total_start=$(date +%s)
+
+# The CPU seconds this shell's waited-for children used so far (user + system), as bash's
+# `times` reports them on its second line, in the variable `children_cpu`. (Not a function
+# called as $(...): that runs in a subshell, whose children are not the phases.)
+children_cpu=0
+read_children_cpu() {
+    times >"$logs/.times"
+    children_cpu=$(sed -n 2p "$logs/.times" | awk '{
+        total = 0
+        for (field = 1; field <= 2; field++) {
+            split($field, part, "m"); sub("s", "", part[2]); total += part[1] * 60 + part[2]
+        }
+        printf "%d", total + 0.5
+    }')
+}
+
+# The cores' busy and total jiffies since boot (/proc/stat), "busy total"; "0 0" without it.
+cpu_jiffies() {
+    awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; found = 1 }
+        END { if (!found) print "0 0" }' /proc/stat 2>/dev/null || echo "0 0"
+}
+
+# How busy the cores were between two cpu_jiffies readings, as "NN %" ("" without /proc/stat).
+busy_share() {
+    local before_busy before_total after_busy after_total
+    read -r before_busy before_total <<<"$1"
+    read -r after_busy after_total <<<"$2"
+    if ((after_total > before_total)); then
+        echo "$((100 * (after_busy - before_busy) / (after_total - before_total))) %"
+    fi
+}
+
+total_jiffies=$(cpu_jiffies)
 
 # Waits for the background phase $1; adds its rows to the table; returns its status.
 join() {
@@ -44,9 +85,13 @@ join() {
     names+=("$phase (in the background)")
     seconds+=($(($(date +%s) - background_start[$phase])))
     budgets+=("")
+    cpus+=("$(cat "$logs/$phase.cpu" 2>/dev/null || echo "?")")
+    busies+=("")
     names+=("wait for $phase")
     seconds+=($(($(date +%s) - start)))
     budgets+=("$budget")
+    cpus+=("")
+    busies+=("")
     unset "background_pid[$phase]"
     if [ "$code" -ne 0 ]; then
         names[-2]="$phase (FAILED, exit $code)"
@@ -62,7 +107,15 @@ for argument in "$@"; do
         phase="${phase%@bg}"
         mkdir -p "$logs"
         echo "== make $phase: started in the background (nice 19; output in $logs/$phase.log)"
-        nice -n 19 make --no-print-directory "$phase" >"$logs/$phase.log" 2>&1 &
+        # At the lowest priority; the phase's own CPU time goes to PHASE.cpu.
+        (
+            renice -n 19 -p "$BASHPID" >/dev/null
+            make --no-print-directory "$phase"
+            code=$?
+            read_children_cpu
+            echo "$children_cpu" >"$logs/$phase.cpu"
+            exit "$code"
+        ) >"$logs/$phase.log" 2>&1 &
         background_pid[$phase]=$!
         background_start[$phase]=$(date +%s)
         continue
@@ -76,11 +129,17 @@ for argument in "$@"; do
     fi
     echo "== make $phase"
     start=$(date +%s)
+    read_children_cpu
+    cpu_before=$children_cpu
+    jiffies_before=$(cpu_jiffies)
     make --no-print-directory "$phase"
     status=$?
     names+=("$phase")
     seconds+=($(($(date +%s) - start)))
     budgets+=("$budget")
+    read_children_cpu
+    cpus+=($((children_cpu - cpu_before)))
+    busies+=("$(busy_share "$jiffies_before" "$(cpu_jiffies)")")
     if [ "$status" -ne 0 ]; then
         names[-1]="$phase (FAILED, exit $status)"
         break
@@ -98,13 +157,14 @@ fi
 row() {
     local mark=""
     [[ -n "$3" && "$2" -gt "$3" ]] && mark="OVER"
-    printf '  %-44s %5d s %9s %s\n' "$1" "$2" "${3:+/ $3 s}" "$mark"
+    printf '  %-44s %5d s %9s %4s  %8s  %6s\n' "$1" "$2" "${3:+/ $3 s}" "$mark" "${4:+$4 s}" "$5"
 }
 echo
-echo "== Time per phase (seconds / budget)"
+echo "== Time per phase (seconds / budget; CPU seconds the phase used; how busy the cores were)"
 for index in "${!names[@]}"; do
-    row "${names[$index]}" "${seconds[$index]}" "${budgets[$index]}"
+    row "${names[$index]}" "${seconds[$index]}" "${budgets[$index]}" "${cpus[$index]}" "${busies[$index]}"
 done
-row "total" "$total" "$total_budget"
+read_children_cpu
+row "total" "$total" "$total_budget" "$children_cpu" "$(busy_share "$total_jiffies" "$(cpu_jiffies)")"
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"
 exit "$status"

@@ -212,6 +212,7 @@ let package = Package(
         .target(
             name: "PrismInspector",
             dependencies: [
+                "PrismInspectorModel",
                 "PrismStore",
                 "PrismSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -227,6 +228,14 @@ let package = Package(
                 .embedInCode("Resources/inspector.js"),
             ]
         ),
+        // How the inspector sees a value (a tree within a budget, secrets redacted, the diff of two), without
+        // SwiftNIO: the fuzz targets that feed it strangers' values build without the server
+        // (Tools/scripts/fuzz.sh).
+        .target(
+            name: "PrismInspectorModel",
+            dependencies: ["PrismStore"],
+            path: "Packages/PrismInspector/Sources/PrismInspectorModel"
+        ),
         // A small app with an inspector attached, driven through standard input: the browser test
         // (Tools/scripts/test-inspector-browser.sh) runs it.
         .executableTarget(
@@ -238,6 +247,7 @@ let package = Package(
             name: "PrismInspectorTests",
             dependencies: [
                 "PrismInspector",
+                "PrismInspectorModel",
                 "PrismStore",
                 "PrismPersistence",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -544,7 +554,7 @@ let package = Package(
                 "PrismRouting",
                 "PrismStore",
                 "PrismPersistence",
-                "PrismInspector",
+                "PrismInspectorModel",
                 "PrismGraphQLCodegen",
                 // The reference parser the operation scanner is compared with.
                 .product(name: "GraphQL", package: "GraphQL"),

@@ -22,6 +22,7 @@ let package = Package(
         .target(
             name: "PrismInspector",
             dependencies: [
+                "PrismInspectorModel",
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -34,6 +35,15 @@ let package = Package(
                 .embedInCode("Resources/index.html"),
                 .embedInCode("Resources/inspector.css"),
                 .embedInCode("Resources/inspector.js"),
+            ]
+        ),
+        // How the inspector sees a value (a tree within a budget, secrets redacted, the diff of two), without
+        // SwiftNIO: the fuzz targets that feed it strangers' values build without the server
+        // (Tools/scripts/fuzz.sh).
+        .target(
+            name: "PrismInspectorModel",
+            dependencies: [
+                .product(name: "PrismStore", package: "PrismStore")
             ]
         ),
         // A small app with an inspector attached, driven through standard input: the browser test
@@ -49,6 +59,7 @@ let package = Package(
             name: "PrismInspectorTests",
             dependencies: [
                 "PrismInspector",
+                "PrismInspectorModel",
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "PrismPersistence", package: "PrismPersistence"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import PrismInspectorModel
 @_spi(PrismInternals) import PrismStore
 import PrismSupport
 

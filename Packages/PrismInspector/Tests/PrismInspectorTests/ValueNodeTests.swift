@@ -2,7 +2,7 @@ import Foundation
 import PrismStore
 import Testing
 
-@testable import PrismInspector
+@testable import PrismInspectorModel
 
 private struct Row: Equatable, Sendable {
     var id: Int

@@ -3,7 +3,7 @@ import PrismGraphQL
 import PrismRouting
 import PrismStore
 
-@testable import PrismInspector
+@testable import PrismInspectorModel
 @testable import PrismPersistence
 
 // What the architecture half reads from outside: deep links, session recordings, saved states

@@ -1,3 +1,5 @@
+import PrismInspectorModel
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -32,6 +32,7 @@
 // where the generated code says (a clock, an HTTP client): a recording holds what the app did,
 // not what its dependencies answered.
 
+import PrismInspectorModel
 import PrismSupport
 
 #if canImport(FoundationEssentials)

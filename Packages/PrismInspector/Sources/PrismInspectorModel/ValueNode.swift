@@ -8,24 +8,24 @@ import Foundation
 
 /// A value as the page shows it: a tree built by reflection (like swift-custom-dump's), with
 /// secrets (``PrismSecretValue``, `@PrismSecret`) redacted and big values cut to a budget.
-struct ValueNode: Encodable, Sendable, Equatable {
+package struct ValueNode: Encodable, Sendable, Equatable {
     /// The name under which its parent holds it: a property, `[3]`, a dictionary key.
-    var label: String?
+    package var label: String?
     /// The type's name.
-    var type: String
+    package var type: String
     /// The value of a leaf (`3`, `"milk"`, `nil`, `‹redacted›`), or an enum's `.case`.
-    var value: String?
+    package var value: String?
     /// The children of a struct, class, tuple, collection or enum payload; nil for a leaf.
-    var children: [ValueNode]?
+    package var children: [ValueNode]?
     /// How many elements a collection has (its children may be fewer).
-    var count: Int?
+    package var count: Int?
     /// How many children were left out to stay within the budget.
-    var omitted: Int?
+    package var omitted: Int?
     /// Whether the value is secret and shown redacted.
-    var redacted: Bool?
+    package var redacted: Bool?
     /// The kind of value: `struct`, `class`, `enum`, `tuple`, `collection`, `dictionary`, `set`,
     /// `optional`; nil for a leaf.
-    var kind: String?
+    package var kind: String?
 
     private enum CodingKeys: String, CodingKey {
         case label = "l"
@@ -38,14 +38,14 @@ struct ValueNode: Encodable, Sendable, Equatable {
         case kind = "k"
     }
 
-    static let redactedText = "‹redacted›"
+    package static let redactedText = "‹redacted›"
 
     /// Whether `value` holds a secret (``PrismSecretValue``, `@PrismSecret`) anywhere, however
     /// large or deep: the whole value, not the part a tree draws within its budget. What decides
     /// whether a value may leave redaction (as JSON to send again, as an export marked without
     /// secrets). Walks with a stack of its own (no recursion to overflow), and visits each
     /// object once (no cycle to loop on).
-    static func containsSecret(_ value: Any) -> Bool {
+    package static func containsSecret(_ value: Any) -> Bool {
         var pending: [Any] = [value]
         var visited: Set<ObjectIdentifier> = []
         while let next = pending.popLast() {
@@ -68,19 +68,19 @@ struct ValueNode: Encodable, Sendable, Equatable {
 
 extension ValueNode {
     /// Limits on how much of a value is turned into a tree.
-    struct Budget {
-        var nodes: Int
-        var childrenPerNode: Int
-        var depth: Int
+    package struct Budget {
+        package var nodes: Int
+        package var childrenPerNode: Int
+        package var depth: Int
 
         /// For the state tree of the page.
-        static var state: Budget { Budget(nodes: 20_000, childrenPerNode: 500, depth: 32) }
+        package static var state: Budget { Budget(nodes: 20_000, childrenPerNode: 500, depth: 32) }
         /// For one line in the action list.
-        static var summary: Budget { Budget(nodes: 200, childrenPerNode: 20, depth: 8) }
+        package static var summary: Budget { Budget(nodes: 200, childrenPerNode: 20, depth: 8) }
     }
 
     /// The tree of `value`.
-    init(of value: Any, label: String? = nil, budget: Budget = .state) {
+    package init(of value: Any, label: String? = nil, budget: Budget = .state) {
         var budget = budget
         var path: Set<ObjectIdentifier> = []
         self = Self.make(value, label: label, depth: 0, budget: &budget, path: &path)
@@ -229,7 +229,7 @@ extension ValueNode {
     }
 
     /// The type's name without module names: `Swift.Array<App.Item>` is `Array<Item>`.
-    static func displayName(of type: Any.Type) -> String {
+    package static func displayName(of type: Any.Type) -> String {
         var name = String(reflecting: type)
         // Private and local types: `Module.(unknown context at $1234).Name`.
         while let start = name.range(of: "(unknown context at "),
@@ -268,7 +268,7 @@ extension ValueNode {
 extension ValueNode {
     /// The value on one line, swift-custom-dump style (`Item(title: "milk", done: false)`),
     /// cut at `limit` characters.
-    func oneLine(limit: Int = 160) -> String {
+    package func oneLine(limit: Int = 160) -> String {
         var text = ""
         write(to: &text, limit: limit)
         return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
@@ -310,7 +310,7 @@ extension ValueNode {
 
     /// An action's name for the list and its filter: the case, then the case of a nested
     /// action (`rows.element.toggle`), or the type's name for an action that is not an enum.
-    var actionName: String {
+    package var actionName: String {
         guard kind == "enum", let value else { return type }
         let name = String(value.dropFirst())
         if let nested = children?.first(where: { $0.kind == "enum" }) {

@@ -1,19 +1,19 @@
 /// What an action changed: the paths whose values differ between the state before and after
 /// it, each with its old and new value on one line (swift-custom-dump's `-`/`+` lines, one per
 /// change).
-struct DiffLine: Encodable, Sendable, Equatable {
+package struct DiffLine: Encodable, Sendable, Equatable {
     /// Where in the state: `count`, `items[2].title`, `settings`.
-    var path: String
+    package var path: String
     /// The value before; nil when the value was added.
-    var old: String?
+    package var old: String?
     /// The value after; nil when the value was removed.
-    var new: String?
+    package var new: String?
 }
 
 extension ValueNode {
     /// The changes from `self` (the state before) to `other` (the state after), at most
     /// `limit` of them.
-    func diff(to other: ValueNode, limit: Int = 500) -> [DiffLine] {
+    package func diff(to other: ValueNode, limit: Int = 500) -> [DiffLine] {
         var lines: [DiffLine] = []
         ValueNode.diff(self, other, path: "", into: &lines, limit: limit)
         return lines

@@ -24,6 +24,8 @@ WITH_KEYRING := Tools/scripts/with-keyring.sh
 
 # Prism's own targets build with warnings as errors under make (see the end of Package.swift).
 export PRISM_WARNINGS_AS_ERRORS ?= 1
+# Line tables (lines) or full debug information (full) in every root build: Tools/scripts/swift-root.sh.
+export PRISM_DEBUG_INFO ?= lines
 # SwiftPM writes the -D flags of a package's enabled traits in the order a Set iterates, which
 # Swift's per-process random hashing seed changes from one run to the next. A command line that
 # changed recompiles its target and everything above it: every `swift build`, `swift test` or
@@ -137,15 +139,16 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # (test's, the browser test's, the docs') finds nothing to do, and the written test's compiles
 # only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh; each used to link the code
 # generator's plugin tool again and regenerate the GraphQL types: about 230 s in all).
-# Meanwhile the ThreadSanitizer and fuzzer builds, which have folders of their own, and the
-# consumers (throwaway packages with builds of their own) run in the background at the lowest
-# priority (`PHASE@bg`, Tools/scripts/timed.sh): they take the cycles the tests, the browser
-# test and the written test leave idle, and never the ones those need. `wait:PHASE` waits for
+# From the start (after lint), the ThreadSanitizer and fuzzer builds, which have folders of
+# their own, and the consumers (throwaway packages with builds of their own) run in the
+# background at the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they take the cycles
+# build-tests, the tests, the browser test and the written test leave idle (build-tests kept
+# the cores 96 % busy), and never the ones those need; a failed phase stops them. `wait:PHASE` waits for
 # one before the phase that runs what it built. (The consumers used to run last, in the
 # foreground: swift-syntax, which the @CasePathable consumer builds, is a chain of modules that
 # compile one after another, and left a core idle.) fuzz-smoke fuzzes what build-fuzz built
 # (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of prism-fuzz takes 25 s with nothing to do.
-TEST_ALL_PHASES := lint=30 build-tests=560 build-tsan@bg build-fuzz@bg test-consumer@bg test=150 \
+TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=560 test=150 \
 	test-stress-short=15 test-browser=90 test-written=60 api-check=15 docs=60 wait:build-tsan=150 test-tsan=75 \
 	wait:build-fuzz=150 fuzz-smoke=120 wait:test-consumer=150
 test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL

@@ -31,15 +31,14 @@ binary="$SCRATCH/debug/prism-fuzz"
 # it, one flag, is what swiftc compiles with. The C modules (none a parser under test) get
 # SwiftPM's fuzzer coverage only.
 #
-# Line tables only, as the Makefile's TSan build: a finding's stack still names each file and
-# line, and the build takes about a fifth less CPU than with full debug information.
+# Line tables only (swift-root.sh's PRISM_DEBUG_INFO, as the Makefile's TSan build): a
+# finding's stack still names each file and line, for about a fifth less CPU.
 #
 # In the one environment of every build (swift-root.sh): make build-fuzz's and make fuzz-smoke's
 # variables differ, and the second build linked again what the first had built (25 s).
 build() {
     Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
-        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING \
-        -Xswiftc -gline-tables-only -Xcc -gline-tables-only
+        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING
 }
 
 # How many edges the binary counts: without coverage, libFuzzer only mutates blindly.

@@ -22,7 +22,7 @@ binary="$($swift build --show-bin-path)/PrismPackageTests.xctest"
 # `make test-all` runs this right after `make test` built the tests: a no-op build of the whole
 # package still takes a minute on two cores, so it skips it (PRISM_STRESS_SKIP_BUILD=1).
 if [[ "${PRISM_STRESS_SKIP_BUILD:-0}" != "1" || ! -x "$binary" ]]; then
-    $swift build --build-tests >/dev/null
+    Tools/scripts/swift-root.sh "$swift" build --build-tests >/dev/null
 fi
 filter="PrismGettingStartedSnippetTests|PrismTestingSnippetTests|PrismTestingOverviewSnippetTests|PrismStubTransportSnippetTests|PrismReadmeSnippetTests"
 

@@ -46,14 +46,16 @@ total_start=$(date +%s)
 # called as $(...): that runs in a subshell, whose children are not the phases.)
 children_cpu=0
 read_children_cpu() {
-    times >"$logs/.times"
-    children_cpu=$(sed -n 2p "$logs/.times" | awk '{
+    local file="$logs/.times.$BASHPID"
+    times >"$file"
+    children_cpu=$(sed -n 2p "$file" | awk '{
         total = 0
         for (field = 1; field <= 2; field++) {
             split($field, part, "m"); sub("s", "", part[2]); total += part[1] * 60 + part[2]
         }
         printf "%d", total + 0.5
     }')
+    rm -f "$file"
 }
 
 # The cores' busy and total jiffies since boot (/proc/stat), "busy total"; "0 0" without it.
@@ -73,6 +75,26 @@ busy_share() {
 }
 
 total_jiffies=$(cpu_jiffies)
+
+# A background phase that ends while a phase runs in the foreground is reaped by this shell
+# then, and its CPU time joins the foreground phase's (the kernel counts a reaped child's time
+# as its parent's): each background phase writes its own to PHASE.cpu as it ends, and the
+# foreground phase's figure leaves out those that ended meanwhile.
+finished_background() {
+    local phase
+    for phase in "${!background_pid[@]}"; do
+        [[ -f "$logs/$phase.cpu" ]] && echo "$phase"
+    done
+}
+reaped_since() {
+    local phase reaped=0
+    for phase in $(finished_background); do
+        if ! grep -qx "$phase" <<<"$1"; then
+            reaped=$((reaped + $(cat "$logs/$phase.cpu")))
+        fi
+    done
+    echo "$reaped"
+}
 
 # Waits for the background phase $1; adds its rows to the table; returns its status.
 join() {
@@ -105,7 +127,7 @@ for argument in "$@"; do
     [[ "$argument" == *=* ]] && budget="${argument#*=}"
     if [[ "$phase" == *@bg ]]; then
         phase="${phase%@bg}"
-        mkdir -p "$logs"
+        rm -f "$logs/$phase.cpu"
         echo "== make $phase: started in the background (nice 19; output in $logs/$phase.log)"
         # At the lowest priority; the phase's own CPU time goes to PHASE.cpu.
         (
@@ -131,6 +153,7 @@ for argument in "$@"; do
     start=$(date +%s)
     read_children_cpu
     cpu_before=$children_cpu
+    finished_before=$(finished_background)
     jiffies_before=$(cpu_jiffies)
     make --no-print-directory "$phase"
     status=$?
@@ -138,14 +161,25 @@ for argument in "$@"; do
     seconds+=($(($(date +%s) - start)))
     budgets+=("$budget")
     read_children_cpu
-    cpus+=($((children_cpu - cpu_before)))
+    cpus+=($((children_cpu - cpu_before - $(reaped_since "$finished_before"))))
     busies+=("$(busy_share "$jiffies_before" "$(cpu_jiffies)")")
     if [ "$status" -ne 0 ]; then
         names[-1]="$phase (FAILED, exit $status)"
         break
     fi
 done
+# After a failure, the background phases are stopped rather than waited for (minutes of a
+# build whose result nobody will use); after success, each is waited for.
+stop_tree() {
+    local child
+    for child in $(pgrep -P "$1" 2>/dev/null); do stop_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
 for phase in "${!background_pid[@]}"; do
+    if [ "$status" -ne 0 ]; then
+        echo "== stopping $phase (in the background): a phase failed"
+        stop_tree "${background_pid[$phase]}"
+    fi
     join "$phase" "" || status=1
 done
 

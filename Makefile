@@ -146,11 +146,15 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # the cores 96 % busy), and never the ones those need; a failed phase stops them. `wait:PHASE` waits for
 # one before the phase that runs what it built. (The consumers used to run last, in the
 # foreground: swift-syntax, which the @CasePathable consumer builds, is a chain of modules that
-# compile one after another, and left a core idle.) fuzz-smoke fuzzes what build-fuzz built
+# compile one after another, and left a core idle.) The background builds are done by the
+# end of build-tests, whose budget counts them. Then the TSan tests run in the background beside
+# make test, and the fuzzing beside the browser test, the written test and the docs: each of
+# those left the cores a third to a half idle alone. fuzz-smoke fuzzes what build-fuzz built
 # (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of prism-fuzz takes 25 s with nothing to do.
-TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=560 test=150 \
-	test-stress-short=15 test-browser=90 test-written=60 api-check=15 docs=60 wait:build-tsan=150 test-tsan=75 \
-	wait:build-fuzz=150 fuzz-smoke=120 wait:test-consumer=150
+TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 \
+	wait:build-tsan=60 test-tsan@bg test=150 test-stress-short=15 wait:build-fuzz=60 fuzz-smoke@bg \
+	test-browser=90 test-written=60 api-check=15 docs=60 wait:test-tsan=60 wait:fuzz-smoke=90 \
+	wait:test-consumer=60
 test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL
 	FUZZ_BUILT=1 TIMED_TOTAL_BUDGET=1200 Tools/scripts/timed.sh $(TEST_ALL_PHASES)
 

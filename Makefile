@@ -11,11 +11,11 @@ TSAN_PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRout
 # so that a package's dependencies are not rebuilt for every package.
 PACKAGES_SCRATCH := $(CURDIR)/.build-packages
 TSAN_SCRATCH := $(CURDIR)/.build-tsan
-# The sanitizer builds (TSan here, the fuzzer's in Tools/scripts/fuzz.sh) carry line tables only,
-# not full debug information: a report still names the file and line of every frame, and the
-# build takes about a fifth less CPU (measured on PrismStore's TSan build: 119 s of user time
-# with full debug information, 98 s with line tables; CONTRIBUTING.md, "What each target costs").
-# A debugger needs full information, so the root's debug build keeps it.
+# The sanitizer builds (TSan here, the fuzzer's through Tools/scripts/swift-root.sh) carry line
+# tables only, not full debug information: a report still names the file and line of every
+# frame, and the build takes about a fifth less CPU (PrismStore's TSan build: 119 s of user time
+# with full debug information, 98 s with line tables). The root's builds too, unless
+# PRISM_DEBUG_INFO=full (swift-root.sh).
 SANITIZER_DEBUG_INFO := -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps Snippets
 # Every test run happens inside a private D-Bus session with an unlocked gnome-keyring, so

@@ -32,8 +32,8 @@ done < <(compgen -e)
 # Debug information: line tables (PRISM_DEBUG_INFO=lines, the default), or full (=full). Line
 # tables give every backtrace, crash report and sanitizer report its files and lines, and LLDB
 # its breakpoints and stepping; full debug information adds the variables (`frame variable`,
-# `po`). It costs about a fifth more CPU in every compile: on a fresh clone, about 230 of the
-# 1,280 CPU-seconds of make build-tests. To debug with LLDB's variables, build with
+# `po`), for more CPU in every compile (the PrismStore package from scratch: 112 CPU-seconds
+# with it, 97 with line tables; CONTRIBUTING.md). To debug with LLDB's variables, build with
 # `make build-tests PRISM_DEBUG_INFO=full` (every module compiles again, once; so does the next
 # build without it). Given to build, run, test and package, after the subcommand.
 debug_info=()

@@ -28,8 +28,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # `✔ Test "a name" passed after 0.012 seconds.`, `✘ Test name() recorded 2 issues ... after`,
 # `✔ Test "a name" with 2 test cases passed after 1.5 seconds.` Swift Testing prints the
 # symbols as written here, or as `[✔]`-less ASCII fallbacks on some terminals.
+# The name is quoted, or a function's (`name()`, `name(a:)`): a quoted name may itself hold
+# " failed" or " passed" ("... a failed one does not"), which a lazy match stopped at.
 ENDED = re.compile(
-    r"^\S*\s*Test (?!run with )(?P<name>.+?)(?: with \d+ test cases?)? "
+    r'^\S*\s*Test (?!run with )(?P<name>"(?:[^"\\]|\\.)*"|\S+)(?: with \d+ test cases?)? '
     r"(?P<result>passed|failed|recorded \d+ issues?|recorded an issue)"
     r".*? after (?P<seconds>[0-9.]+) seconds"
 )

@@ -137,20 +137,23 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # build come first. test-written adds a file to a test target and removes it: after it only
 # api-check and docs, which build no test target. Every build of the root after build-tests
 # (test's, the browser test's, the docs') finds nothing to do, and the written test's compiles
-# only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh; each used to link the code
-# generator's plugin tool again and regenerate the GraphQL types: about 230 s in all).
+# only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh;
+# each used to link the code generator's plugin tool again and regenerate the GraphQL types:
+# about 230 s in all).
+#
 # From the start (after lint), the ThreadSanitizer and fuzzer builds, which have folders of
 # their own, and the consumers (throwaway packages with builds of their own) run in the
-# background at the lowest priority (`PHASE@bg`, Tools/scripts/timed.sh): they take the cycles
-# build-tests, the tests, the browser test and the written test leave idle (build-tests kept
-# the cores 96 % busy), and never the ones those need; a failed phase stops them. `wait:PHASE` waits for
-# one before the phase that runs what it built. (The consumers used to run last, in the
-# foreground: swift-syntax, which the @CasePathable consumer builds, is a chain of modules that
-# compile one after another, and left a core idle.) The background builds are done by the
-# end of build-tests, whose budget counts them. Then the TSan tests run in the background beside
-# make test, and the fuzzing beside the browser test, the written test and the docs: each of
-# those left the cores a third to a half idle alone. fuzz-smoke fuzzes what build-fuzz built
-# (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of prism-fuzz takes 25 s with nothing to do.
+# background (`PHASE@bg`, Tools/scripts/timed.sh), niced to 19; a failed phase stops them, and
+# `wait:PHASE` waits for one before the phase that runs what it built. Measured on fresh
+# clones, nice 19 did not hold them to build-tests' idle cycles: the three took about half the
+# cores and ended by the end of build-tests (1,034-1,092 s, where it takes 571 s alone), so
+# build-tests' budget counts them. The run is CPU-bound throughout (95-98 % busy): what the
+# order saves is the idle of single phases (swift-syntax, which the @CasePathable consumer
+# builds, is a chain of modules compiled one after another, and left a core idle alone). After
+# build-tests the TSan tests run in the background beside make test, and the fuzzing beside the
+# browser test, the written test and the docs: alone, those left the cores 12 to 60 % idle.
+# fuzz-smoke fuzzes what build-fuzz built (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of
+# prism-fuzz takes 25 s with nothing to do.
 TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 \
 	wait:build-tsan=60 test-tsan@bg test=150 test-stress-short=15 wait:build-fuzz=60 fuzz-smoke@bg \
 	test-browser=90 test-written=60 api-check=15 docs=60 wait:test-tsan=60 wait:fuzz-smoke=90 \

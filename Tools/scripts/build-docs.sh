@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the given modules into .build/docs/<Module> with the
-# toolchain's docc and the symbol graphs SwiftPM extracts. Fails on any documentation warning
+# toolchain's docc and the symbol graphs of the debug build. Fails on any documentation warning
 # (a broken link, a parameter that does not exist, a snippet or slice that is not there), so the
 # catalogs stay true to the code.
 #

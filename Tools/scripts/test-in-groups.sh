@@ -82,4 +82,10 @@ else
     echo "(Run together, a test's time includes its wait for a thread: make slowest-tests times each alone.)"
     Tools/scripts/slowest-tests.py "$logs"/group-*.log
 fi
+if [[ $status -ne 0 ]]; then
+    # The failures again, last, where the end of a long log shows them.
+    echo
+    echo "== failed (from $logs):"
+    sed 's/\x1b\[[0-9;]*m//g' "$logs"/*.log | grep -E "^✘ |error:|Fatal error|fatal error" | head -40 || true
+fi
 exit "$status"

@@ -39,6 +39,7 @@ busies=()
 declare -A background_pid=()
 declare -A background_start=()
 status=0
+failed_phase=""
 total_start=$(date +%s)
 
 # The CPU seconds this shell's waited-for children used so far (user + system), as bash's
@@ -96,14 +97,21 @@ reaped_since() {
     echo "$reaped"
 }
 
-# Waits for the background phase $1; adds its rows to the table; returns its status.
+# Waits for the background phase $1 (budget $2; $3 "stopped" when it was stopped); adds its rows
+# to the table; returns its status.
 join() {
     local phase="$1" budget="$2" start code=0
     start=$(date +%s)
     echo "== waiting for $phase (in the background since $(($(date +%s) - background_start[$phase])) s)"
     wait "${background_pid[$phase]}" || code=$?
-    echo "== make $phase (ran in the background; its output:)"
-    cat "$logs/$phase.log"
+    if [[ "${3:-}" == "stopped" ]]; then
+        # Stopped because another phase failed: its last lines only, the rest is in its log.
+        echo "== make $phase (stopped in the background; the end of its output, all in $logs/$phase.log:)"
+        tail -n 5 "$logs/$phase.log"
+    else
+        echo "== make $phase (ran in the background; its output:)"
+        cat "$logs/$phase.log"
+    fi
     names+=("$phase (in the background)")
     seconds+=($(($(date +%s) - background_start[$phase])))
     budgets+=("")
@@ -115,7 +123,9 @@ join() {
     cpus+=("")
     busies+=("")
     unset "background_pid[$phase]"
-    if [ "$code" -ne 0 ]; then
+    if [[ "${3:-}" == "stopped" ]]; then
+        names[-2]="$phase (stopped)"
+    elif [ "$code" -ne 0 ]; then
         names[-2]="$phase (FAILED, exit $code)"
     fi
     return "$code"
@@ -145,6 +155,7 @@ for argument in "$@"; do
     if [[ "$phase" == wait:* ]]; then
         join "${phase#wait:}" "$budget" || {
             status=1
+            failed_phase="${phase#wait:}"
             break
         }
         continue
@@ -155,8 +166,10 @@ for argument in "$@"; do
     cpu_before=$children_cpu
     finished_before=$(finished_background)
     jiffies_before=$(cpu_jiffies)
-    make --no-print-directory "$phase"
-    status=$?
+    # Its output goes to the terminal and to PHASE.log, from which a failure's lines are
+    # repeated at the end (CI keeps the tail of a long log).
+    make --no-print-directory "$phase" 2>&1 | tee "$logs/$phase.log"
+    status=${PIPESTATUS[0]}
     names+=("$phase")
     seconds+=($(($(date +%s) - start)))
     budgets+=("$budget")
@@ -165,6 +178,7 @@ for argument in "$@"; do
     busies+=("$(busy_share "$jiffies_before" "$(cpu_jiffies)")")
     if [ "$status" -ne 0 ]; then
         names[-1]="$phase (FAILED, exit $status)"
+        failed_phase="$phase"
         break
     fi
 done
@@ -179,8 +193,13 @@ for phase in "${!background_pid[@]}"; do
     if [ "$status" -ne 0 ]; then
         echo "== stopping $phase (in the background): a phase failed"
         stop_tree "${background_pid[$phase]}"
+        join "$phase" "" stopped || true
+        continue
     fi
-    join "$phase" "" || status=1
+    join "$phase" "" || {
+        status=1
+        failed_phase="${failed_phase:-$phase}"
+    }
 done
 
 total=$(($(date +%s) - total_start))
@@ -201,4 +220,14 @@ done
 read_children_cpu
 row "total" "$total" "$total_budget" "$children_cpu" "$(busy_share "$total_jiffies" "$(cpu_jiffies)")"
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"
+# Why the run failed, last, where a log cut to its tail still shows it: the failing phase's lines
+# that name a failure (a test's ✘ and its issue, a compiler's error, a crash, a script's own
+# message), at most 60.
+if [[ -n "$failed_phase" && -f "$logs/$failed_phase.log" ]]; then
+    echo
+    echo "== why $failed_phase failed (its lines naming a failure; the whole output: $logs/$failed_phase.log)"
+    sed 's/\x1b\[[0-9;]*m//g' "$logs/$failed_phase.log" |
+        grep -E '^✘ |^\[?✘|error:|Fatal error|fatal error|FAILED|failed \(exit|Segmentation|Illegal instruction|^make(\[[0-9]+\])?: \*\*\*|[A-Za-z]+Error\b.*caught' |
+        head -60
+fi
 exit "$status"

@@ -32,12 +32,13 @@ binary="$SCRATCH/debug/prism-fuzz"
 # SwiftPM's fuzzer coverage only.
 #
 # Line tables only (swift-root.sh's PRISM_DEBUG_INFO, as the Makefile's TSan build): a
-# finding's stack still names each file and line, for about a fifth less CPU.
+# finding's stack still names each file and line, for about a fifth less CPU. No index store:
+# prism-fuzz has no tests for SwiftPM to find in it, and nothing else reads it.
 #
 # In the one environment of every build (swift-root.sh): make build-fuzz's and make fuzz-smoke's
 # variables differ, and the second build linked again what the first had built (25 s).
 build() {
-    Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits \
+    Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits --disable-index-store \
         --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING
 }
 

@@ -86,6 +86,6 @@ if [[ $status -ne 0 ]]; then
     # The failures again, last, where the end of a long log shows them.
     echo
     echo "== failed (from $logs):"
-    sed 's/\x1b\[[0-9;]*m//g' "$logs"/*.log | grep -E "^✘ |error:|Fatal error|fatal error" | head -40 || true
+    sed 's/\x1b\[[0-9;]*m//g' "$logs"/*.log | grep -E "^✘ |^[^ ]+:[0-9]+(:[0-9]+)?: (fatal )?error:|^error:|Fatal error|test-in-groups:" | head -40 || true
 fi
 exit "$status"

@@ -227,7 +227,7 @@ if [[ -n "$failed_phase" && -f "$logs/$failed_phase.log" ]]; then
     echo
     echo "== why $failed_phase failed (its lines naming a failure; the whole output: $logs/$failed_phase.log)"
     sed 's/\x1b\[[0-9;]*m//g' "$logs/$failed_phase.log" |
-        grep -E '^✘ |^\[?✘|error:|Fatal error|fatal error|FAILED|failed \(exit|Segmentation|Illegal instruction|^make(\[[0-9]+\])?: \*\*\*|[A-Za-z]+Error\b.*caught' |
+        grep -E '^✘ |^\[?✘|^[^ ]+:[0-9]+(:[0-9]+)?: (fatal )?error:|^error:|Fatal error|FAILED|failed \(exit|Segmentation fault|Illegal instruction|^make(\[[0-9]+\])?: \*\*\*' |
         head -60
 fi
 exit "$status"

@@ -120,3 +120,65 @@ func sharedWrites(directory: String, key: String, theme: String, count: Int) asy
     }
     result("wrote \(store.state.value.fontSize)")
 }
+
+/// The storage `sharedTemporary` made, kept until the process ends (as a test's can be).
+nonisolated(unsafe) var keptStorage: PrismSharedStorage?
+
+/// A test's storage (`PrismSharedStorage.temporary()`) with a file-backed shared counter, COUNT
+/// changes sent and flushed; the folder it saved in, and the store. The storage is kept in
+/// `keptStorage` when `keep`, else nothing but the store's state refers to it (not even a local
+/// variable, once this returns).
+@MainActor
+func temporaryStorageInUse(count: Int, keep: Bool) async -> (URL, PrismStore<SharedHolder<Counter>, Counter>) {
+    let storage = PrismSharedStorage.temporary()
+    if keep { keptStorage = storage }
+    let holder = withDependencies {
+        $0.prismSharedStorage = storage
+    } operation: {
+        SharedHolder(value: PrismShared(wrappedValue: Counter(), PrismPersistedKey<Counter>.file("counter")))
+    }
+    let store = PrismStore(
+        initialState: holder,
+        reducer: PrismReduce<SharedHolder<Counter>, Counter> { state, value in
+            state.value = value
+            return .none
+        }
+    )
+    for value in 1...count { store.send(Counter(count: value)) }
+    do { try await storage.flush() } catch { result("flush failed: \(error)") }
+    guard let folder = storage.isolatedDirectory else { result("no folder") }
+    return (folder, store)
+}
+
+/// Makes a test's storage with a file-backed shared counter, sends COUNT changes, flushes, and
+/// prints "folder PATH" (where the storage saved); then ends as END says: `exit` (with the
+/// storage alive), `kill` (SIGKILL: no clean-up runs) or `release` (lets the storage and the
+/// store go, and waits at most a minute for its folder to go, printing "released" or "still
+/// there").
+@MainActor
+func sharedTemporary(count: Int, end: String) async -> Never {
+    let (folder, firstStore) = await temporaryStorageInUse(count: count, keep: end != "release")
+    var store = firstStore
+    print("folder \(folder.path)")
+    fflush(nil)
+    switch end {
+    case "kill":
+        kill(getpid(), SIGKILL)
+    case "release":
+        // Another store in its place: the first one, its state and its shared value go.
+        store = PrismStore(
+            initialState: SharedHolder(value: PrismShared(value: Counter())),
+            reducer: PrismReduce<SharedHolder<Counter>, Counter> { _, _ in .none })
+        _ = store
+        // At most a minute: a folder that stays is the failure the test reports.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while FileManager.default.fileExists(atPath: folder.path), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        print(FileManager.default.fileExists(atPath: folder.path) ? "still there" : "released")
+    default:
+        break
+    }
+    fflush(nil)
+    exit(0)
+}

@@ -45,6 +45,8 @@ func usage() -> Never {
               shared-keychain SERVICE KEY TOKEN        load a keychain-backed shared Credentials?, set TOKEN, flush
               shared-writes DIRECTORY KEY THEME COUNT  hold a file-backed shared Settings, set THEME, then font sizes
                                                        1...COUNT, each saved, 20 ms apart; "wrote N"
+              shared-temporary COUNT END               a test's temporary storage with a file-backed shared Counter, COUNT
+                                                       changes flushed, "folder PATH"; END: exit, kill (SIGKILL) or release
 
             """.utf8
         )
@@ -185,6 +187,10 @@ case "shared-exit":
 
 case "shared-keychain":
     await sharedKeychain(service: operand(0), key: operand(1), token: operand(2))
+
+case "shared-temporary":
+    guard let count = Int(operand(0)), count >= 1, ["exit", "kill", "release"].contains(operand(1)) else { usage() }
+    await sharedTemporary(count: count, end: operand(1))
 
 case "shared-writes":
     guard let count = Int(operand(3)), count >= 1 else { usage() }

@@ -39,18 +39,42 @@ public final class PrismSharedStorage: Sendable {
     }
 
     private let entries = PrismLocked<[String: Entry]>([:])
+    /// Whether the storage removes `isolatedDirectory` when it ends (``temporary()``'s do).
+    private let removesIsolatedDirectory: Bool
 
     /// A storage of its own; persisted keys save where they say, or, with `isolatedDirectory`,
-    /// in that folder.
+    /// in that folder (which stays: it is yours).
     public init(isolatedDirectory: URL? = nil) {
         self.isolatedDirectory = isolatedDirectory
+        removesIsolatedDirectory = false
+    }
+
+    private init(temporaryDirectory: URL) {
+        isolatedDirectory = temporaryDirectory
+        removesIsolatedDirectory = true
     }
 
     /// A storage whose persisted keys save in a new temporary folder: what each test gets.
+    ///
+    /// Nothing of it is left behind: the folder is removed when the storage ends (once the saves
+    /// it started have ended), and at the latest when the process exits; the folders of a
+    /// process that crashed are removed by the next process that makes one.
     public static func temporary() -> PrismSharedStorage {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("PrismShared-\(UUID().uuidString)", isDirectory: true)
-        return PrismSharedStorage(isolatedDirectory: folder)
+        PrismSharedStorage(temporaryDirectory: TemporarySharedFolders.newFolder())
+    }
+
+    deinit {
+        guard removesIsolatedDirectory, let folder = isolatedDirectory else { return }
+        let flushes = entries.withLock { $0.values.compactMap(\.flush) }
+        guard !flushes.isEmpty else {
+            TemporarySharedFolders.remove(folder)
+            return
+        }
+        // A save still under way would make the folder again after it was removed.
+        Task.detached {
+            for flush in flushes { try? await flush() }
+            TemporarySharedFolders.remove(folder)
+        }
     }
 
     /// The value of `key`, made from its backing's load or `defaultValue` if this storage has

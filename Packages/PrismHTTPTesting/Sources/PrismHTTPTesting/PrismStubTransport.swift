@@ -165,19 +165,20 @@ public final class PrismStubTransport: PrismHTTPTransport, Sendable {
             if failure.url == nil { failure.url = request.url }
             return failure
         }
-        let pieces = AsyncThrowingStream<Data, any Error> { continuation in
-            let task = Task {
-                do {
-                    for chunk in chunks {
-                        if let delay = chunk.delay { try await clock.sleep(for: delay) }
-                        continuation.yield(chunk.data)
-                    }
-                    continuation.finish(throwing: failure)
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        // Each chunk's wait runs in the task that reads the body, not in a task of the stub's
+        // own: cancelling the reader ends the wait, and nothing is left running after it.
+        let next = PrismLocked(0)
+        let pieces = AsyncThrowingStream<Data, any Error> {
+            let index = next.withLock { index in
+                defer { index += 1 }
+                return index
             }
-            continuation.onTermination = { _ in task.cancel() }
+            guard index < chunks.count else {
+                if index == chunks.count, let failure { throw failure }
+                return nil
+            }
+            if let delay = chunks[index].delay { try await clock.sleep(for: delay) }
+            return chunks[index].data
         }
         return PrismHTTPStreamedResponse(
             statusCode: response.statusCode, headers: response.headers, url: response.url,

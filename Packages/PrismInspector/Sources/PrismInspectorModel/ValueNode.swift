@@ -1,4 +1,4 @@
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -93,6 +93,15 @@ extension ValueNode {
         budget: inout Budget,
         path: inout Set<ObjectIdentifier>
     ) -> ValueNode {
+        if let shared = value as? any PrismSharedInspectable {
+            // `@PrismShared var settings` is stored as `_settings`: the property's name and its
+            // value, marked shared. (Not its key: a state decoded from a recording holds the
+            // same value, which a diff must not tell apart.)
+            let shown = label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+            var node = make(shared.sharedValue, label: shown, depth: depth, budget: &budget, path: &path)
+            node.type += " (shared)"
+            return node
+        }
         budget.nodes -= 1
         let type = typeName(of: value)
         if value is any PrismSecretValue {

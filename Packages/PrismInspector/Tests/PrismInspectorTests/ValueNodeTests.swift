@@ -29,6 +29,21 @@ private struct Login {
     @PrismSecret var password = "hunter2"
 }
 
+private struct Preferences: Equatable, Sendable {
+    var theme = "dark"
+}
+
+private struct WithShared {
+    var title = "home"
+    @PrismShared var preferences: Preferences
+    @PrismShared var visits: Int
+
+    init() {
+        _preferences = PrismShared(wrappedValue: Preferences(), .inMemory("preferences"))
+        _visits = PrismShared(wrappedValue: 3, .inMemory("visits"))
+    }
+}
+
 private final class Node {
     var next: Node?
 }
@@ -79,6 +94,49 @@ struct ValueNodeTests {
         #expect(
             ValueNode(of: RowAction.toggle).diff(to: ValueNode(of: RowAction.rename("a")))
                 == [DiffLine(path: "(state)", old: ".toggle", new: #".rename("a")"#)])
+    }
+
+    @Test("a shared value shows under its property's name, as its value, marked shared")
+    func sharedValues() throws {
+        let node = ValueNode(of: WithShared())
+        let children = try #require(node.children)
+        #expect(children.map(\.label) == ["title", "preferences", "visits"])
+        let preferences = children[1]
+        #expect(preferences.type == "Preferences (shared)")
+        #expect(preferences.children?.map(\.label) == ["theme"])
+        #expect(children[2].value == "3")
+        #expect(children[2].type == "Int (shared)")
+    }
+
+    @Test("a collection's diff follows its elements: an insert at the front is one line, not a change of each")
+    func collectionDiffFollowsElements() {
+        let rows = [Row(id: 1, title: "milk"), Row(id: 2, title: "eggs"), Row(id: 3, title: "tea")]
+        let inserted = [Row(id: 9, title: "bread")] + rows
+        #expect(
+            ValueNode(of: rows).diff(to: ValueNode(of: inserted)) == [
+                DiffLine(path: "[0]", old: nil, new: #"Row(id: 9, title: "bread", tags: [])"#)
+            ])
+        // Moved to the front and renamed: an element is followed by its id.
+        let moved = [Row(id: 3, title: "green tea"), Row(id: 1, title: "milk"), Row(id: 2, title: "eggs")]
+        #expect(
+            ValueNode(of: rows).diff(to: ValueNode(of: moved)) == [
+                DiffLine(path: "[0]", old: nil, new: #"Row(id: 3, title: "green tea", tags: [])"#),
+                DiffLine(path: "[2]", old: #"Row(id: 3, title: "tea", tags: [])"#, new: nil),
+            ])
+        // Another element in the same place is a removal and an addition, not a change.
+        let replaced = [Row(id: 1, title: "milk"), Row(id: 7, title: "eggs"), Row(id: 3, title: "tea")]
+        #expect(
+            ValueNode(of: rows).diff(to: ValueNode(of: replaced)) == [
+                DiffLine(path: "[1]", old: #"Row(id: 2, title: "eggs", tags: [])"#, new: nil),
+                DiffLine(path: "[1]", old: nil, new: #"Row(id: 7, title: "eggs", tags: [])"#),
+            ])
+        // Values without ids: an insert is one line, a changed value is a change.
+        #expect(
+            ValueNode(of: [1, 2, 3]).diff(to: ValueNode(of: [0, 1, 2, 3])) == [
+                DiffLine(path: "[0]", old: nil, new: "0")
+            ])
+        #expect(
+            ValueNode(of: [1, 2, 3]).diff(to: ValueNode(of: [1, 5, 3])) == [DiffLine(path: "[1]", old: "2", new: "5")])
     }
 
     @Test("big values are cut to a budget and say how much they left out")

@@ -161,3 +161,17 @@ extension PrismShared: CustomReflectable {
         Mirror(reflecting: wrappedValue)
     }
 }
+
+/// A shared value as tools show it (PrismInspector's tree shows its value under the property's
+/// name, not the wrapper's storage `_name`).
+@_spi(PrismInternals)
+public protocol PrismSharedInspectable {
+    /// The value itself.
+    var sharedValue: Any { get }
+}
+
+@_spi(PrismInternals)
+extension PrismShared: PrismSharedInspectable {
+    /// The value (``wrappedValue``).
+    public var sharedValue: Any { wrappedValue }
+}

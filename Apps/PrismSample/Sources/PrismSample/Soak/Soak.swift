@@ -37,6 +37,9 @@ final class Soak {
         var inspect: Bool
         /// How long to wait for an inspector page before starting; nil not to wait.
         var pageWait: Duration?
+        /// How long the network steps still running at the end get to finish before one is
+        /// called stuck (a retried push takes about 1 s). A test on a loaded machine gives more.
+        var stepGrace: Duration = .seconds(10)
     }
 
     /// What the run did and what went wrong.
@@ -183,12 +186,13 @@ final class Soak {
         taskAdded.cancel()
         await feed.send(.stop).finish()
         await watch.send(.stop).finish()
-        // Network steps get 10 s to end (a retried push takes about 1 s); one still running then
-        // is stuck, and a problem.
-        let grace = ContinuousClock.now + .seconds(10)
+        // Network steps get `stepGrace` (10 s) to end; one still running then is stuck, and a
+        // problem.
+        let grace = ContinuousClock.now + plan.stepGrace
         while !running.isEmpty, ContinuousClock.now < grace { try? await Task.sleep(for: .milliseconds(20)) }
         if !running.isEmpty {
-            problems.append("\(running.count) network step(s) had not ended 10 s after the run; cancelled.")
+            problems.append(
+                "\(running.count) network step(s) had not ended \(plan.stepGrace) after the run; cancelled.")
             for task in running.values { task.cancel() }
             for task in running.values { await task.value }
         }

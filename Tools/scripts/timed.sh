@@ -103,7 +103,21 @@ join() {
     local phase="$1" budget="$2" start code=0
     start=$(date +%s)
     echo "== waiting for $phase (in the background since $(($(date +%s) - background_start[$phase])) s)"
-    wait "${background_pid[$phase]}" || code=$?
+    # The phase's status is the one it wrote to PHASE.status as it ended. `wait` alone can lose
+    # it: bash forgets a reaped background job's status when a later child of this shell gets
+    # the same PID (pid_max is 32,768 on the CI machine, and a 20-minute build wraps it), and
+    # `wait` then answers 127, "not a child of this shell", for a phase that passed (a CI run
+    # failed so). Should `wait` return before the phase ends, the loop waits for its status.
+    wait "${background_pid[$phase]}" 2>/dev/null || code=$?
+    while [[ "${3:-}" != "stopped" && ! -f "$logs/$phase.status" ]] && kill -0 "${background_pid[$phase]}" 2>/dev/null; do
+        sleep 1
+    done
+    if [[ -f "$logs/$phase.status" ]]; then
+        code=$(cat "$logs/$phase.status")
+    elif [[ "${3:-}" != "stopped" ]]; then
+        echo "== $phase ended without its status (wait: $code)"
+        [[ "$code" -ne 0 ]] || code=1
+    fi
     if [[ "${3:-}" == "stopped" ]]; then
         # Stopped because another phase failed: its last lines only, the rest is in its log.
         echo "== make $phase (stopped in the background; the end of its output, all in $logs/$phase.log:)"
@@ -137,7 +151,7 @@ for argument in "$@"; do
     [[ "$argument" == *=* ]] && budget="${argument#*=}"
     if [[ "$phase" == *@bg ]]; then
         phase="${phase%@bg}"
-        rm -f "$logs/$phase.cpu"
+        rm -f "$logs/$phase.cpu" "$logs/$phase.status"
         echo "== make $phase: started in the background (nice 19; output in $logs/$phase.log)"
         # At the lowest priority; the phase's own CPU time goes to PHASE.cpu.
         (
@@ -146,6 +160,7 @@ for argument in "$@"; do
             code=$?
             read_children_cpu
             echo "$children_cpu" >"$logs/$phase.cpu"
+            echo "$code" >"$logs/$phase.status.new" && mv "$logs/$phase.status.new" "$logs/$phase.status"
             exit "$code"
         ) >"$logs/$phase.log" 2>&1 &
         background_pid[$phase]=$!

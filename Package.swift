@@ -631,7 +631,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismStubTransportSnippetTests",
-            dependencies: ["PrismHTTP", "PrismHTTPTesting", "PrismTesting"],
+            dependencies: ["PrismHTTP", "PrismHTTPTesting", "PrismStore", "PrismTesting"],
             path: "Tests/PrismDocumentedTests/StubTransport"
         ),
         .testTarget(

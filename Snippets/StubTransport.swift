@@ -1,10 +1,12 @@
 // An app's networking tested with PrismHTTPTesting's stub transport: canned routes, a route that
-// fails twice and then succeeds, a handler, and retries on a test clock. No server, no socket.
+// fails twice and then succeeds, a handler, retries on a test clock, and a feature that follows
+// Server-Sent Events, tested with a test store on a PrismTestClock. No server, no socket.
 // These are tests: PrismStubTransportSnippetTests runs them.
 // snippet.hide
 import Foundation
 import PrismHTTP
 import PrismHTTPTesting
+import PrismStore
 import PrismTesting
 import Testing
 
@@ -38,6 +40,11 @@ struct SearchEndpoint: PrismNetworkEndpoint {
     var host: String { "api.example.com" }
     var path: String { "/search" }
     var queryItems: [URLQueryItem]? { [URLQueryItem(name: "q", value: term)] }
+}
+
+struct ScoresEndpoint: PrismNetworkEndpoint {
+    var host: String { "api.example.com" }
+    var path: String { "/scores" }
 }
 
 // snippet.show
@@ -114,3 +121,79 @@ struct SearchEndpoint: PrismNetworkEndpoint {
     }
     #expect(try await sync.value == report)
 }
+
+// snippet.show
+// snippet.events-feature
+/// Follows a match's score, sent as Server-Sent Events, until the server says it is over.
+struct ScoreFeed: PrismReducer {
+    struct Score: Decodable, Equatable, Sendable {
+        var home: Int
+        var away: Int
+    }
+
+    struct State: Equatable, Sendable {
+        var score = Score(home: 0, away: 0)
+        var isLive = false
+    }
+
+    enum Action: Equatable, Sendable {
+        case follow
+        case scored(Score)
+        case ended
+    }
+
+    let client: PrismNetworkAdapter
+
+    func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
+        switch action {
+        case .follow:
+            state.isLive = true
+            return .run { [client] send in
+                // A second after the stream closes, up to three tries.
+                let reconnection = PrismExponentialBackoff(
+                    baseDelay: .seconds(1), maxDelay: .seconds(1), maxAttempts: 3)
+                for try await event in client.events(on: ScoresEndpoint(), reconnection: reconnection) {
+                    send(.scored(try event.decode(Score.self)))
+                }
+                send(.ended)
+            }
+        case .scored(let score):
+            state.score = score
+            return .none
+        case .ended:
+            state.isLive = false
+            return .none
+        }
+    }
+}
+// snippet.end
+
+// snippet.events-test
+@MainActor
+@Test func followingTheScore() async throws {
+    // One clock for the feature's waits, the stub's chunks and the client's reconnection.
+    let clock = PrismTestClock()
+    let stub = PrismStubTransport(clock: clock)
+    stub.on(
+        .get, "/scores", times: 1,
+        respond: .stream(
+            [
+                PrismStubChunk("id: 1\ndata: {\"home\": 1, \"away\": 0}\n\n", after: .seconds(1)),
+                PrismStubChunk("id: 2\ndata: {\"home\": 1, \"away\": 1}\n\n", after: .seconds(30)),
+            ], headers: ["Content-Type": "text/event-stream"]))
+    // The next connection hears 204 No Content: the match is over, do not reconnect.
+    stub.on(.get, "/scores", respond: .status(204))
+    let client = PrismNetworkAdapter(transport: stub, cache: nil, retryClock: clock)
+    let store = PrismTestStore(initialState: ScoreFeed.State(), reducer: ScoreFeed(client: client))
+
+    await store.send(.follow) { $0.isLive = true }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.scored(.init(home: 1, away: 0))) { $0.score = .init(home: 1, away: 0) }
+    await clock.advance(by: .seconds(30))
+    await store.receive(.scored(.init(home: 1, away: 1))) { $0.score = .init(home: 1, away: 1) }
+    // The stream closed: the feed reconnects within a second, resuming after the last event.
+    await clock.advance(by: .seconds(1))
+    await store.receive(.ended) { $0.isLive = false }
+    #expect(stub.requests(.get, "/scores").map { $0.headers["Last-Event-ID"] } == [nil, "2"])
+}
+// snippet.end

@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// A response body read as it arrives: an `AsyncSequence` of chunks of bytes, read once.
 ///
@@ -36,21 +37,11 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
     }
 
     /// A stream of the chunks `chunks` produces, for transports and test doubles of your own.
-    /// The sequence is read as the stream is; leaving the stream stops reading it.
+    /// The sequence is read as the stream is, by the task that reads the stream (its waits are
+    /// that task's: a test store's effect that reads a stubbed stream waits on the test's clock
+    /// itself); leaving the stream stops reading it.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
-        let channel = BodyChannel()
-        let task = Task {
-            do {
-                for try await chunk in chunks where !chunk.isEmpty {
-                    guard await channel.send(chunk) else { return }
-                }
-                channel.finish()
-            } catch {
-                channel.finish(throwing: error)
-            }
-        }
-        channel.setOnCancel { task.cancel() }
-        self.init(channel: channel)
+        owner = Owner(source: ChunkSource(chunks))
     }
 
     /// An iterator over the stream: the stream is read once.
@@ -77,11 +68,11 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
 
     /// The bytes received and not yet read: at most about 64 KB (and one chunk) for a
     /// transport that can hold the server back. Read by the tests.
-    var queuedByteCount: Int { owner.channel.queuedByteCount }
+    var queuedByteCount: Int { owner.channel?.queuedByteCount ?? 0 }
 
     /// Leaves the stream without reading it (closing its connection): what dropping it does too.
     public func cancel() {
-        owner.channel.cancel()
+        owner.cancel()
     }
 
     /// Reads the chunks in order.
@@ -94,21 +85,37 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
 
         /// The next one, nil at the end of the body.
         public mutating func next() async throws -> Data? {
-            try await reader.owner.channel.next()
+            if let channel = reader.owner.channel {
+                return try await channel.next()
+            }
+            return try await reader.owner.source?.next()
         }
     }
 
-    /// Holds the channel while a stream or an iterator of it lives: when the last of them goes,
-    /// the reader has left, and the connection is closed.
+    /// Holds the channel (a transport's body) or the source (a sequence's) while a stream or an
+    /// iterator of it lives: when the last of them goes, the reader has left, and the
+    /// connection is closed.
     final class Owner: Sendable {
-        let channel: BodyChannel
+        let channel: BodyChannel?
+        let source: ChunkSource?
 
         init(channel: BodyChannel) {
             self.channel = channel
+            source = nil
+        }
+
+        init(source: ChunkSource) {
+            channel = nil
+            self.source = source
+        }
+
+        func cancel() {
+            channel?.cancel()
+            source?.cancel()
         }
 
         deinit {
-            channel.cancel()
+            cancel()
         }
     }
 
@@ -121,7 +128,64 @@ public struct PrismHTTPBodyStream: AsyncSequence, Sendable {
         }
 
         deinit {
-            owner.channel.cancel()
+            owner.cancel()
+        }
+    }
+
+    /// A sequence of chunks read by the stream's reader itself, one `next()` at a time (a
+    /// stream is read once, by one iterator): no task of its own, so its waits are the reader's
+    /// and cancelling the reader's task cancels them. Empty chunks are skipped; after `cancel()`
+    /// or the end, `next()` returns nil; a cancelled reader gets `CancellationError`, as from a
+    /// transport's stream.
+    ///
+    /// `cancel()` from another task takes effect at the sequence's next chunk: the wait for the
+    /// one being produced is the reader's own, and only cancelling the reader's task ends it.
+    final class ChunkSource: Sendable {
+        private let produce: @Sendable () async throws -> Data?
+        /// Whether the stream was left or ended, and whether a `next()` is under way.
+        private let state = PrismLocked((cancelled: false, reading: false))
+
+        init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+            let box = IteratorBox(chunks.makeAsyncIterator())
+            produce = { try await box.iterator.next() }
+        }
+
+        func cancel() {
+            state.withLock { $0.cancelled = true }
+        }
+
+        private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        func next() async throws -> Data? {
+            let alreadyReading = state.withLock { state in
+                defer { state.reading = true }
+                return state.reading
+            }
+            precondition(
+                !alreadyReading, "PrismHTTPBodyStream: the stream is read by two tasks at once; read it in one.")
+            defer { state.withLock { $0.reading = false } }
+            while !isCancelled {
+                if Task.isCancelled {
+                    cancel()
+                    throw CancellationError()
+                }
+                guard let chunk = try await produce() else {
+                    cancel()
+                    return nil
+                }
+                if isCancelled { return nil }
+                if !chunk.isEmpty { return chunk }
+            }
+            return nil
+        }
+    }
+
+    /// A sequence's iterator, used by one reader at a time (a stream is read once).
+    private final class IteratorBox<Iterator: AsyncIteratorProtocol>: @unchecked Sendable {
+        var iterator: Iterator
+
+        init(_ iterator: Iterator) {
+            self.iterator = iterator
         }
     }
 }

@@ -447,7 +447,10 @@ echo 'func committedStatus(_ data: CommittedQuery.Data) -> GraphQLSchema.Status?
 # A project that commits its generated code has the manifest from an earlier run (excluded above).
 mkdir -p "$codegen/Sources/Committed/GraphQLGenerated"
 echo '{}' >"$codegen/Sources/Committed/GraphQLGenerated/operations.json"
-doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-schema >"$codegen/Sources/Invalid/schema.graphqls"
+# The invalid target's schema is named schema.graphql, as GitHub's is published: the plugin reads
+# it as the schema by what it holds (read as operations, the build would fail on it instead of
+# at Bad.graphql:3:5).
+doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/GeneratingTypes.md codegen-schema >"$codegen/Sources/Invalid/schema.graphql"
 echo 'func badUser() -> BadQuery { BadQuery() }' >"$codegen/Sources/Invalid/Use.swift"
 printf 'query Bad {\n  user(login: "octocat") {\n    nme\n  }\n}\n' >"$codegen/Sources/Invalid/Bad.graphql"
 
@@ -515,6 +518,10 @@ if ! grep -q 'Bad.graphql:3:5: error: Cannot query field "nme" on type "User". D
     exit 1
 fi
 grep -m1 "Bad.graphql:3:5" "$work/invalid.log"
+if grep -q "holds type definitions" "$work/invalid.log"; then
+    echo "the plugin read the invalid target's schema.graphql as operations" >&2
+    exit 1
+fi
 
 }
 

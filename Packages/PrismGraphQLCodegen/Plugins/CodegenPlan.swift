@@ -21,7 +21,13 @@ struct CodegenPlan {
         {
             configuredSchema = object["schema"] as? String
         }
-        let schemas = files.filter { $0.pathExtension == "graphqls" || $0.lastPathComponent == "schema.json" }
+        // A `.graphql` file is a schema or operations by what it holds, not by its name: many
+        // schemas are published as `schema.graphql` (GitHub's among them).
+        let graphQLFiles = files.filter { $0.pathExtension == "graphql" }
+        let typeDefinitionFiles = Set(graphQLFiles.filter { Self.holdsTypeDefinitions($0) })
+        let schemas =
+            files.filter { $0.pathExtension == "graphqls" || $0.lastPathComponent == "schema.json" }
+            + typeDefinitionFiles.sorted { $0.path() < $1.path() }
         let schema: URL
         if let configuredSchema {
             schema = targetDirectory.appending(path: configuredSchema)
@@ -29,15 +35,20 @@ struct CodegenPlan {
             schema = schemas[0]
         } else if schemas.isEmpty {
             throw Failure(
-                description: "\(targetName) has .graphql files but no schema: add schema.graphqls (SDL) or "
-                    + "schema.json (an introspection result), or name it in prism-graphql.json.")
+                description: "\(targetName) has .graphql files but no schema: add schema.graphqls (SDL; a .graphql "
+                    + "file that holds type definitions is read as a schema too) or schema.json (an introspection "
+                    + "result), or name it in prism-graphql.json.")
         } else {
             throw Failure(
                 description:
                     "\(targetName) has several schemas (\(schemas.map(\.lastPathComponent).sorted().joined(separator: ", "))): "
                     + "name the one to use in prism-graphql.json (\"schema\").")
         }
-        let operations = files.filter { $0.pathExtension == "graphql" }.sorted { $0.path() < $1.path() }
+        // Every other `.graphql` file is operations; one that holds type definitions but is not
+        // the schema fails in the generator, which says so once for the file.
+        let schemaPath = schema.standardizedFileURL.path(percentEncoded: false)
+        let operations = graphQLFiles.filter { $0.standardizedFileURL.path(percentEncoded: false) != schemaPath }
+            .sorted { $0.path() < $1.path() }
         self.schema = schema
         self.config = config
         self.operations = operations
@@ -49,5 +60,85 @@ struct CodegenPlan {
                 if relative.hasPrefix(prefix) { relative.removeFirst(prefix.count) }
                 return relative.split(separator: "/").joined(separator: "_") + ".swift"
             } + ["GraphQLSchemaTypes.swift"]
+    }
+
+    /// Whether the GraphQL document in `file` starts with a type system definition (`type`,
+    /// `schema`, `interface`, `enum`, `input`, `scalar`, `union`, `directive`, `extend`), after
+    /// any comments and the definition's description: a schema, not operations (which start
+    /// with `query`, `mutation`, `subscription`, `fragment` or `{`). An unreadable file is not.
+    static func holdsTypeDefinitions(_ file: URL) -> Bool {
+        guard let data = try? Data(contentsOf: file) else { return false }
+        return firstKeyword(in: Array(data)).map(typeSystemKeywords.contains) ?? false
+    }
+
+    static let typeSystemKeywords: Set<String> = [
+        "type", "schema", "interface", "enum", "input", "scalar", "union", "directive", "extend",
+    ]
+
+    /// The first name in `bytes` outside comments and strings (a description), or nil when
+    /// the document starts with punctuation (`{`, a shorthand query) or is empty.
+    static func firstKeyword(in bytes: [UInt8]) -> String? {
+        var index = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "#"):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") {
+                    index += 1
+                }
+            case UInt8(ascii: "\""):
+                index = end(ofStringAt: index, in: bytes)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+                var end = index
+                while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+                return String(decoding: bytes[index..<end], as: UTF8.self)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The index after the string (`"…"` with escapes, or `"""…"""` with `\"""`) that starts at
+    /// `start`; the end of `bytes` when it is not closed.
+    private static func end(ofStringAt start: Int, in bytes: [UInt8]) -> Int {
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        if bytes[start...].starts(with: [quote, quote, quote]) {
+            var index = start + 3
+            while index < bytes.count {
+                if bytes[index] == backslash, bytes[(index + 1)...].starts(with: [quote, quote, quote]) {
+                    index += 4
+                } else if bytes[index...].starts(with: [quote, quote, quote]) {
+                    return index + 3
+                } else {
+                    index += 1
+                }
+            }
+            return bytes.count
+        }
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case backslash: index += 2
+            case quote: return index + 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"): return index
+            default: index += 1
+            }
+        }
+        return bytes.count
     }
 }

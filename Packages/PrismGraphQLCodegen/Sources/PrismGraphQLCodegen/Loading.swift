@@ -66,6 +66,19 @@ enum Loading {
             let source = Source(body: input.text, name: input.path)
             do {
                 let document = try parse(source: source)
+                // A schema read as operations (a schema file named `.graphql`, as many are
+                // published) is one problem, said once: not "not executable" for each of its
+                // thousands of types.
+                if let typeDefinition = document.definitions.first(where: { $0 is TypeSystemDefinition }) {
+                    problems.append(
+                        PrismGraphQLCodegen.diagnostic(
+                            at: typeDefinition.loc,
+                            "\(input.path.split(separator: "/").last ?? "This file") holds type definitions, "
+                                + "not operations: it is a schema. Give it the target's schema alone (the plugins "
+                                + "take a .graphql file that holds type definitions as the schema), or name it in "
+                                + "prism-graphql.json (\"schema\")."))
+                    continue
+                }
                 if first == nil { first = document }
                 definitions += document.definitions
             } catch let error as GraphQLError {

@@ -1,0 +1,1 @@
+../../Plugins/CodegenPlan.swift

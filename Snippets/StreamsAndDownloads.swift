@@ -39,6 +39,21 @@ struct ExportFailed: Error {
     var status: Int
 }
 
+func makeClient() -> PrismNetworkAdapter {
+    // snippet.show
+    // snippet.client
+    // The initializer's arguments in its order (leave out any): transport, cache, interceptors,
+    // authenticator, logger, retryPolicy, baseURL, retryClock.
+    let client = PrismNetworkAdapter(
+        retryPolicy: PrismExponentialBackoff(baseDelay: .milliseconds(200), maxAttempts: 3),
+        baseURL: URL(string: "https://api.example.com/v2"),
+        retryClock: ContinuousClock()  // a test passes a clock it controls
+    )
+    // snippet.end
+    // snippet.hide
+    return client
+}
+
 func streaming(client: PrismNetworkAdapter, file: FileHandle) async throws {
     // snippet.show
     // snippet.bytes
@@ -65,8 +80,13 @@ func lines(client: PrismNetworkAdapter) async throws {
 func events(client: PrismNetworkAdapter) async throws {
     // snippet.show
     // snippet.events
-    for try await event in client.events(on: Endpoint.chat(room: "swift")) where event.type == "message" {
+    // Resumes after the last event the app showed, across launches.
+    let saved = UserDefaults.standard.string(forKey: "chat.lastEventID") ?? ""
+    for try await event in client.events(on: Endpoint.chat(room: "swift"), lastEventID: saved)
+    where event.type == "message" {
         show(try event.decode(ChatMessage.self))
+        // The event's `id:` (or the last one the stream gave before it).
+        UserDefaults.standard.set(event.lastEventID, forKey: "chat.lastEventID")
     }
     // snippet.end
     // snippet.hide
@@ -80,7 +100,9 @@ func download(client: PrismNetworkAdapter, folder: URL) async throws {
         to: folder.appendingPathComponent("42.mp4"),
         policy: PrismDownloadPolicy(maximumBytes: 2 << 30, resumable: true)
     ) { progress in
-        print("\(Int((progress.fraction ?? 0) * 100))%")
+        // totalBytes is nil until the server says how long the body is (Content-Length).
+        let total = progress.totalBytes.map { " of \($0)" } ?? ""
+        print("\(progress.bytesReceived)\(total) bytes, \(Int((progress.fraction ?? 0) * 100))%")
     }
     print("\(video.byteCount) bytes, SHA-256 \(video.sha256)")
     // snippet.end

@@ -30,11 +30,18 @@ struct SampleAppSettingsTests {
             let settings = try await SampleApp.run(["settings"] + data)
             #expect(settings.output.contains("Signed in:    Ada Lovelace"))
 
-            // Each value in its own file; the task list's file does not hold them.
+            // Each value in its own file, the one source of its value: the task list's file names
+            // them by key (with the values as they were when it was saved), and a run reads the
+            // values from their own files, whatever the task list's copy says.
             let user = try String(contentsOf: folder.appendingPathComponent("user.json"), encoding: .utf8)
             #expect(user.contains("Ada Lovelace"))
-            let tasks = try String(contentsOf: folder.appendingPathComponent("tasks.json"), encoding: .utf8)
-            #expect(!tasks.contains("Ada") && !tasks.contains("open-first"))
+            let tasksFile = folder.appendingPathComponent("tasks.json")
+            let tasks = try String(contentsOf: tasksFile, encoding: .utf8)
+            #expect(tasks.contains("prismSharedKey") && tasks.contains("open-first"))
+            try tasks.replacingOccurrences(of: "open-first", with: "title").write(
+                to: tasksFile, atomically: true, encoding: .utf8)
+            let afterEdit = try await SampleApp.run(["settings"] + data)
+            #expect(afterEdit.output.contains("Sort order:   open-first"), "\(afterEdit.output)")
 
             let bad = try await SampleApp.run(["settings", "--sort", "sideways"] + data)
             #expect(bad.status != 0)

@@ -32,6 +32,13 @@ extension PrismInspector {
         /// reducer type called with no arguments (`MyApp.AppFeature()`), if it is one Swift code
         /// can name; set it for a reducer that takes arguments or a store made with middleware.
         public var testReducer: String?
+        /// The Swift expression a test written from the page sets the store's dependencies
+        /// with: a function or closure of type `(inout DependencyValues) -> Void`, as a test file
+        /// would write it (`AppDependencies.offline`, `{ $0.apiClient = .stub }`). When nil and
+        /// the store was made with dependencies of its own
+        /// (`PrismStore(initialState:reducer:withDependencies:)`), the written test does not
+        /// compile until they are set, and says which types of value the store was given.
+        public var testDependencies: String?
 
         /// Creates a configuration.
         ///
@@ -47,6 +54,7 @@ extension PrismInspector {
         ///   - idleTimeout: How long a connection may take to send its request, or a page stay silent.
         ///   - maxQueuedMessages: The most messages queued for a page that does not read.
         ///   - testReducer: The expression a written test makes the reducer with.
+        ///   - testDependencies: The expression a written test sets the dependencies with.
         public init(
             historyLimit: Int = 1_000,
             batchInterval: Duration = .milliseconds(50),
@@ -58,7 +66,8 @@ extension PrismInspector {
             maxConnections: Int = 32,
             idleTimeout: Duration = .seconds(30),
             maxQueuedMessages: Int = 1_000,
-            testReducer: String? = nil
+            testReducer: String? = nil,
+            testDependencies: String? = nil
         ) {
             precondition(maxConnections >= 1, "PrismInspector: maxConnections must be at least 1.")
             precondition(idleTimeout > .zero, "PrismInspector: idleTimeout must be positive.")
@@ -74,6 +83,7 @@ extension PrismInspector {
             self.idleTimeout = idleTimeout
             self.maxQueuedMessages = maxQueuedMessages
             self.testReducer = testReducer
+            self.testDependencies = testDependencies
         }
     }
 }

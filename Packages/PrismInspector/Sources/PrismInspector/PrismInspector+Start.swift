@@ -1,4 +1,4 @@
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -115,9 +115,10 @@ extension PrismInspector where State: Codable, Action: Codable {
             )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.userInfo[.prismSharedValues] = parts.sharedValues
             return try encoder.encode(recording)
         }
-        capabilities.encodeStateForTest = { state in try testJSON(state) }
+        capabilities.encodeStateForTest = { state, sharedValues in try testJSON(state, sharedValues: sharedValues) }
         capabilities.encodeActionForTest = { action in try testJSON(action) }
         capabilities.decodeStateForTest = { json in try JSONDecoder().decode(State.self, from: Data(json.utf8)) }
         capabilities.decodeRecording = { data in
@@ -134,8 +135,9 @@ extension PrismInspector where State: Codable, Action: Codable {
 
 /// `value` as the JSON a generated test decodes: keys sorted (so that an action not `Equatable`
 /// can be matched by its JSON), slashes not escaped.
-private func testJSON(_ value: some Encodable) throws -> String {
+private func testJSON(_ value: some Encodable, sharedValues: PrismSharedValues = .current) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.userInfo[.prismSharedValues] = sharedValues
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -53,6 +53,9 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     /// replacement is not recorded as one made by the app.
     var isTraveling = false
     var isStopped = false
+    /// Whether this inspector turned the shared values' journal on (see `attach(to:)`); read
+    /// by `deinit` too.
+    private nonisolated let journalsShared = PrismLocked(false)
     /// The actions the page skipped (see PrismInspector+Steering.swift), by snapshot number.
     var skipped: Set<Int> = []
     /// The lock state last sent to the pages.
@@ -96,6 +99,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         // store on the main actor, so that the store stops recording.
         if server.directory.unregister(storeID) == 0 { server.closeNow() }
         detachFromStore(ObjectIdentifier(history))
+        if journalsShared.withLock({ $0 }) { Task { @MainActor in PrismSharedJournal.end() } }
         endStreams()
     }
 
@@ -154,6 +158,10 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         store?._measuresReduceDuration = false
         store?._moveRecording()
         store?._detach(owner: owner)
+        if journalsShared.withLock({ $0 }) {
+            journalsShared.withLock { $0 = false }
+            PrismSharedJournal.end()
+        }
         for page in pages.values { page.connection.close() }
         pages.removeAll()
         pumpTask?.cancel()
@@ -274,6 +282,10 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     /// Attaches to `store`, unless another inspector is attached.
     private func attach(to store: PrismStore<State, Action>) -> Bool {
         guard store._attachedOwner == nil else { return false }
+        // The history holds shared values by reference: the journal keeps what they were at
+        // each snapshot, for the tests and exports written from it.
+        PrismSharedJournal.begin()
+        journalsShared.withLock { $0 = true }
         history._record(
             state: store._currentState,
             payload: InspectorMarker.attached,

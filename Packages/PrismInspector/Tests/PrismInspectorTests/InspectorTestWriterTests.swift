@@ -188,3 +188,83 @@ struct TestGeneratorTests {
         #expect(TestInput<Int, Int>.module(of: "Swift.Int") == nil)
     }
 }
+
+/// A state with a shared value (held by reference in the history), for the test below.
+struct ThemeState: Codable, Equatable, Sendable {
+    @PrismShared(.inMemory("inspector-theme")) var theme = "light"
+    var edits = 0
+}
+
+enum ThemeAction: Codable, Equatable, Sendable {
+    case toggle
+}
+
+struct ThemeReducer: PrismReducer {
+    func reduce(into state: inout ThemeState, action: ThemeAction) -> PrismEffect<ThemeAction> {
+        state.theme = state.theme == "dark" ? "light" : "dark"
+        state.edits += 1
+        return .none
+    }
+}
+
+@MainActor
+@Suite("Tests written from sessions with shared values")
+struct InspectorSharedValueTests {
+    @Test("each state is written with its shared values as they were then, not as they are now")
+    func sharedValuesAsTheyWere() async throws {
+        let store = withDependencies {
+            $0.prismSharedStorage = PrismSharedStorage()
+        } operation: {
+            PrismStore(initialState: ThemeState(), reducer: ThemeReducer())
+        }
+        let inspector = try await PrismInspector.start(store, configuration: .init(printsURL: false))
+        store.send(.toggle)
+        store.send(.toggle)
+        store.send(.toggle)
+        let recorded = inspector.debugger.snapshots.dropFirst()
+        let source = try inspector.testSource(
+            from: try #require(recorded.first?.index), through: try #require(recorded.last?.index))
+        let themes = source.components(separatedBy: "\n")
+            .filter { $0.contains(#""prismSharedKey":"inMemory:inspector-theme""#) }
+            .map { line in line.contains(#""value":"dark""#) ? "dark" : "light" }
+        #expect(themes == ["light", "dark", "light", "dark"])
+        #expect(source.contains("expected.userInfo[.prismSharedDecoding] = PrismSharedDecoding.asWritten"))
+        #expect(source.contains("import PrismStore"))
+        await inspector.stop()
+    }
+
+    @Test("a store made with dependencies of its own gets a test that names them and does not compile until set")
+    func dependencies() async throws {
+        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer()) {
+            $0.uuid = .incrementing
+        }
+        let inspector = try await PrismInspector.start(store, configuration: .init(printsURL: false))
+        store.send(.increment)
+        let index = try #require(inspector.debugger.snapshots.last?.index)
+        let source = try inspector.testSource(from: index, through: index)
+        #expect(source.contains("#error(#\"The store was made with Dependencies.UUIDGenerator: set them"))
+        await inspector.stop()
+
+        // Configured, the test sets them with the expression given.
+        let configured = PrismStore(initialState: TodoState(), reducer: TodoReducer()) {
+            $0.uuid = .incrementing
+        }
+        let writer = try await PrismInspector.start(
+            configured, configuration: .init(printsURL: false, testDependencies: "{ $0.uuid = .incrementing }"))
+        configured.send(.increment)
+        let last = try #require(writer.debugger.snapshots.last?.index)
+        let written = try writer.testSource(from: last, through: last)
+        #expect(written.contains("withDependencies: { $0.uuid = .incrementing }"))
+        #expect(!written.contains("#error"))
+        await writer.stop()
+
+        // A store made without: nothing to set.
+        let plain = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+        let third = try await PrismInspector.start(plain, configuration: .init(printsURL: false))
+        plain.send(.increment)
+        let only = try #require(third.debugger.snapshots.last?.index)
+        let defaults = try third.testSource(from: only, through: only)
+        #expect(defaults.contains("made without dependencies of its own") && !defaults.contains("#error"))
+        await third.stop()
+    }
+}

@@ -17,6 +17,10 @@ struct SharedPersistenceTests {
         @PrismShared var settings: Settings
     }
 
+    struct CodableState: Equatable, Codable, Sendable {
+        @PrismShared var settings: Settings
+    }
+
     enum AppAction: Sendable {
         case setTheme(String)
         case setFontSize(Int)
@@ -58,6 +62,30 @@ struct SharedPersistenceTests {
             // The next launch: a storage of its own, the same file.
             let next = makeStore(.file("settings", directory: directory), in: PrismSharedStorage())
             #expect(next.state.settings == Settings(theme: "dark", fontSize: 14))
+        }
+    }
+
+    @Test("a state decoded before any holder: the key's first holder brings its saved value, and changes save")
+    func decodedBeforeTheKey() async throws {
+        try await withTemporaryDirectory { directory in
+            try PrismDiskPersistence(directory: directory).save(Settings(theme: "saved", fontSize: 9), key: "settings")
+            let storage = PrismSharedStorage()
+            let key = PrismPersistedKey<Settings>.file("settings", directory: directory)
+            let written = #"{"settings":{"prismSharedKey":"\#(key.id)","value":{"fontSize":30,"theme":"decoded"}}}"#
+            let decoded = try withDependencies {
+                $0.prismSharedStorage = storage
+            } operation: {
+                try JSONDecoder().decode(CodableState.self, from: Data(written.utf8))
+            }
+            #expect(decoded.settings == Settings(theme: "decoded", fontSize: 30))
+            // The key's own place is the one source of its value: its saved value replaces the decoded one.
+            let store = makeStore(key, in: storage)
+            #expect(store.state.settings == Settings(theme: "saved", fontSize: 9))
+            #expect(decoded.settings == Settings(theme: "saved", fontSize: 9))
+            store.send(.setFontSize(11))
+            try await storage.flush()
+            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
+            #expect(saved == Settings(theme: "saved", fontSize: 11))
         }
     }
 

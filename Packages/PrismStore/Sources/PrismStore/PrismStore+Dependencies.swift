@@ -1,4 +1,5 @@
 import Dependencies
+import PrismSupport
 
 extension PrismStore {
     /// Creates a store whose reducer and effects see the dependencies that
@@ -44,7 +45,12 @@ extension PrismStore {
         reducer: R,
         withDependencies prepareDependencies: (inout DependencyValues) -> Void
     ) where R.State == State, R.Action == Action {
-        let dependencies = withDependencies(prepareDependencies) {
+        var overrides: [String] = []
+        let dependencies = withDependencies {
+            let before = $0
+            prepareDependencies(&$0)
+            overrides = DependencyOverrides.typeNames(setIn: $0, over: before)
+        } operation: {
             withEscapedDependencies { $0 }
         }
         self.init(initialState: initialState) { state, action in
@@ -55,7 +61,44 @@ extension PrismStore {
         }
         hearReplacements { reducer.stateReplaced($0) }
         core.root?.reducerType = R.self
+        core.root?.dependencyOverrides = overrides
         reducer.storeAttached(reading: storageReader())
+    }
+}
+
+/// What a store's `withDependencies` closure set, for a tool that writes tests of the store.
+enum DependencyOverrides {
+    /// The types of the values `after` holds that `before` did not, as Swift names them,
+    /// sorted. Read through `Mirror` from swift-dependencies' storage (a dictionary of values by
+    /// key): empty should its layout change.
+    static func typeNames(setIn after: DependencyValues, over before: DependencyValues) -> [String] {
+        let old = storage(of: before)
+        var names: Set<String> = []
+        for (key, value) in storage(of: after) {
+            if let previous = old[key], sameValue(previous, value) { continue }
+            names.insert(String(reflecting: type(of: value)))
+        }
+        return names.sorted()
+    }
+
+    private static func storage(of values: DependencyValues) -> [ObjectIdentifier: any Sendable] {
+        for child in Mirror(reflecting: values).children where child.label == "storage" {
+            return child.value as? [ObjectIdentifier: any Sendable] ?? [:]
+        }
+        return [:]
+    }
+
+    /// Whether the two are the same object, or values of one type that are equal (when
+    /// `Equatable`); a value of another kind counts as changed.
+    private static func sameValue(_ a: any Sendable, _ b: any Sendable) -> Bool {
+        if type(of: a) is AnyClass, type(of: b) is AnyClass {
+            return (a as AnyObject) === (b as AnyObject)
+        }
+        func isEqual<T>(_ a: T) -> Bool {
+            guard let b = b as? T, let isEqual = equality(of: T.self) else { return false }
+            return isEqual(a, b)
+        }
+        return isEqual(a)
     }
 }
 

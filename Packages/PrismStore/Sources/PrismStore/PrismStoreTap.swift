@@ -251,6 +251,11 @@ extension PrismStore {
     /// or nil for a store made with a closure: for a tool that writes tests of the store.
     public var _reducerType: Any.Type? { tappedRoot.reducerType }
 
+    /// The types of the dependency values the root store was made with
+    /// (`PrismStore(initialState:reducer:withDependencies:)`), as Swift names them, or nil for a
+    /// store made without: for a tool that writes tests of the store, which must set them too.
+    public var _dependencyOverrides: [String]? { tappedRoot.dependencyOverrides }
+
     /// The current state, read without observing it (a tool reading the state must not make
     /// the next send pay for telling observers).
     public var _currentState: State {

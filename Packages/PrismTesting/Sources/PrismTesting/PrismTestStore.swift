@@ -560,7 +560,8 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             // A shared value shows its expected value on both sides of the states' diff: its
             // difference is shown apart, by key.
             var parts: [String] = []
-            if let stateDifference = diff(expected, reduction.after) { parts.append(stateDifference) }
+            let stateDifference = PrismSharedTracking.describingStates { diff(expected, reduction.after) }
+            if let stateDifference { parts.append(stateDifference) }
             for shared in PrismSharedTracking.assertedDifferences() {
                 let name = shared.id.map { "Shared value '\($0)'" } ?? "A shared value"
                 let difference =

@@ -2,8 +2,9 @@ import Prism
 
 /// The whole app's state: one part per feature. This is what the store holds and what
 /// `PrismPersistMiddleware` saves to `tasks.json`: all but the open detail, which lives only
-/// while its screen is open, and the settings, whose shared values save themselves in files of
-/// their own (`preferences.json`, `user.json`).
+/// while its screen is open. The settings are shared values, which save themselves in files of
+/// their own (`preferences.json`, `user.json`); `tasks.json` names them by key, and a state
+/// decoded from it holds the values of those files (``TaskSession`` makes them first).
 struct AppState: PrismState, Codable {
     /// The task-list feature's part.
     var tasks = TaskListState()
@@ -15,6 +16,6 @@ struct AppState: PrismState, Codable {
     var settings = SettingsState()
 
     private enum CodingKeys: String, CodingKey {
-        case tasks, sync
+        case tasks, sync, settings
     }
 }

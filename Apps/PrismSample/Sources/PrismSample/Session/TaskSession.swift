@@ -74,7 +74,10 @@ final class TaskSession {
             values.sampleDataDirectory = directory
         } operation: {
             Result { () throws(SampleError) -> AppState in
-                try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? AppState()
+                // The shared values first, from their own files: the state decoded from
+                // tasks.json then holds them (it names them by key), and they save as before.
+                let fresh = AppState()
+                return try Self.load(key: Self.stateKey, from: disk, naming: "task list") ?? fresh
             }
         }.get()
         @Dependency(\.prismSharedStorage) var sharedStorage

@@ -1,4 +1,4 @@
-import PrismStore
+@_spi(PrismInternals) import PrismStore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,8 +15,9 @@ struct InspectorCapabilities<State: Sendable, Action: Sendable>: Sendable {
     var encodeAction: (@Sendable (Action) -> String?)?
     /// A session recording as JSON.
     var encodeRecording: (@Sendable (PrismSessionRecordingParts<State, Action>) throws -> Data)?
-    /// A state as the JSON a generated test decodes (keys sorted).
-    var encodeStateForTest: (@Sendable (State) throws -> String)?
+    /// A state as the JSON a generated test decodes (keys sorted), its shared values as they
+    /// were when it was recorded.
+    var encodeStateForTest: (@Sendable (State, PrismSharedValues) throws -> String)?
     /// An action likewise.
     var encodeActionForTest: (@Sendable (Action) throws -> String)?
     /// A state back from that JSON (to find what its `Codable` conformance leaves out).
@@ -30,6 +31,8 @@ struct PrismSessionRecordingParts<State: Sendable, Action: Sendable>: Sendable {
     var fileName: String?
     var initialState: State
     var entries: [(offset: Double, action: Action)]
+    /// The shared values of the initial state as they were then (for an export).
+    var sharedValues = PrismSharedValues.current
 }
 
 /// A running effect, by the action that started it.

@@ -93,7 +93,9 @@ extension PrismInspector {
             }
             entries.append((snapshot.timestamp.timeIntervalSince(initial.timestamp), action))
         }
-        let parts = PrismSessionRecordingParts(fileName: nil, initialState: initial.state, entries: entries)
+        let parts = PrismSessionRecordingParts(
+            fileName: nil, initialState: initial.state, entries: entries,
+            sharedValues: history._sharedValues(ofSnapshot: initial.index))
         let stamp = Int(Date.now.timeIntervalSince1970)
         page.send {
             do {

@@ -248,9 +248,14 @@ extension PrismInspector {
         let action = snapshot._recordedAction(as: Action.self)
         let sentFrom = snapshot._callSite(as: Action.self)?.description
         let encodeAction = capabilities.encodeAction
+        // Shared values as they were at each snapshot (the states hold them by reference).
+        let sharedValues = history._sharedValues(ofSnapshot: snapshot.index)
+        let previousSharedValues = previous.map { history._sharedValues(ofSnapshot: $0.index) }
         page.send {
-            let state = ValueNode(of: snapshot.state)
-            let before = previous.map { ValueNode(of: $0.state) }
+            let state = PrismSharedValues.$inEffect.withValue(sharedValues) { ValueNode(of: snapshot.state) }
+            let before = previous.map { previous in
+                PrismSharedValues.$inEffect.withValue(previousSharedValues) { ValueNode(of: previous.state) }
+            }
             let actionNode = action.map { ValueNode(of: $0) }
             // An action with a secret in it (anywhere, not only in the part the tree draws) is
             // not offered as JSON: that would show the secret.

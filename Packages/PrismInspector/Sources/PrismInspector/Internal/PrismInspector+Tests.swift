@@ -59,6 +59,7 @@ extension PrismInspector {
             steps.append(
                 .init(
                     index: snapshot.index, action: action, state: snapshot.state,
+                    sharedValues: history._sharedValues(ofSnapshot: snapshot.index),
                     byEffect: snapshot._isSentByEffect(as: Action.self),
                     site: snapshot._callSite(as: Action.self)?.description))
         }
@@ -70,10 +71,13 @@ extension PrismInspector {
         return .success(
             TestInput(
                 initialState: all[lower - 1].state,
+                initialSharedValues: history._sharedValues(ofSnapshot: all[lower - 1].index),
                 steps: steps,
                 effectsOutlastRange: running || effectActionsAfter,
                 title: configuration.title ?? ValueNode.displayName(of: State.self),
                 reducer: configuration.testReducer ?? Self.reducerExpression(store._reducerType),
+                dependencies: configuration.testDependencies,
+                dependencyOverrides: store._dependencyOverrides,
                 encodeState: capabilities.encodeStateForTest,
                 encodeAction: capabilities.encodeActionForTest,
                 decodeState: capabilities.decodeStateForTest
@@ -95,16 +99,23 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
         let index: Int
         let action: Action
         let state: State
+        /// Its shared values as they were then (the state holds them by reference).
+        let sharedValues: PrismSharedValues
         let byEffect: Bool
         let site: String?
     }
 
     let initialState: State
+    let initialSharedValues: PrismSharedValues
     let steps: [Step]
     let effectsOutlastRange: Bool
     let title: String
     let reducer: String?
-    let encodeState: (@Sendable (State) throws -> String)?
+    /// The expression that sets the test's dependencies, if configured.
+    let dependencies: String?
+    /// The types of the dependency values the store was made with, nil when made without.
+    let dependencyOverrides: [String]?
+    let encodeState: (@Sendable (State, PrismSharedValues) throws -> String)?
     let encodeAction: (@Sendable (Action) throws -> String)?
     let decodeState: (@Sendable (String) throws -> State)?
 
@@ -129,10 +140,12 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
 
     /// The paths of `state` its JSON does not bring back (its `Codable` conformance leaves
     /// them out, or writes them otherwise): empty when the JSON decodes to an equal state.
-    func unencodedPaths(of state: State, tree: ValueNode, json: String) -> [String] {
+    func unencodedPaths(of state: State, tree: ValueNode, json: String, sharedValues: PrismSharedValues) -> [String] {
         guard let decodeState, let decoded = try? decodeState(json) else { return [] }
         guard !Self.equal(state, decoded) else { return [] }
-        let lost = tree.diff(to: ValueNode(of: decoded), limit: 20).map(\.path)
+        // The decoded state holds the same shared values (it joins them): seen as they were too.
+        let decodedTree = PrismSharedValues.$inEffect.withValue(sharedValues) { ValueNode(of: decoded) }
+        let lost = tree.diff(to: decodedTree, limit: 20).map(\.path)
         return lost.isEmpty ? ["(state)"] : lost
     }
 
@@ -160,11 +173,12 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
                 return .failure(.init(reason: "\(error)"))
             }
         }
-        var before = ValueNode(of: initialState)
+        // The trees show each state's shared values as they were (the states hold them by reference).
+        var before = PrismSharedValues.$inEffect.withValue(initialSharedValues) { ValueNode(of: initialState) }
         var written: [TestGenerator.Step] = []
         for step in steps {
-            let after = ValueNode(of: step.state)
-            let state = encoded(step.state, encodeState)
+            let after = PrismSharedValues.$inEffect.withValue(step.sharedValues) { ValueNode(of: step.state) }
+            let state = encoded(step.state, encodeState.map { encode in { try encode($0, step.sharedValues) } })
             written.append(
                 .init(
                     index: step.index,
@@ -174,7 +188,9 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
                     byEffect: step.byEffect,
                     site: step.site,
                     changes: before.diff(to: after, limit: 50),
-                    unencoded: (try? state.get()).map { unencodedPaths(of: step.state, tree: after, json: $0) } ?? []
+                    unencoded: (try? state.get()).map {
+                        unencodedPaths(of: step.state, tree: after, json: $0, sharedValues: step.sharedValues)
+                    } ?? []
                 ))
             before = after
         }
@@ -183,11 +199,13 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
             actionType: Self.isNameable(actionName) ? actionName : nil,
             module: Self.module(of: stateName) ?? Self.module(of: actionName),
             reducer: reducer,
+            dependencies: dependencies,
+            dependencyOverrides: dependencyOverrides,
             actionIsEquatable: Action.self is any Equatable.Type,
             stateIsEquatable: State.self is any Equatable.Type,
             notCodable: encodeState == nil || encodeAction == nil
                 ? "The state and action types are not Codable: the test could not write them." : nil,
-            initialState: encoded(initialState, encodeState),
+            initialState: encoded(initialState, encodeState.map { encode in { try encode($0, initialSharedValues) } }),
             steps: written,
             effectsOutlastRange: effectsOutlastRange,
             title: title,

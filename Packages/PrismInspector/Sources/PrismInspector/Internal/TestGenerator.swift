@@ -28,9 +28,16 @@
 // holds needs no escaping, and a state of any size stays one line per state.
 //
 // The test runs the reducer given by `PrismInspector.Configuration.testReducer`, or the store's
-// reducer type called with no arguments, and the dependencies its effects read must be set
-// where the generated code says (a clock, an HTTP client): a recording holds what the app did,
-// not what its dependencies answered.
+// reducer type called with no arguments, with the dependencies
+// `PrismInspector.Configuration.testDependencies` sets. A recording holds what the app did, not
+// what its dependencies answered: a store made with dependencies of its own (its
+// `withDependencies` closure) gets a test that does not compile until they are set (an `#error`
+// naming their types), rather than one that calls the live services.
+//
+// Shared values (`@PrismShared`) are written with their key and as they were at each step (the
+// history holds them by reference; PrismSharedJournal kept their values). The first state joins
+// the test's shared values, those its store changes; the expected states hold theirs as written,
+// and `PrismTestStore` compares them with the values each action left.
 
 import PrismInspectorModel
 import PrismSupport
@@ -76,6 +83,12 @@ struct TestGenerator {
     let module: String?
     /// A Swift expression that makes the reducer.
     let reducer: String?
+    /// A Swift expression of type `(inout DependencyValues) -> Void` that sets the test's
+    /// dependencies (`PrismInspector.Configuration.testDependencies`), if configured.
+    let dependencies: String?
+    /// The types of the dependency values the store was made with, nil when it was made without
+    /// (then the test's dependencies are its defaults).
+    let dependencyOverrides: [String]?
     /// Whether the action type is `Equatable` (`receive(action)`, else a JSON match).
     let actionIsEquatable: Bool
     /// Whether the state type is `Equatable` (PrismTestStore needs it).
@@ -114,6 +127,7 @@ struct TestGenerator {
         out.line("// conformances write. The reducer and the dependencies its effects read are set below.")
         out.line("")
         out.line("import Foundation")
+        out.line("import PrismStore")
         out.line("import PrismTesting")
         out.line("import Testing")
         if let module {
@@ -186,16 +200,16 @@ struct TestGenerator {
             out.line("let store = PrismTestStore(")
             out.indent { out in
                 out.line("initialState: states[0],")
-                out.line("reducer: \(reducer)")
+                out.line("reducer: \(reducer),")
+                if let dependencies {
+                    out.line("withDependencies: \(dependencies)")
+                } else {
+                    out.line("withDependencies: { dependencies in")
+                    out.indent { out in writeDependencyPlaceholder(into: &out) }
+                    out.line("}")
+                }
             }
-            out.line(") {")
-            out.indent { out in
-                out.line(
-                    "// Set the dependencies the effects read here, as the app had them (a clock, an HTTP client):")
-                out.line("// $0.continuousClock = PrismTestClock()")
-                out.line("_ = $0")
-            }
-            out.line("}")
+            out.line(")")
             out.line("store.exhaustivity = .on")
             var stateNumber = 0
             for step in steps {
@@ -255,6 +269,27 @@ struct TestGenerator {
         out.line("}")
     }
 
+    /// What the test's dependencies closure holds when the configuration names none: nothing to
+    /// set for a store made without dependencies of its own; for one made with them, an
+    /// `#error` that names their types, so that the test does not run against live services.
+    private func writeDependencyPlaceholder(into out: inout SourceWriter) {
+        guard let overrides = dependencyOverrides else {
+            out.line("// The store was made without dependencies of its own: the test's are the defaults.")
+            out.line("_ = dependencies")
+            return
+        }
+        let names = overrides.isEmpty ? "dependencies of its own" : overrides.joined(separator: ", ")
+        out.line(
+            "// The app's store was made with \(Self.comment(names)) (PrismStore(initialState:reducer:withDependencies:))."
+        )
+        out.line("// Set them here as a test should have them, or set PrismInspector.Configuration.testDependencies")
+        out.line("// to the expression that does, and write the test again.")
+        out.line("_ = dependencies")
+        out.line(
+            "#error(\(Self.raw("The store was made with \(names): set them in this closure (PrismInspector.Configuration.testDependencies writes them for you)."))"
+        )
+    }
+
     /// Ends the test at a step that cannot be written: it fails saying what to write by hand.
     private func writeStop(_ reason: String, into out: inout SourceWriter) {
         out.line("// \(Self.comment(reason))")
@@ -271,14 +306,25 @@ struct TestGenerator {
             guard case .success = step.action, case .success(let json) = step.state else { break }
             states.append(json)
         }
-        out.line("/// The state before the first action, then the state after each.")
+        out.line("/// The state before the first action, then the state after each. The first state's shared")
+        out.line("/// values are the test's own (those of the store it starts), set as recorded; the others")
+        out.line("/// hold theirs as recorded, the values each step expects.")
         out.line("static func states() throws -> [\(stateType)] {")
         out.indent { out in
-            out.line("try [")
+            out.line("let json = [")
             out.indent { out in
                 for json in states { out.line(Self.raw(json) + ",") }
             }
-            out.line("].map { try JSONDecoder().decode(\(stateType).self, from: Data($0.utf8)) }")
+            out.line("]")
+            out.line("let first = JSONDecoder()")
+            out.line("first.userInfo[.prismSharedDecoding] = PrismSharedDecoding.restoring")
+            out.line("let expected = JSONDecoder()")
+            out.line("expected.userInfo[.prismSharedDecoding] = PrismSharedDecoding.asWritten")
+            out.line("return try json.enumerated().map { index, json in")
+            out.indent { out in
+                out.line("try (index == 0 ? first : expected).decode(\(stateType).self, from: Data(json.utf8))")
+            }
+            out.line("}")
         }
         out.line("}")
         out.line("")

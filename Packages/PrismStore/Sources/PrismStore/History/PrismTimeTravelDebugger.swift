@@ -55,6 +55,9 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         /// ``timestamp``, kept as a number: `Date` is a type of another library whose layout
         /// is not known here, and copying a snapshot that holds one costs a call per field.
         let secondsSinceReferenceDate: Double
+        /// Where the shared values' journal was when the state was reached
+        /// (``PrismSharedJournal``), while a tool journals; 0 otherwise.
+        let sharedPosition: Int
 
         @usableFromInline
         init(
@@ -62,13 +65,15 @@ public final class PrismTimeTravelDebugger<State>: Observable {
             secondsSinceReferenceDate: Double,
             state: State,
             payload: any CustomStringConvertible & Sendable,
-            reduceNanoseconds: Int64
+            reduceNanoseconds: Int64,
+            sharedPosition: Int
         ) {
             self.index = index
             self.secondsSinceReferenceDate = secondsSinceReferenceDate
             self.state = state
             self.payload = payload
             self.reduceNanoseconds = reduceNanoseconds
+            self.sharedPosition = sharedPosition
         }
     }
 
@@ -121,8 +126,10 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         state: State,
         payload: some CustomStringConvertible & Sendable,
         secondsSinceReferenceDate: Double,
-        reduceNanoseconds: Int64 = -1
+        reduceNanoseconds: Int64 = -1,
+        sharedPosition: Int? = nil
     ) {
+        let sharedPosition = sharedPosition ?? (SharedJournalState.isOn ? SharedJournalState.position : 0)
         mutate {
             if let position, position < buffer.count - 1 { dropSnapshots(after: position) }
             buffer.append(
@@ -131,7 +138,8 @@ public final class PrismTimeTravelDebugger<State>: Observable {
                     secondsSinceReferenceDate: secondsSinceReferenceDate,
                     state: state,
                     payload: payload,
-                    reduceNanoseconds: reduceNanoseconds
+                    reduceNanoseconds: reduceNanoseconds,
+                    sharedPosition: sharedPosition
                 )
             )
             nextIndex += 1
@@ -332,6 +340,13 @@ extension PrismTimeTravelDebugger {
             reduceNanoseconds: reduceNanoseconds)
     }
 
+    /// The values shared values had when the snapshot numbered `index` was reached, while a
+    /// tool journals them (``PrismSharedJournal``): to encode its state as it was.
+    public func _sharedValues(ofSnapshot index: Int) -> PrismSharedValues {
+        guard let offset = offset(of: index), SharedJournalState.isOn else { return .current }
+        return PrismSharedJournal.values(at: buffer[offset].sharedPosition)
+    }
+
     /// The snapshots numbered `index` and later, oldest first, without observing the debugger.
     public func _snapshots(from index: Int) -> [Snapshot] {
         (firstOffset(numberedAtLeast: index)..<buffer.count).map { buffer[$0] }
@@ -352,7 +367,8 @@ extension PrismTimeTravelDebugger {
                     secondsSinceReferenceDate: old.secondsSinceReferenceDate,
                     state: state,
                     payload: old.payload,
-                    reduceNanoseconds: old.reduceNanoseconds
+                    reduceNanoseconds: old.reduceNanoseconds,
+                    sharedPosition: old.sharedPosition
                 )
             )
         }

@@ -126,7 +126,8 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             state: state,
             secondsSinceReferenceDate: stamp,
             reduceNanoseconds: nanoseconds,
-            origin: origin
+            origin: origin,
+            sharedPosition: SharedJournalState.isOn ? SharedJournalState.position : 0
         )
         let slot = log + next
         if total < capacity {
@@ -181,7 +182,8 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
                 state: entry.state,
                 payload: RecordedAction(action: entry.action, origin: entry.origin),
                 secondsSinceReferenceDate: entry.secondsSinceReferenceDate,
-                reduceNanoseconds: entry.reduceNanoseconds
+                reduceNanoseconds: entry.reduceNanoseconds,
+                sharedPosition: entry.sharedPosition
             )
             slot = slot + 1 == capacity ? 0 : slot + 1
         }
@@ -296,6 +298,9 @@ struct ActionLogEntry<State, Action> {
     var reduceNanoseconds: Int64
     @usableFromInline
     var origin: ActionOrigin
+    /// Where the shared values' journal was when the action was reduced (PrismSharedJournal).
+    @usableFromInline
+    var sharedPosition: Int
 
     @inlinable
     init(
@@ -303,13 +308,15 @@ struct ActionLogEntry<State, Action> {
         state: State,
         secondsSinceReferenceDate: Double,
         reduceNanoseconds: Int64,
-        origin: ActionOrigin
+        origin: ActionOrigin,
+        sharedPosition: Int
     ) {
         self.action = action
         self.state = state
         self.secondsSinceReferenceDate = secondsSinceReferenceDate
         self.reduceNanoseconds = reduceNanoseconds
         self.origin = origin
+        self.sharedPosition = sharedPosition
     }
 }
 

@@ -53,6 +53,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// tests names it).
     @usableFromInline
     var reducerType: Any.Type?
+    /// The types of the dependency values the store was made with
+    /// (`PrismStore(initialState:reducer:withDependencies:)`), nil when made without: a tool
+    /// that writes tests says which a test must set.
+    var dependencyOverrides: [String]?
     private let effectRuntime = PrismEffectRuntime<Action>()
 
     /// Whether somebody read the root's state since the last change it was told about.

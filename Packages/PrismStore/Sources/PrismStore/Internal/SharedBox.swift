@@ -116,6 +116,7 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
             """
         )
         if SharedTrackingState.isActive && noteTrackedWrite() { return true }
+        if SharedJournalState.isOn { SharedJournalState.noteBefore(self, value: value) }
         willSetState()
         if writeDepth == 0 { lock.lock() }
         writeDepth += 1
@@ -130,6 +131,7 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
         if writeDepth == 0 { lock.unlock() }
         didSetState()
         backing?.valueChanged(value)
+        if SharedJournalState.isOn && writeDepth == 0 { SharedJournalState.noteChange(self, value: value) }
     }
 
     /// Sets the value to one that someone else saved (another process, another storage; see
@@ -138,11 +140,13 @@ final class SharedBox<Value: Sendable>: StateRegistrar, @unchecked Sendable {
     /// the main actor, outside any write.
     func replaceFromOutside(_ newValue: Value) {
         if let isEqual = equality(of: Value.self), isEqual(value, newValue) { return }
+        if SharedJournalState.isOn { SharedJournalState.noteBefore(self, value: value) }
         willSetState()
         lock.lock()
         value = newValue
         lock.unlock()
         didSetState()
+        if SharedJournalState.isOn { SharedJournalState.noteChange(self, value: value) }
     }
 
     /// A write while a test store tracks or checks: recorded, or redirected (true) to the

@@ -82,6 +82,17 @@ public enum PrismSharedTracking {
         }
     }
 
+    /// Runs `body` (the diff of the expected state and the actual one, for a failure message)
+    /// with every shared value in assertion mode equal to any other holder: its difference is
+    /// shown apart, by key (``assertedDifferences()``), and in the states' diff it would read
+    /// "not equal" with the same value on both sides. Call inside
+    /// ``asserting(_:startingFromBefore:_:)``.
+    public static func describingStates<Result>(_ body: () throws -> Result) rethrows -> Result {
+        SharedTrackingState.isDescribing = true
+        defer { SharedTrackingState.isDescribing = false }
+        return try body()
+    }
+
     /// Runs `body` (the test's closure and the comparison of the states) with each of `changes`
     /// in assertion mode, expecting its value before the change when `startingFromBefore` (an
     /// exhaustive test), after it otherwise.
@@ -135,4 +146,7 @@ enum SharedTrackingState {
     /// The values in assertion mode.
     @usableFromInline
     nonisolated(unsafe) static var asserted: [any AnySharedBox] = []
+    /// Whether a failure's diff of the states is being made (see
+    /// `PrismSharedTracking.describingStates`).
+    nonisolated(unsafe) static var isDescribing = false
 }

@@ -72,6 +72,11 @@ public struct PrismShared<Value: Sendable>: Sendable {
         self.box = storage.box(for: key, default: defaultValue)
     }
 
+    /// A holder of `box`'s value.
+    init(box: SharedBox<Value>) {
+        self.box = box
+    }
+
     /// A value of its own, without a key, that can be handed to other features
     /// (``projectedValue``).
     public init(value: Value) {
@@ -121,15 +126,32 @@ public struct PrismShared<Value: Sendable>: Sendable {
 }
 
 extension PrismShared: Equatable where Value: Equatable {
-    /// Whether the two values are equal. (While a test store checks an action that changed the
-    /// value, a holder compared with itself compares the value the test expects with the one the
-    /// action left.)
+    /// Whether the two values are equal.
+    ///
+    /// While a test store checks an action that changed the value, a holder compared with
+    /// itself compares the value the test expects with the one the action left; and a holder
+    /// of another value in its place (the test's expected state holds a state decoded as
+    /// written, ``PrismSharedDecoding/asWritten``) gives the value the test expects.
     public static func == (lhs: Self, rhs: Self) -> Bool {
+        // In a failure's diff of the states, a value under check is shown apart, by key.
+        if SharedTrackingState.isDescribing, lhs.box.currentAssertion != nil || rhs.box.currentAssertion != nil {
+            return true
+        }
         if lhs.box === rhs.box {
             guard let assertion = lhs.box.currentAssertion else { return true }
             return assertion.expected == assertion.actual
         }
+        if let matched = expecting(lhs, of: rhs) ?? expecting(rhs, of: lhs) { return matched }
         return lhs.wrappedValue == rhs.wrappedValue
+    }
+
+    /// When `changed` is a value a test store is checking and `expected` holds another value:
+    /// that value becomes what the test expects of `changed` (so that the failure message shows
+    /// it), and whether the action left it. Nil otherwise.
+    private static func expecting(_ expected: Self, of changed: Self) -> Bool? {
+        guard let assertion = changed.box.currentAssertion, expected.box.currentAssertion == nil else { return nil }
+        assertion.expected = expected.wrappedValue
+        return assertion.expected == assertion.actual
     }
 }
 
@@ -141,10 +163,113 @@ extension PrismShared: Hashable where Value: Hashable {
 }
 
 extension PrismShared: Encodable where Value: Encodable {
-    /// Encodes the value, as if it were a plain property.
+    /// Encodes the value with its key's id, `{"prismSharedKey": "file:settings", "value": …}`,
+    /// so that decoding finds the key again (see ``init(from:)``); a value made with
+    /// ``init(value:)`` encodes as the value alone, as a plain property would.
+    ///
+    /// An exported recording or a test PrismInspector writes holds shared values so.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(wrappedValue)
+        // A tool writing a recorded state gives the values as they were then (PrismSharedJournal).
+        let then = (encoder.userInfo[.prismSharedValues] as? PrismSharedValues)?.value(of: box) as? Value
+        let value = then ?? wrappedValue
+        guard let id = box.id else {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+            return
+        }
+        var container = encoder.container(keyedBy: SharedCodingKeys.self)
+        try container.encode(id, forKey: .prismSharedKey)
+        try container.encode(value, forKey: .value)
+    }
+}
+
+/// The keys of a shared value encoded with its key's id.
+private enum SharedCodingKeys: String, CodingKey {
+    case prismSharedKey
+    case value
+}
+
+extension PrismShared: Decodable where Value: Decodable {
+    /// Decodes a shared value as ``encode(to:)`` wrote it: a state that holds shared values is
+    /// `Codable` with the conformance Swift writes for it.
+    ///
+    /// A value written with its key's id is that key's value in the storage in effect where it
+    /// is decoded (``PrismSharedStorage``), as a holder made with the key would be:
+    ///
+    /// - When the key has a value there (a store's state holds it), the decoded holder holds
+    ///   that value, and what was written is not used: decoding never changes a value other
+    ///   holders see, on whatever thread it runs (PrismInspector decodes off the main actor).
+    /// - Otherwise the written value becomes the key's value, and the key's first holder made
+    ///   later keeps it; a persisted key's saved value, when there is one, replaces it then.
+    ///
+    /// A property declared with a default (`@PrismShared(.file("settings")) var settings =
+    /// Settings()`) makes its holder, and so the key's value, before it is decoded: the written
+    /// value is then not used. To start from the written values (a test that replays a recorded
+    /// session), decode on the main actor with ``PrismSharedDecoding/restoring``, which sets
+    /// each key's value to the one written.
+    ///
+    /// With ``PrismSharedDecoding/asWritten`` in the decoder's `userInfo`
+    /// (`decoder.userInfo[.prismSharedDecoding] = PrismSharedDecoding.asWritten`), the holder
+    /// instead has a value of its own, the one written: what a test's expected state needs (a
+    /// test PrismInspector writes decodes its expected states so). A value written alone (no
+    /// key) is a value of its own either way, like ``init(value:)``.
+    ///
+    /// Throws `DecodingError.typeMismatch` when the key's value in the storage is of another
+    /// type.
+    public init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: SharedCodingKeys.self),
+            container.contains(.prismSharedKey)
+        else {
+            self.init(value: try decoder.singleValueContainer().decode(Value.self))
+            return
+        }
+        let id = try container.decode(String.self, forKey: .prismSharedKey)
+        let written = try container.decode(Value.self, forKey: .value)
+        let decoding = decoder.userInfo[.prismSharedDecoding] as? PrismSharedDecoding ?? .joiningKey
+        if decoding == .asWritten {
+            self.init(box: SharedBox(value: written, id: id))
+            return
+        }
+        if decoding == .restoring && !PrismMainExecutor.isCurrent {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "PrismSharedDecoding.restoring sets the shared value '\(id)': decode on the main actor, where shared values change."
+                ))
+        }
+        @Dependency(\.prismSharedStorage) var storage
+        guard let box = storage.box(joining: id, written: written) else {
+            throw DecodingError.typeMismatch(
+                Value.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "The shared value '\(id)' in the storage in effect is not a \(Value.self): give each shared value's key a name of its own."
+                ))
+        }
+        self.init(box: box)
+        if decoding == .restoring { wrappedValue = written }
+    }
+}
+
+/// How decoding a ``PrismShared`` treats the key it was written with: set it as
+/// `decoder.userInfo[.prismSharedDecoding]`.
+public enum PrismSharedDecoding: Sendable, Hashable {
+    /// The key's value in the storage in effect (the default; see ``PrismShared/init(from:)``).
+    case joiningKey
+    /// A value of its own, the one written: for a test's expected state.
+    case asWritten
+    /// The key's value in the storage in effect, set to the one written: a state restored as
+    /// it was recorded (the first state of a test PrismInspector writes). On the main actor
+    /// only; a change like any other (observers hear of it, a persisted key saves it).
+    case restoring
+}
+
+extension CodingUserInfoKey {
+    /// How ``PrismShared`` values are decoded: a ``PrismSharedDecoding``.
+    public static var prismSharedDecoding: CodingUserInfoKey {
+        CodingUserInfoKey(rawValue: "PrismShared.decoding")!
     }
 }
 
@@ -172,6 +297,10 @@ public protocol PrismSharedInspectable {
 
 @_spi(PrismInternals)
 extension PrismShared: PrismSharedInspectable {
-    /// The value (``wrappedValue``).
-    public var sharedValue: Any { wrappedValue }
+    /// The value (``wrappedValue``), or the one it had where a tool set the values of a recorded
+    /// state (``PrismSharedValues/inEffect``).
+    public var sharedValue: Any {
+        if let values = PrismSharedValues.inEffect, let then = values.value(of: box) as? Value { return then }
+        return wrappedValue
+    }
 }

@@ -35,7 +35,10 @@ public final class PrismSharedStorage: Sendable {
     private struct Entry {
         let box: AnyObject
         let valueType: Any.Type
-        let flush: (@Sendable () async throws -> Void)?
+        var flush: (@Sendable () async throws -> Void)?
+        /// Whether the value came from a decoded state before any holder made with the key:
+        /// the key's first holder gives it its backing (``box(for:default:)``).
+        var awaitsKey = false
     }
 
     private let entries = PrismLocked<[String: Entry]>([:])
@@ -81,7 +84,8 @@ public final class PrismSharedStorage: Sendable {
     /// none yet.
     func box<Key: PrismSharedKey>(for key: Key, default defaultValue: () -> Key.Value) -> SharedBox<Key.Value> {
         let id = key.id
-        return entries.withLock { entries in
+        let (box, lateBacking) = entries.withLock {
+            entries -> (SharedBox<Key.Value>, (any PrismSharedBacking<Key.Value>)?) in
             if let entry = entries[id] {
                 guard let box = entry.box as? SharedBox<Key.Value> else {
                     preconditionFailure(
@@ -91,20 +95,52 @@ public final class PrismSharedStorage: Sendable {
                         """
                     )
                 }
-                return box
+                guard entry.awaitsKey else { return (box, nil) }
+                // The value came from a decoded state: the key's backing joins it now.
+                entries[id]?.awaitsKey = false
+                let backing = key.makeBacking(in: self)
+                if let backing { entries[id]?.flush = { try await backing.flush() } }
+                return (box, backing)
             }
             let backing = key.makeBacking(in: self)
             let box = SharedBox(value: backing?.load() ?? defaultValue(), id: id)
-            if let backing {
-                box.backing = backing
-                backing.attach { [weak box] in box?.value }
-                backing.observeOutsideChanges { [weak box] value in box?.replaceFromOutside(value) }
-            }
+            if let backing { Self.connect(box, to: backing) }
             var flush: (@Sendable () async throws -> Void)?
             if let backing {
                 flush = { try await backing.flush() }
             }
             entries[id] = Entry(box: box, valueType: Key.Value.self, flush: flush)
+            return (box, nil)
+        }
+        if let lateBacking {
+            // Its saved value, when it has one, replaces the decoded one (the key's own place is
+            // the one source of its value); a change saves as for any key. On the main actor,
+            // where values change.
+            let saved = lateBacking.load()
+            let attach: @Sendable () -> Void = {
+                Self.connect(box, to: lateBacking)
+                if let saved { box.replaceFromOutside(saved) }
+            }
+            if PrismMainExecutor.isCurrent { attach() } else { Task { @MainActor in attach() } }
+        }
+        return box
+    }
+
+    /// Makes `backing` the one `box` tells of its changes and hears outside changes from.
+    private static func connect<Value>(_ box: SharedBox<Value>, to backing: any PrismSharedBacking<Value>) {
+        box.backing = backing
+        backing.attach { [weak box] in box?.value }
+        backing.observeOutsideChanges { [weak box] value in box?.replaceFromOutside(value) }
+    }
+
+    /// The value of the key whose id is `id`, for a decoded ``PrismShared``: the storage's value
+    /// when it has one (nil when that is not a `Value`), else `written`, which the key's first
+    /// holder made later keeps (see ``PrismShared/init(from:)``).
+    func box<Value: Sendable>(joining id: String, written: Value) -> SharedBox<Value>? {
+        entries.withLock { entries in
+            if let entry = entries[id] { return entry.box as? SharedBox<Value> }
+            let box = SharedBox(value: written, id: id)
+            entries[id] = Entry(box: box, valueType: Value.self, flush: nil, awaitsKey: true)
             return box
         }
     }

@@ -5,7 +5,10 @@ import Prism
 /// Nothing here is saved with the task list: each shared value saves itself, in its own file,
 /// and every other feature that holds it (the sync feature holds the user) sees a change at
 /// once.
-struct SettingsState: Equatable, Sendable {
+///
+/// `Codable` as Swift writes it: each shared value is written with its key, and decoding finds
+/// the key's value again (PrismStore's `PrismShared.init(from:)`).
+struct SettingsState: Codable, Equatable, Sendable {
     /// How the app looks (`preferences.json`).
     @PrismShared(.preferences) var preferences = Preferences()
     /// Who is signed in, or nil (`user.json`).

@@ -19,6 +19,14 @@ public struct CodegenInput: Sendable, Hashable {
 enum Loading {
     /// The schema of `input`: SDL, or an introspection result when the file ends in `.json`.
     static func schema(_ input: CodegenInput) throws(CodegenFailure) -> GraphQLSchema {
+        try schemaAndWarnings(input).schema
+    }
+
+    /// The schema of `input`, and the warnings about it (a definition the server repeats: the
+    /// first is used; see ``SDLChecks``).
+    static func schemaAndWarnings(
+        _ input: CodegenInput
+    ) throws(CodegenFailure) -> (schema: GraphQLSchema, warnings: [CodegenDiagnostic]) {
         var sdl = input.text
         if input.path.lowercased().hasSuffix(".json") {
             do {
@@ -34,19 +42,28 @@ enum Loading {
         // Places in SDL made from JSON are places in that SDL, not in the file: name the file only.
         let fromJSON = input.path.lowercased().hasSuffix(".json")
         do {
-            let document = try parse(source: source)
-            let problems = SDLChecks.problems(in: document, source: source, file: input.path)
-            guard problems.isEmpty else {
-                throw CodegenFailure(
-                    problems.map {
-                        var problem = $0
-                        problem.message = "Invalid schema: " + problem.message
-                        if fromJSON { (problem.line, problem.column) = (nil, nil) }
-                        return problem
-                    })
+            var document = try parse(source: source)
+            let checked = SDLChecks.check(document, source: source, file: input.path)
+            let problems = checked.problems.map {
+                var problem = $0
+                if problem.severity == .error { problem.message = "Invalid schema: " + problem.message }
+                if fromJSON { (problem.line, problem.column) = (nil, nil) }
+                return problem
+            }
+            guard !problems.contains(where: { $0.severity == .error }) else { throw CodegenFailure(problems) }
+            if !checked.repeated.isEmpty {
+                // The repeated definitions blanked out (spaces, line breaks kept: every place
+                // stays where it was), and the schema read again.
+                var bytes = Array(sdl.utf8)
+                for range in checked.repeated {
+                    for index in range.clamped(to: 0..<bytes.count) where bytes[index] != 0x0A && bytes[index] != 0x0D {
+                        bytes[index] = 0x20
+                    }
+                }
+                document = try parse(source: Source(body: String(decoding: bytes, as: UTF8.self), name: input.path))
             }
             // SDLChecks did what GraphQLSwift's SDL validation would (see there).
-            return try buildASTSchema(documentAST: document, assumeValidSDL: true)
+            return (try buildASTSchema(documentAST: document, assumeValidSDL: true), problems)
         } catch let failure as CodegenFailure {
             throw failure
         } catch let error as GraphQLError {

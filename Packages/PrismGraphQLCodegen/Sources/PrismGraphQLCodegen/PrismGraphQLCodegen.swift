@@ -10,6 +10,9 @@ public struct CodegenOutput: Sendable {
     /// Every operation with its document and the SHA-256 of it, in the format of Apollo's
     /// persisted query manifest (`apollo-persisted-query-manifest`, version 1), sorted by name.
     public var manifest: String
+    /// What is wrong in the schema but did not stop generation (a definition the server
+    /// repeats: the first is used), each at its place; printed as `file:line:column: warning:`.
+    public var warnings: [CodegenDiagnostic] = []
 }
 
 /// PrismGraphQL's code generator: a schema and `.graphql` files in, Swift out.
@@ -46,7 +49,7 @@ public enum PrismGraphQLCodegen {
     private static func generateOnce(
         schema schemaInput: CodegenInput, operations inputs: [CodegenInput], configuration: CodegenConfiguration
     ) throws(CodegenFailure) -> CodegenOutput {
-        let schema = try Loading.schema(schemaInput)
+        let (schema, warnings) = try Loading.schemaAndWarnings(schemaInput)
         let document = try Loading.document(inputs)
         var problems = validate(document, schema: schema)
         guard problems.isEmpty else { throw CodegenFailure(problems) }
@@ -108,7 +111,8 @@ public enum PrismGraphQLCodegen {
             header(schemaInput.path.split(separator: "/").last.map(String.init) ?? schemaInput.path)
             + (needsFoundation ? "import Foundation\n" : "") + "import PrismGraphQL\n\n"
             + schemaLines.joined(separator: "\n") + "\n"
-        return CodegenOutput(files: output, schemaTypes: schemaFile, manifest: manifestJSON(manifest))
+        return CodegenOutput(
+            files: output, schemaTypes: schemaFile, manifest: manifestJSON(manifest), warnings: warnings)
     }
 
     /// The schema of `input` (SDL, or an introspection result as JSON) printed as SDL.

@@ -18,17 +18,39 @@ import GraphQL
 /// | UniqueDirectiveNames | `There can be only one directive named "@d".` |
 /// | KnownTypeNames | `Unknown type "T". Did you mean "U"?` |
 ///
+/// A field, enum value or argument defined twice is a warning, not an error: servers publish
+/// such schemas (GitHub's defines `EnterpriseOwnerInfo.repositoryDeployKeySetting` twice), and
+/// operations validate against them all the same. The first definition is used: the checks
+/// give the places of the others (``Result/repeated``), which `Loading` blanks out of the text
+/// before building the schema. Every other problem stops generation.
+///
 /// Not checked: the directives a schema applies to its own definitions (unknown ones, their
 /// arguments, where they appear) and whether an extension extends a type of its kind. None
 /// changes what is generated, and a schema is the server's, which its own server checked.
 enum SDLChecks {
+    /// What the checks found: problems (errors and warnings), and the UTF-8 ranges of the
+    /// repeated definitions to leave out.
+    struct Result {
+        var problems: [CodegenDiagnostic] = []
+        var repeated: [Range<Int>] = []
+    }
+
     static let builtInScalars: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
 
-    static func problems(in document: Document, source: Source, file: String) -> [CodegenDiagnostic] {
-        var problems: [CodegenDiagnostic] = []
+    static func check(_ document: Document, source: Source, file: String) -> Result {
+        var result = Result()
         func report(_ message: String, at location: Location?) {
             let (line, column) = location.map { lineAndColumn(in: source.body, utf8Offset: $0.start) } ?? (1, 1)
-            problems.append(CodegenDiagnostic(file: file, line: line, column: column, message: message))
+            result.problems.append(CodegenDiagnostic(file: file, line: line, column: column, message: message))
+        }
+        /// A repeated definition, `definition` the whole of it: a warning at its name, and left out.
+        func repeated(_ message: String, at name: Name, definition: Location?) {
+            let (line, column) = name.loc.map { lineAndColumn(in: source.body, utf8Offset: $0.start) } ?? (1, 1)
+            result.problems.append(
+                CodegenDiagnostic(
+                    file: file, line: line, column: column, severity: .warning,
+                    message: message + " The server's schema repeats it: the first definition is used."))
+            if let definition { result.repeated.append(definition.start..<definition.end) }
         }
 
         var typeNames: Set<String> = []
@@ -42,7 +64,10 @@ enum SDLChecks {
         func fields(_ fields: [FieldDefinition], of type: String) {
             for field in fields {
                 if !fieldsByType[type, default: []].insert(field.name.value).inserted {
-                    report("Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name.loc)
+                    repeated(
+                        "Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name,
+                        definition: field.loc)
+                    continue
                 }
                 arguments(field.arguments, of: "\(type).\(field.name.value)")
                 references.append(namedType(field.type))
@@ -51,7 +76,10 @@ enum SDLChecks {
         func inputFields(_ fields: [InputValueDefinition], of type: String) {
             for field in fields {
                 if !fieldsByType[type, default: []].insert(field.name.value).inserted {
-                    report("Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name.loc)
+                    repeated(
+                        "Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name,
+                        definition: field.loc)
+                    continue
                 }
                 references.append(namedType(field.type))
             }
@@ -60,17 +88,29 @@ enum SDLChecks {
             var seen: Set<String> = []
             for argument in arguments {
                 if !seen.insert(argument.name.value).inserted {
-                    report(
+                    repeated(
                         "Argument \"\(owner)(\(argument.name.value):)\" can only be defined once.",
-                        at: argument.name.loc)
+                        at: argument.name, definition: argument.loc)
+                    continue
                 }
                 references.append(namedType(argument.type))
             }
         }
         func enumValues(_ values: [EnumValueDefinition], of type: String) {
             for value in values where !valuesByEnum[type, default: []].insert(value.name.value).inserted {
-                report("Enum value \"\(type).\(value.name.value)\" can only be defined once.", at: value.name.loc)
+                repeated(
+                    "Enum value \"\(type).\(value.name.value)\" can only be defined once.", at: value.name,
+                    definition: value.loc)
             }
+        }
+        /// Checks an extension's members with `body`; when every one of its `count` members is a
+        /// repeat, the whole extension is left out instead (an empty `{ }` is not GraphQL).
+        func leavingOut(_ extensionLocation: Location?, ifAllOf count: Int, _ body: () -> Void) {
+            let before = result.repeated.count
+            body()
+            guard count > 0, result.repeated.count - before == count, let extensionLocation else { return }
+            result.repeated.removeLast(count)
+            result.repeated.append(extensionLocation.start..<extensionLocation.end)
         }
         func define(_ name: Name) {
             if !typeNames.insert(name.value).inserted {
@@ -117,14 +157,22 @@ enum SDLChecks {
                 }
             case let extensionDefinition as TypeExtensionDefinition:
                 references += extensionDefinition.definition.interfaces
-                fields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                leavingOut(extensionDefinition.loc, ifAllOf: extensionDefinition.definition.fields.count) {
+                    fields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                }
             case let extensionDefinition as InterfaceExtensionDefinition:
                 references += extensionDefinition.definition.interfaces
-                fields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                leavingOut(extensionDefinition.loc, ifAllOf: extensionDefinition.definition.fields.count) {
+                    fields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                }
             case let extensionDefinition as InputObjectExtensionDefinition:
-                inputFields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                leavingOut(extensionDefinition.loc, ifAllOf: extensionDefinition.definition.fields.count) {
+                    inputFields(extensionDefinition.definition.fields, of: extensionDefinition.definition.name.value)
+                }
             case let extensionDefinition as EnumExtensionDefinition:
-                enumValues(extensionDefinition.definition.values, of: extensionDefinition.definition.name.value)
+                leavingOut(extensionDefinition.loc, ifAllOf: extensionDefinition.definition.values.count) {
+                    enumValues(extensionDefinition.definition.values, of: extensionDefinition.definition.name.value)
+                }
             case let extensionDefinition as UnionExtensionDefinition:
                 references += extensionDefinition.definition.types
             default:
@@ -139,7 +187,8 @@ enum SDLChecks {
                 "Unknown type \"\(reference.name.value)\".\(Suggestions.didYouMean(suggestions))",
                 at: reference.name.loc)
         }
-        return problems.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+        result.problems.sort { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+        return result
     }
 
     /// The named type at the bottom of `[T!]!`.

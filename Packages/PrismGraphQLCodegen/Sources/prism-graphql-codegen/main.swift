@@ -104,6 +104,9 @@ func run() throws(CodegenFailure) {
     var inputs: [CodegenInput] = []
     for path in arguments.inputs { inputs.append(CodegenInput(path: path, text: try read(path))) }
     let generated = try PrismGraphQLCodegen.generate(schema: schema, operations: inputs, configuration: configuration)
+    for warning in generated.warnings {
+        FileHandle.standardError.write(Data((warning.description + "\n").utf8))
+    }
     do {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
     } catch {

@@ -18,7 +18,7 @@ struct SchemaValidationTests {
         }
     }
 
-    @Test("a field defined twice (as in GitHub's public schema), a type, an enum value, an argument")
+    @Test("a type or a directive defined twice is an error; a repeated field, enum value or argument a warning")
     func duplicates() {
         let sdl = """
             type Query { a: Int b: Int a: String }
@@ -29,16 +29,55 @@ struct SchemaValidationTests {
             directive @d on FIELD
             extend type T { f: Int }
             """
+        let repeats = " The server's schema repeats it: the first definition is used."
         #expect(
             Self.problems(sdl) == [
-                #"schema.graphqls:1:28: error: Invalid schema: Field "Query.a" can only be defined once."#,
+                #"schema.graphqls:1:28: warning: Field "Query.a" can only be defined once."# + repeats,
                 #"schema.graphqls:2:6: error: Invalid schema: There can be only one type named "Query"."#,
-                #"schema.graphqls:3:14: error: Invalid schema: Enum value "E.X" can only be defined once."#,
-                #"schema.graphqls:4:20: error: Invalid schema: Argument "T.f(x:)" can only be defined once."#,
-                #"schema.graphqls:5:22: error: Invalid schema: Argument "@d(y:)" can only be defined once."#,
+                #"schema.graphqls:3:14: warning: Enum value "E.X" can only be defined once."# + repeats,
+                #"schema.graphqls:4:20: warning: Argument "T.f(x:)" can only be defined once."# + repeats,
+                #"schema.graphqls:5:22: warning: Argument "@d(y:)" can only be defined once."# + repeats,
                 #"schema.graphqls:6:12: error: Invalid schema: There can be only one directive named "@d"."#,
-                #"schema.graphqls:7:17: error: Invalid schema: Field "T.f" can only be defined once."#,
+                #"schema.graphqls:7:17: warning: Field "T.f" can only be defined once."# + repeats,
             ])
+    }
+
+    @Test(
+        "a schema that repeats fields, enum values and arguments (as GitHub's does) generates: the first wins, each repeat a warning at its place"
+    )
+    func repeatedDefinitionsGenerate() throws {
+        let sdl = """
+            type Query {
+              "The first."
+              a: Int
+              b(x: Int, x: String): Int
+              "Repeated, with another type: left out."
+              a: String
+              e: E
+            }
+            enum E { X Y X }
+            extend type Query { b: Int }
+            """
+        let output = try PrismGraphQLCodegen.generate(
+            schema: CodegenInput(path: "schema.graphqls", text: sdl),
+            operations: [CodegenInput(path: "Q.graphql", text: "query Q { a b(x: 1) e }")])
+        let repeats = " The server's schema repeats it: the first definition is used."
+        #expect(
+            output.warnings.map(\.description) == [
+                #"schema.graphqls:4:13: warning: Argument "Query.b(x:)" can only be defined once."# + repeats,
+                #"schema.graphqls:6:3: warning: Field "Query.a" can only be defined once."# + repeats,
+                #"schema.graphqls:9:14: warning: Enum value "E.X" can only be defined once."# + repeats,
+                #"schema.graphqls:10:21: warning: Field "Query.b" can only be defined once."# + repeats,
+            ])
+        let swift = try #require(output.files["Q.graphql"])
+        #expect(swift.contains("let a: Swift.Int?"), "the first definition's type")
+        #expect(!swift.contains("a: Swift.String"))
+        // An operation that relies on the left-out definition is invalid, at its place.
+        #expect(throws: CodegenFailure.self) {
+            try PrismGraphQLCodegen.generate(
+                schema: CodegenInput(path: "schema.graphqls", text: sdl),
+                operations: [CodegenInput(path: "Q.graphql", text: #"query Q { b(x: "text") }"#)])
+        }
     }
 
     @Test("an unknown type, with the names it may have meant")

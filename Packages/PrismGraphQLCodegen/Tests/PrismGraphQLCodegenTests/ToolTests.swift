@@ -76,6 +76,21 @@ struct ToolTests {
     }
 
     @Test(
+        "a schema that repeats a field: exit status 0, the Swift written, and a warning at the repeat, as builds show it"
+    )
+    func warnings() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "type Query {\n  a: Int\n  a: Int\n}\n".write(
+            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
+        try "query Q { a }\n".write(to: folder.appendingPathComponent("Q.graphql"), atomically: true, encoding: .utf8)
+        let run = try runTool(["--schema", "schema.graphqls", "--output", "out", "Q.graphql"], in: folder)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.hasPrefix(#"schema.graphqls:3:3: warning: Field "Query.a" can only be defined once."#))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/Q.graphql.swift").path))
+    }
+
+    @Test(
         "a valid target: a Swift file per .graphql file, the schema's types and the manifest; unchanged files are not rewritten"
     )
     func outputs() throws {

@@ -56,11 +56,18 @@ struct SelectionBuilder {
         return selection
     }
 
-    private func gather(_ set: SelectionSet, into selection: Selection, conditional: Bool) {
+    /// Adds the selections of `set` to `selection`; `scope` is the type `set` is selected on (an
+    /// inline fragment's condition that covers the parent, or the parent itself), where its
+    /// fields are defined: `... on Starrable { stargazerCount }` in a union's selection, whose
+    /// members are all Starrable, selects a field the union itself does not have.
+    private func gather(
+        _ set: SelectionSet, into selection: Selection, conditional: Bool, scope: GraphQLNamedType? = nil
+    ) {
         for item in set.selections {
             if let field = item as? Field {
                 let key = field.alias?.value ?? field.name.value
-                guard let definition = schema.field(field.name.value, on: selection.parent) else { continue }
+                // A validated document selects only fields its scope has.
+                guard let definition = schema.field(field.name.value, on: scope ?? selection.parent) else { continue }
                 let isConditional = conditional || Self.isConditional(field.directives)
                 if var existing = selection.fields[key] {
                     existing.conditional = existing.conditional && isConditional
@@ -73,9 +80,10 @@ struct SelectionBuilder {
                 }
             } else if let inline = item as? InlineFragment {
                 let isConditional = conditional || Self.isConditional(inline.directives)
-                let type = inline.typeCondition.flatMap { schema.getType(name: $0.name.value) } ?? selection.parent
+                let type =
+                    inline.typeCondition.flatMap { schema.getType(name: $0.name.value) } ?? scope ?? selection.parent
                 if covers(type, selection.parent) {
-                    gather(inline.selectionSet, into: selection, conditional: isConditional)
+                    gather(inline.selectionSet, into: selection, conditional: isConditional, scope: type)
                 } else if type is GraphQLObjectType {
                     selection.objectConditions[type.name, default: []].append((inline.selectionSet, isConditional))
                 } else {

@@ -129,7 +129,7 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         reduceNanoseconds: Int64 = -1,
         sharedPosition: Int? = nil
     ) {
-        let sharedPosition = sharedPosition ?? (SharedJournalState.isOn ? SharedJournalState.position : 0)
+        let sharedPosition = sharedPosition ?? SharedJournalState.position
         mutate {
             if let position, position < buffer.count - 1 { dropSnapshots(after: position) }
             buffer.append(

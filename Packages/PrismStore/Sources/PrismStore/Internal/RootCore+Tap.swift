@@ -127,7 +127,7 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             secondsSinceReferenceDate: stamp,
             reduceNanoseconds: nanoseconds,
             origin: origin,
-            sharedPosition: SharedJournalState.isOn ? SharedJournalState.position : 0
+            sharedPosition: SharedJournalState.position
         )
         let slot = log + next
         if total < capacity {
@@ -148,8 +148,10 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
         stampRemaining = 63
         guard !stampExpires else { return }
         stampExpires = true
-        Task { @MainActor [weak self] in
-            guard let self else { return }
+        // Held strongly until the turn ends, not weakly: a weak reference gives the recording
+        // a side table for good, and every retain of it in the send path then takes the slow
+        // path (twice the cost of an unattached send).
+        Task { @MainActor [self] in
             // The next action reads the clock again.
             self.stampRemaining = 0
             self.stampExpires = false

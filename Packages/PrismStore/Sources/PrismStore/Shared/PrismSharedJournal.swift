@@ -31,6 +31,7 @@ public enum PrismSharedJournal {
         SharedJournalState.changes = []
         SharedJournalState.before = [:]
         SharedJournalState.folded = 0
+        SharedJournalState.position = 0
     }
 
     /// How many changes were journaled so far: a recorded action keeps it, as the place in the
@@ -101,14 +102,16 @@ enum SharedJournalState {
     nonisolated(unsafe) static var users = 0
     /// The changes kept, oldest first; `folded` older ones were dropped.
     nonisolated(unsafe) static var changes: [Change] = []
-    @usableFromInline
     nonisolated(unsafe) static var folded = 0
     /// Each journaled value before its first change kept, or the value after the last change
     /// folded away.
     nonisolated(unsafe) static var before: [ObjectIdentifier: Change] = [:]
 
+    /// `folded + changes.count`, kept as one stored value: a store reads it with every action
+    /// it records while the journal is on (0 while it is off).
     @usableFromInline
-    static var position: Int { folded + changes.count }
+    @exclusivity(unchecked)
+    nonisolated(unsafe) static var position = 0
 
     /// Notes the value of `box` before a change, the first time the journal sees it.
     @usableFromInline
@@ -121,6 +124,7 @@ enum SharedJournalState {
     @usableFromInline
     static func noteChange(_ box: AnyObject, value: Any) {
         changes.append(Change(box: box, value: value))
+        position += 1
         guard changes.count > PrismSharedJournal.capacity else { return }
         // Fold the older half into the values the journal starts from.
         let dropped = changes.count / 2

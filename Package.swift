@@ -272,7 +272,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismCacheTests",
-            dependencies: ["PrismCache", "PrismCacheTestHelper"],
+            dependencies: [
+                "PrismCache",
+                "PrismCacheTestHelper",
+                // Starts a child process without Foundation's Process, off the cooperative pool.
+                "PrismTestSupport",
+            ],
             path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .target(
@@ -420,7 +425,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: ["PrismGraphQLCodegen"],
+            dependencies: [
+                "PrismGraphQLCodegen",
+                // Runs the tool as a child process, without Foundation's Process, off the cooperative pool.
+                "PrismTestSupport",
+            ],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
             exclude: ["Expected"]
         ),

@@ -10,7 +10,9 @@ let package = Package(
     ],
     dependencies: [
         // Prism's own plumbing, shared by its packages.
-        .package(path: "../PrismSupport")
+        .package(path: "../PrismSupport"),
+        // What Prism's own tests share.
+        .package(path: "../../Tools/PrismTestSupport"),
     ],
     targets: [
         .target(
@@ -26,7 +28,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismCacheTests",
-            dependencies: ["PrismCache", "PrismCacheTestHelper"]
+            dependencies: [
+                "PrismCache",
+                "PrismCacheTestHelper",
+                // Starts a child process without Foundation's Process, off the cooperative pool.
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

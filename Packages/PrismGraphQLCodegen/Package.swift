@@ -57,7 +57,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismGraphQLCodegenTests",
-            dependencies: ["PrismGraphQLCodegen"],
+            dependencies: [
+                "PrismGraphQLCodegen",
+                // Runs the tool as a child process, without Foundation's Process, off the cooperative pool.
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+            ],
             exclude: ["Expected"]
         ),
         // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test

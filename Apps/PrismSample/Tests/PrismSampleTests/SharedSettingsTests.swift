@@ -101,7 +101,7 @@ struct SharedSettingsTests {
             "prism-sample was not found beside the tests in \(folders.map(\.path))"
         )
         return try await offTheCooperativePool {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = binary
             process.arguments = arguments
             let pipe = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import PrismCache
+import PrismTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -272,14 +273,14 @@ struct DiskTierTests {
         let folder = try makeFolder()
         defer { cleanUp(folder) }
         for attempt in 0..<3 {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = CacheTestHelper.url
             process.arguments = ["write-loop", folder.path]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let ready = try await offThePool { () -> Bool in
+            let ready = try await offTheCooperativePool { () -> Bool in
                 var seen = Data()
                 while !String(decoding: seen, as: UTF8.self).contains("ready") {
                     let chunk = output.fileHandleForReading.availableData
@@ -292,7 +293,7 @@ struct DiskTierTests {
             // Let it write for a while, a different while each time, then kill it mid-stride.
             try await Task.sleep(for: .milliseconds(150 + 70 * attempt))
             kill(process.processIdentifier, SIGKILL)
-            try await offThePool { process.waitUntilExit() }
+            try await offTheCooperativePool { process.waitUntilExit() }
 
             let cache = try PrismResponseCache(maxSize: 10, directory: folder)
             var found = 0
@@ -336,14 +337,6 @@ enum CacheTestHelper {
         }
         return found
     }()
-}
-
-/// Runs blocking `body` on a thread of its own, so that a wait on a child process does not hold
-/// one of the cooperative pool's few threads.
-private func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
 }
 
 /// A class of this test target's own, for `Bundle(for:)`.

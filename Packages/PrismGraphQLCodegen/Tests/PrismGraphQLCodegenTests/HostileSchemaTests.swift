@@ -58,12 +58,12 @@ struct HostileSchemaTests {
         """
 
     /// The compiler's parse of `swift`: every declaration's kind and name, in order.
-    static func declarations(in swift: String) throws -> (topLevel: [String], all: [String], errors: String) {
+    static func declarations(in swift: String) async throws -> (topLevel: [String], all: [String], errors: String) {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Generated.swift")
         try Data(swift.utf8).write(to: file)
-        let run = try runProgram(
+        let run = try await runProgram(
             URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-dump-parse", file.path], in: folder)
         let dump = run.output
         var topLevel: [String] = []
@@ -85,11 +85,11 @@ struct HostileSchemaTests {
     @Test(
         "descriptions with CR, LF, CRLF, NEL, LS and PS stay comments: the compiler finds only the generated declarations"
     )
-    func descriptionsStayComments() throws {
+    func descriptionsStayComments() async throws {
         let output = try PrismGraphQLCodegen.generate(
             schema: CodegenInput(path: "schema.graphqls", text: Self.schema),
             operations: [CodegenInput(path: "Items.graphql", text: Self.operation)])
-        let types = try Self.declarations(in: output.schemaTypes)
+        let types = try await Self.declarations(in: output.schemaTypes)
         #expect(types.errors.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(types.errors)")
         #expect(types.topLevel.filter { !$0.hasPrefix("import_decl") } == ["enum_decl GraphQLSchema"])
         #expect(types.all.filter { $0.contains("njected") || $0.contains("Reopened") || $0.contains("Again") }.isEmpty)
@@ -97,7 +97,7 @@ struct HostileSchemaTests {
         #expect(types.all.contains("enum_decl Kind"))
         #expect(types.all.contains("struct_decl Filter"))
         let items = try #require(output.files["Items.graphql"])
-        let operation = try Self.declarations(in: items)
+        let operation = try await Self.declarations(in: items)
         #expect(operation.errors.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(operation.errors)")
         #expect(operation.topLevel.filter { !$0.hasPrefix("import_decl") } == ["struct_decl ItemsQuery"])
         #expect(operation.all.filter { $0.contains("njected") || $0.contains("Reopened") }.isEmpty)

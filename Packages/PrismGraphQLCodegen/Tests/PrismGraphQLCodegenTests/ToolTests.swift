@@ -1,4 +1,5 @@
 import Foundation
+import PrismTestSupport
 import Testing
 
 @testable import PrismGraphQLCodegen
@@ -16,35 +17,40 @@ let codegenTool: URL = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
 }()
 
-struct ToolRun {
+struct ToolRun: Sendable {
     let status: Int32
     let output: String
     let errors: String
 }
 
 /// Runs the tool with `arguments` in `folder` and waits for it.
-func runTool(_ arguments: [String], in folder: URL) throws -> ToolRun {
-    try runProgram(codegenTool, arguments, in: folder)
+func runTool(_ arguments: [String], in folder: URL) async throws -> ToolRun {
+    try await runProgram(codegenTool, arguments, in: folder)
 }
 
-/// Runs `executable` with `arguments` in `folder` and waits for it.
-func runProgram(_ executable: URL, _ arguments: [String], in folder: URL) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    let output = folder.appendingPathComponent("tool-output.txt")
-    let errors = folder.appendingPathComponent("tool-errors.txt")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: output)
-    process.standardError = try FileHandle(forWritingTo: errors)
-    try process.run()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus,
-        output: String(decoding: try Data(contentsOf: output), as: UTF8.self),
-        errors: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+/// Runs `executable` with `arguments` in `folder` and waits for it, on a thread of its own: a
+/// test that blocks one of the two threads Swift concurrency runs every test on stalls the tests
+/// beside it (their servers among them) for as long as the child runs, which on a busy machine
+/// was long enough for their timeouts to fire.
+func runProgram(_ executable: URL, _ arguments: [String], in folder: URL) async throws -> ToolRun {
+    try await offTheCooperativePool {
+        let process = ChildProcess()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = folder.appendingPathComponent("tool-output.txt")
+        let errors = folder.appendingPathComponent("tool-errors.txt")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.waitUntilExit()
+        return ToolRun(
+            status: process.terminationStatus,
+            output: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
 }
 
 func temporaryFolder() throws -> URL {
@@ -56,7 +62,7 @@ func temporaryFolder() throws -> URL {
 @Suite("prism-graphql-codegen, the program the plugins run")
 struct ToolTests {
     @Test("an invalid operation: exit status 1 and each problem as file:line:column: error:, the form builds show")
-    func diagnostics() throws {
+    func diagnostics() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try librarySchema.text.write(
@@ -65,7 +71,7 @@ struct ToolTests {
             at: folder.appendingPathComponent("Queries"), withIntermediateDirectories: true)
         let query = folder.appendingPathComponent("Queries/Book.graphql")
         try "query GetBook {\n  book(id: \"1\") { titel }\n}\n".write(to: query, atomically: true, encoding: .utf8)
-        let run = try runTool(
+        let run = try await runTool(
             ["--schema", "schema.graphqls", "--output", "out", query.path], in: folder)
         #expect(run.status == 1)
         #expect(
@@ -78,13 +84,13 @@ struct ToolTests {
     @Test(
         "a schema that repeats a field: exit status 0, the Swift written, and a warning at the repeat, as builds show it"
     )
-    func warnings() throws {
+    func warnings() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try "type Query {\n  a: Int\n  a: Int\n}\n".write(
             to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
         try "query Q { a }\n".write(to: folder.appendingPathComponent("Q.graphql"), atomically: true, encoding: .utf8)
-        let run = try runTool(["--schema", "schema.graphqls", "--output", "out", "Q.graphql"], in: folder)
+        let run = try await runTool(["--schema", "schema.graphqls", "--output", "out", "Q.graphql"], in: folder)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.hasPrefix(#"schema.graphqls:3:3: warning: Field "Query.a" can only be defined once."#))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/Q.graphql.swift").path))
@@ -93,7 +99,7 @@ struct ToolTests {
     @Test(
         "a valid target: a Swift file per .graphql file, the schema's types and the manifest; unchanged files are not rewritten"
     )
-    func outputs() throws {
+    func outputs() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try librarySchema.text.write(
@@ -109,7 +115,7 @@ struct ToolTests {
             folder.path, folder.appendingPathComponent("Queries/Book.graphql").path,
             folder.appendingPathComponent("AddBook.graphql").path,
         ]
-        let first = try runTool(arguments, in: folder)
+        let first = try await runTool(arguments, in: folder)
         #expect(first.status == 0, "\(first.errors)")
         let out = folder.appendingPathComponent("out")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
@@ -140,8 +146,8 @@ struct ToolTests {
         let written =
             try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
                 .modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 1.1)
-        let second = try runTool(arguments, in: folder)
+        try await Task.sleep(for: .seconds(1.1))
+        let second = try await runTool(arguments, in: folder)
         #expect(second.status == 0)
         let again =
             try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
@@ -150,7 +156,7 @@ struct ToolTests {
     }
 
     @Test("--print-schema writes an introspection result as SDL; bad arguments are refused with the usage")
-    func printSchemaAndUsage() throws {
+    func printSchemaAndUsage() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let introspection = """
@@ -163,14 +169,14 @@ struct ToolTests {
             "possibleTypes":null}],"directives":[]}}}
             """
         try introspection.write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
-        let run = try runTool(["--schema", "schema.json", "--print-schema"], in: folder)
+        let run = try await runTool(["--schema", "schema.json", "--print-schema"], in: folder)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output == "\"\"\"The root.\"\"\"\ntype Query {\n  hello(name: String = \"you\"): String!\n}\n")
-        let refused = try runTool(["--schema"], in: folder)
+        let refused = try await runTool(["--schema"], in: folder)
         #expect(refused.status == 1)
         #expect(refused.errors.contains("--schema needs a value."))
         #expect(refused.errors.contains("usage: prism-graphql-codegen"))
-        let unknown = try runTool(["--schema", "schema.json", "--output", "o", "--verbose"], in: folder)
+        let unknown = try await runTool(["--schema", "schema.json", "--output", "o", "--verbose"], in: folder)
         #expect(unknown.errors.contains("Unknown option --verbose."))
     }
 }

@@ -13,8 +13,8 @@ import Darwin
 @Suite("Several processes writing one key")
 struct ConcurrentWritersTests {
     /// Starts PrismPersistenceTestHelper with `arguments`, its output going to a pipe.
-    static func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, Pipe) {
-        let process = Process()
+    static func start(_ arguments: [String], input: Pipe? = nil) throws -> (ChildProcess, Pipe) {
+        let process = ChildProcess()
         process.executableURL = TestHelper.url
         process.arguments = arguments
         let output = Pipe()
@@ -26,7 +26,7 @@ struct ConcurrentWritersTests {
     }
 
     /// Waits for `process` to end and returns the helper's result line.
-    static func finish(_ process: Process, _ output: Pipe) async throws -> String? {
+    static func finish(_ process: ChildProcess, _ output: Pipe) async throws -> String? {
         let data = try await offTheCooperativePool { () -> Data in
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()

@@ -17,7 +17,7 @@ struct CrashSafetyTests {
             var generator = SystemRandomNumberGenerator()
             var previous = 0
             for round in 1...20 {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = TestHelper.url
                 process.arguments = ["save-loop", directory.path, "state"]
                 let output = Pipe()

@@ -43,7 +43,7 @@ struct DiskHygieneTests {
             // A process holds the lock of "busy", as it does from before it creates its
             // temporary file until after it renamed it.
             let input = Pipe()
-            let holder = Process()
+            let holder = ChildProcess()
             holder.executableURL = TestHelper.url
             holder.arguments = ["hold-lock", directory.path, "busy"]
             let output = Pipe()

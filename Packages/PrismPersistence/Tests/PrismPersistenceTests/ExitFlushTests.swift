@@ -21,8 +21,8 @@ struct ExitFlushTests {
         count: Int,
         signal: Int32?,
         in directory: URL
-    ) async throws -> (process: Process, output: String) {
-        let process = Process()
+    ) async throws -> (process: ChildProcess, output: String) {
+        let process = ChildProcess()
         process.executableURL = TestHelper.url
         process.arguments = ["exit-flush", directory.path, "counter", mode, "\(count)"]
         let output = Pipe()

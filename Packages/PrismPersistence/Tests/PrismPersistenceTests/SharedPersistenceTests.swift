@@ -319,7 +319,7 @@ struct SharedPersistenceTests {
         try await withTemporaryDirectory { directory in
             var previous = 0
             for round in 1...8 {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = TestHelper.url
                 process.arguments = ["shared-loop", directory.path, "state"]
                 let output = Pipe()
@@ -343,7 +343,7 @@ struct SharedPersistenceTests {
     @Test("a signal inside the coalescing window: the last change is saved on the way out")
     func savedOnExit() async throws {
         try await withTemporaryDirectory { directory in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = TestHelper.url
             process.arguments = ["shared-exit", directory.path, "counter", "50"]
             let output = Pipe()

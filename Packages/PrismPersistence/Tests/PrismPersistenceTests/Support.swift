@@ -183,7 +183,7 @@ private func runProcessBlocking(_ executable: URL, _ arguments: [String], enviro
         try? errors.close()
     }
 
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = executable
     process.arguments = arguments
     if let environment { process.environment = environment }

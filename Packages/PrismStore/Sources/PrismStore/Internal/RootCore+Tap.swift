@@ -44,11 +44,9 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     @usableFromInline
     @exclusivity(unchecked)
     var stamp: Double = 0
+    /// How many more actions may use `stamp`, and whether a job that ends it is scheduled.
     @usableFromInline
-    @exclusivity(unchecked)
-    var stampRemaining = 0
-    /// Whether a job that makes the next action read the clock is scheduled.
-    private var stampExpires = false
+    let stampCountdown = StampCountdown()
     /// The action log: `capacity` slots, the first `min(total, capacity)` of them initialized,
     /// the next write at `next`. Only the main actor touches it (and `deinit`).
     @usableFromInline
@@ -119,8 +117,8 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
             skipped &+= 1
             return
         }
-        stampRemaining &-= 1
-        if stampRemaining < 0 { refreshStamp() }
+        stampCountdown.remaining &-= 1
+        if stampCountdown.remaining < 0 { refreshStamp() }
         let entry = ActionLogEntry(
             action: action,
             state: state,
@@ -145,16 +143,18 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     @usableFromInline
     func refreshStamp() {
         stamp = clockBase + CoarseClock.seconds()
-        stampRemaining = 63
-        guard !stampExpires else { return }
-        stampExpires = true
-        // Held strongly until the turn ends, not weakly: a weak reference gives the recording
-        // a side table for good, and every retain of it in the send path then takes the slow
-        // path (twice the cost of an unattached send).
-        Task { @MainActor [self] in
+        let countdown = stampCountdown
+        countdown.remaining = 63
+        guard !countdown.expires else { return }
+        countdown.expires = true
+        // The job holds the countdown, not the recording: a weak reference would give the
+        // recording a side table for good (every retain of it in the send path would then take
+        // the slow path, twice the cost of an unattached send), and a strong one would keep a
+        // store's log, and the states in it, alive after the store until the job ran.
+        Task { @MainActor in
             // The next action reads the clock again.
-            self.stampRemaining = 0
-            self.stampExpires = false
+            countdown.remaining = 0
+            countdown.expires = false
         }
     }
 
@@ -285,6 +285,17 @@ extension RootCore {
     func reportEffects(_ task: PrismEffectTask) {
         if let recording, !task.isFinished { recording.tap?.didStartEffects(task) }
     }
+}
+
+/// The countdown of `StoreRecording.refreshStamp()`: main actor only.
+@usableFromInline
+final class StampCountdown: @unchecked Sendable {
+    @usableFromInline
+    @exclusivity(unchecked)
+    var remaining = 0
+    var expires = false
+
+    init() {}
 }
 
 /// One reduced action in the root's log.

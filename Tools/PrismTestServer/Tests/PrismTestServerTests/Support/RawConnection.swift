@@ -19,7 +19,7 @@ final class RawConnection {
         #endif
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
         self.descriptor = descriptor
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -12,7 +12,7 @@ import Foundation
 /// | `String`, `Int`, `Float`, `Boolean`, `ID` | `Swift.String`, `Swift.Int`, `Swift.Double`, `Swift.Bool`, `Swift.String` | qualified: a nested struct may be named `String` |
 /// | a nested name that would hide what generated code uses (`Swift`, `Data`, `Variables`, ...) | the name followed by `_` | |
 /// | a schema type or a fragment named so (`Type`, `Self`, `Swift`, `Hashable`, ...) | the name followed by `_` | `Schema.Type` is a metatype; a type `Swift` or `Hashable` in the namespace hides the one generated code means; a fragment `Data` would hide Foundation's in the whole module |
-/// | an enum value whose case would be a member generated code writes (`ALL_CASES`, `RAW_VALUE`, `UNKNOWN`) | the case followed by `_` | |
+/// | an enum value whose case would be a member generated code writes (`ALL_CASES`, `RAW_VALUE`, `UNKNOWN`) | the case followed by `_` | the catch-all is `unknown(String)` in every enum, `unknown` in every `On`: code that handles one handles all |
 enum Naming {
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
@@ -36,7 +36,13 @@ enum Naming {
     /// them.
     static let reservedCaseNames: Set<String> = [
         "allCases", "rawValue", "init", "deprecatedValue", "deprecatedValues", "lookUpDeprecatedValue",
+        unknownCase,
     ]
+
+    /// The case of every generated enum that holds a value the app does not know (a value the
+    /// schema added later, a type a selection asks nothing more of): one name in every enum,
+    /// whatever the schema's values are. A schema value spelled `UNKNOWN` becomes `unknown_`.
+    static let unknownCase = "unknown"
 
     /// The Swift name of schema type `name` (in the namespace) or of fragment `name` (in the
     /// module): as spelled, unless it is reserved.

@@ -11,7 +11,9 @@ public struct CodegenOutput: Sendable {
     /// persisted query manifest (`apollo-persisted-query-manifest`, version 1), sorted by name.
     public var manifest: String
     /// What is wrong in the schema but did not stop generation (a definition the server
-    /// repeats: the first is used), each at its place; printed as `file:line:column: warning:`.
+    /// repeats: the first is used), and what the documents use that the schema deprecates where
+    /// Swift cannot mark it (an argument, an input field or enum value written in a document),
+    /// each at its place; printed as `file:line:column: warning:`.
     public var warnings: [CodegenDiagnostic] = []
 }
 
@@ -112,7 +114,8 @@ public enum PrismGraphQLCodegen {
             + (needsFoundation ? "import Foundation\n" : "") + "import PrismGraphQL\n\n"
             + schemaLines.joined(separator: "\n") + "\n"
         return CodegenOutput(
-            files: output, schemaTypes: schemaFile, manifest: manifestJSON(manifest), warnings: warnings)
+            files: output, schemaTypes: schemaFile, manifest: manifestJSON(manifest),
+            warnings: warnings + DeprecatedUses.warnings(in: document, schema: schema))
     }
 
     /// The schema of `input` (SDL, or an introspection result as JSON) printed as SDL.

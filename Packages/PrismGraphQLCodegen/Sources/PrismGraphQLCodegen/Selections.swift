@@ -10,12 +10,16 @@ import OrderedCollections
 /// | a field | a property (optional if nullable, or under `@skip`/`@include`) | |
 /// | a field selected again under the same key | merged into one property | the response has one value per key |
 /// | an inline fragment whose type covers every type the parent can be (`... on Node` in `User`, or no type) | its fields merged into the parent | it always applies |
-/// | an inline fragment on an object type the parent may be | a case of the `on` enum, with a struct `As<Type>` | one `__typename` picks one case; `unknown` for any other |
-/// | an inline fragment on an abstract type the parent may be | an optional property `as<Type>` | several may apply at once |
-/// | a named fragment that always applies | a property of the fragment's type | fragments are usable alone |
-/// | a named fragment that applies to some types only | an optional property, decoded when `__typename` is one of them | |
+/// | an inline fragment on an object type the parent may be | a case of the `on` enum, with a struct `As<Type>` holding the parent's fields too, also read as `as<Type>` | one `__typename` picks one case; `unknown` for any other |
+/// | an inline fragment on an abstract type the parent may be | an optional property `as<Type>`, its struct holding the parent's fields too | several may apply at once |
+/// | a named fragment that always applies | a property of the fragment's type, and its fields read through it | fragments are usable alone; `issue.title` as well as `issue.issueRow.title` |
+/// | a named fragment that applies to some types only | an optional property, decoded when `__typename` is one of them; its fields optional | |
+/// | a fragment that never applies to the type (in an `As<Type>` built again from the parent's selection) | nothing | |
 final class Selection {
     let parent: GraphQLNamedType
+    /// The selection sets it was built from: an `As<Type>` struct is built from them again, on
+    /// its type, so that it holds the selection's own fields too.
+    var sets: [SelectionSet] = []
     var fields: OrderedDictionary<String, SelectedField> = [:]
     var fragments: [(name: String, optional: Bool)] = []
     /// Inline fragments on object types, by type name, in order of appearance.
@@ -52,6 +56,7 @@ struct SelectionBuilder {
     /// `sets` (each selected on `parent`) as one selection.
     func selection(of sets: [SelectionSet], on parent: GraphQLNamedType, conditional: Bool = false) -> Selection {
         let selection = Selection(parent: parent)
+        selection.sets = sets
         for set in sets { gather(set, into: selection, conditional: conditional) }
         return selection
     }
@@ -84,6 +89,10 @@ struct SelectionBuilder {
                     inline.typeCondition.flatMap { schema.getType(name: $0.name.value) } ?? scope ?? selection.parent
                 if covers(type, selection.parent) {
                     gather(inline.selectionSet, into: selection, conditional: isConditional, scope: type)
+                } else if !overlaps(type, selection.parent) {
+                    // Never applies: a selection built again on a narrower type (`AsBook` from
+                    // the selection that also has `... on Author`).
+                    continue
                 } else if type is GraphQLObjectType {
                     selection.objectConditions[type.name, default: []].append((inline.selectionSet, isConditional))
                 } else {
@@ -93,7 +102,7 @@ struct SelectionBuilder {
                 let name = spread.name.value
                 guard let fragment = fragments[name],
                     let type = schema.getType(name: fragment.typeCondition.name.value),
-                    !selection.fragments.contains(where: { $0.name == name })
+                    !selection.fragments.contains(where: { $0.name == name }), overlaps(type, selection.parent)
                 else { continue }
                 let optional = conditional || Self.isConditional(spread.directives) || !covers(type, selection.parent)
                 selection.fragments.append((name, optional))
@@ -106,6 +115,12 @@ struct SelectionBuilder {
         if condition.name == parent.name { return true }
         let possible = Set(schema.objectTypes(of: condition).map(\.name))
         return schema.objectTypes(of: parent).allSatisfy { possible.contains($0.name) }
+    }
+
+    /// Whether some object type is both one `condition` can be and one `parent` can be.
+    func overlaps(_ condition: GraphQLNamedType, _ parent: GraphQLNamedType) -> Bool {
+        let possible = Set(schema.objectTypes(of: condition).map(\.name))
+        return schema.objectTypes(of: parent).contains { possible.contains($0.name) }
     }
 
     static func isConditional(_ directives: [Directive]) -> Bool {

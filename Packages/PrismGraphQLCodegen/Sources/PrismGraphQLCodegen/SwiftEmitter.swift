@@ -30,6 +30,8 @@ struct SwiftEmitter {
     private(set) var usedEnums: Set<String> = []
     private(set) var usedInputs: Set<String> = []
     private(set) var usedScalars: Set<String> = []
+    /// ``exposedFields(ofFragment:)``, by fragment.
+    private var exposedByFragment: [String: [ExposedField]] = [:]
 
     init(schema: GraphQLSchema, configuration: CodegenConfiguration, fragments: [String: FragmentDefinition]) {
         self.schema = schema
@@ -104,24 +106,90 @@ struct SwiftEmitter {
         out.append("\(indent)}")
     }
 
-    private mutating func selectionBody(_ selection: Selection, indent: String, into out: inout [String]) {
-        var nested: [(String, Selection)] = []
+    /// The stored fields of `selection`'s struct, in order: property, Swift type, and the
+    /// nested struct of a field with a selection set.
+    private mutating func plan(_ selection: Selection) -> [PlannedField] {
+        var planned: [PlannedField] = []
         var takenNames: Set<String> = []
-        var storedKeys: [(property: String, key: String, decode: String)] = []
-        var hasDeprecated = false
         for field in selection.fields.values {
-            let definition = field.definition
             var nestedName: String?
-            if !field.selectionSets.isEmpty, let named = getNamedType(type: definition.type) {
+            var nestedSelection: Selection?
+            if !field.selectionSets.isEmpty, let named = getNamedType(type: field.definition.type) {
                 var candidate = Naming.typeName(forKey: field.key)
                 while takenNames.contains(candidate) { candidate += "_" }
                 takenNames.insert(candidate)
                 nestedName = candidate
-                nested.append((candidate, builder.selection(of: field.selectionSets, on: named)))
+                nestedSelection = builder.selection(of: field.selectionSets, on: named)
             }
-            var type = outputSwiftType(definition.type, nested: nestedName)
-            if field.conditional && !type.hasSuffix("?") { type += "?" }
-            let property = Naming.identifier(field.key)
+            planned.append(
+                PlannedField(
+                    field: field, property: Naming.identifier(field.key),
+                    type: fieldType(field, nested: nestedName), nestedName: nestedName, nested: nestedSelection))
+        }
+        return planned
+    }
+
+    /// The Swift type of `field`'s property; `nested` names its struct.
+    private mutating func fieldType(_ field: SelectedField, nested: String?) -> String {
+        var type = outputSwiftType(field.definition.type, nested: nested)
+        if field.conditional && !type.hasSuffix("?") { type += "?" }
+        return type
+    }
+
+    /// The fields fragment `name`'s struct exposes, stored or forwarded from the fragments it
+    /// spreads, with their types as written outside it (its nested structs qualified by its name).
+    private mutating func exposedFields(ofFragment name: String) -> [ExposedField] {
+        if let known = exposedByFragment[name] { return known }
+        guard let fragment = builder.fragments[name],
+            let type = schema.getType(name: fragment.typeCondition.name.value)
+        else { return [] }
+        let selection = builder.selection(of: [fragment.selectionSet], on: type)
+        let typeName = Naming.schemaTypeName(name)
+        var exposed: [ExposedField] = []
+        var keys: Set<String> = []
+        for planned in plan(selection) {
+            keys.insert(planned.field.key)
+            exposed.append(
+                ExposedField(
+                    key: planned.field.key,
+                    type: fieldType(planned.field, nested: planned.nestedName.map { "\(typeName).\($0)" }),
+                    deprecation: planned.field.definition.deprecationReason))
+        }
+        for (spread, optional) in selection.fragments {
+            for field in exposedFields(ofFragment: spread) where !keys.contains(field.key) {
+                keys.insert(field.key)
+                var field = field
+                if optional && !field.type.hasSuffix("?") { field.type += "?" }
+                exposed.append(field)
+            }
+        }
+        exposedByFragment[name] = exposed
+        return exposed
+    }
+
+    /// The members of a selection's struct (the table of ``Selection`` says where each
+    /// selection goes):
+    ///
+    /// | Member | For |
+    /// | --- | --- |
+    /// | `let key: T` | each field (a deprecated one: a deprecated `var` over private storage) |
+    /// | `let fragmentName: Fragment` (`Fragment?`) | each fragment spread |
+    /// | `var key: T { fragmentName.key }` | each field of a fragment the selection does not select itself: `issue.title` beside `issue.issueRow.title` |
+    /// | `let on: On`, `var asBook: AsBook? { … }` | inline fragments on object types: `AsBook` holds the selection's own fields too |
+    /// | `let asNode: AsNode?` | inline fragments on abstract types |
+    /// | `init(…)` | every stored member, optional ones defaulting to nil: data made in a test or a preview, without JSON |
+    private mutating func selectionBody(_ selection: Selection, indent: String, into out: inout [String]) {
+        var nested: [(String, Selection)] = []
+        var storedKeys: [(property: String, key: String, decode: String)] = []
+        // Every stored member, for the initializer: (its key, type, the property it is stored in).
+        var members: [(key: String, type: String, storage: String)] = []
+        var hasDeprecated = false
+        for planned in plan(selection) {
+            let field = planned.field
+            let definition = field.definition
+            if let name = planned.nestedName, let child = planned.nested { nested.append((name, child)) }
+            let type = planned.type
+            let property = planned.property
             out += Naming.docComment(definition.description, indent: indent)
             if let reason = definition.deprecationReason {
                 hasDeprecated = true
@@ -130,28 +198,37 @@ struct SwiftEmitter {
                 out += Naming.deprecation(reason, indent: indent)
                 out.append("\(indent)\(access)var \(property): \(type) { \(stored) }")
                 storedKeys.append((stored, field.key, type))
+                members.append((field.key, type, stored))
             } else {
                 out.append("\(indent)\(access)let \(property): \(type)")
                 storedKeys.append((property, field.key, type))
+                members.append((field.key, type, property))
             }
         }
+        var taken = Set(selection.fields.keys)
         var fragmentProperties: [(property: String, type: String, optional: Bool)] = []
         for (fragment, optional) in selection.fragments {
-            let property = Naming.identifier(fragment.prefix(1).lowercased() + fragment.dropFirst())
+            let key = fragment.prefix(1).lowercased() + fragment.dropFirst()
+            let property = Naming.identifier(key)
             let name = Naming.schemaTypeName(fragment)
-            out.append("\(indent)\(access)let \(property): \(name)\(optional ? "?" : "")")
+            let type = "\(name)\(optional ? "?" : "")"
+            out.append("\(indent)\(access)let \(property): \(type)")
             fragmentProperties.append((property, name, optional))
+            members.append((key, type, property))
+            taken.insert(key)
         }
         var objectCases: [(caseName: String, typeName: String, structName: String)] = []
         if !selection.objectConditions.isEmpty {
-            var unknown = "unknown"
+            let unknown = Naming.unknownCase
             for typeName in selection.objectConditions.keys {
-                let caseName = Naming.caseName(typeName)
-                if caseName == unknown { unknown += "_" }
+                var caseName = Naming.caseName(typeName)
+                if caseName == unknown { caseName += "_" }
                 objectCases.append((caseName, typeName, Naming.typeName(forKey: "as" + typeName)))
             }
             out.append("\(indent)/// The fields selected for one type only, by `__typename`.")
             out.append("\(indent)\(access)let on: On")
+            members.append(("on", "On", "on"))
+            taken.insert("on")
             out.append("\(indent)\(access)enum On: Sendable, Hashable {")
             for entry in objectCases {
                 out.append("\(indent)    case \(Naming.identifier(entry.caseName))(\(entry.structName))")
@@ -159,21 +236,58 @@ struct SwiftEmitter {
             out.append("\(indent)    /// Another type, which this selection asks nothing more of.")
             out.append("\(indent)    case \(unknown)")
             out.append("\(indent)}")
-            for (typeName, sets) in selection.objectConditions {
+            for entry in objectCases {
+                // `asBook`, as Apollo's users write it; `on` for a switch over every case.
+                let property = "as" + entry.typeName
+                guard !taken.contains(property) else { continue }
+                taken.insert(property)
+                out.append(
+                    "\(indent)\(access)var \(Naming.identifier(property)): \(entry.structName)? { guard case .\(Naming.identifier(entry.caseName))(let value) = on else { return nil }; return value }"
+                )
+            }
+            for typeName in selection.objectConditions.keys {
                 guard let type = schema.getType(name: typeName) else { continue }
-                let inner = builder.selection(of: sets.map(\.0), on: type)
+                // The selection's own fields and fragments apply to the type too.
+                let inner = builder.selection(of: selection.sets, on: type)
                 nested.append((Naming.typeName(forKey: "as" + typeName), inner))
             }
             objectCases.append((unknown, "", ""))
         }
         var abstractProperties: [(property: String, structName: String, possible: [String])] = []
-        for (typeName, sets) in selection.abstractConditions {
+        for typeName in selection.abstractConditions.keys {
             guard let type = schema.getType(name: typeName) else { continue }
             let structName = Naming.typeName(forKey: "as" + typeName)
             let property = "as" + typeName
             out.append("\(indent)\(access)let \(Naming.identifier(property)): \(structName)?")
+            members.append((property, structName + "?", Naming.identifier(property)))
+            taken.insert(property)
             abstractProperties.append((property, structName, schema.objectTypes(of: type).map(\.name).sorted()))
-            nested.append((structName, builder.selection(of: sets.map(\.0), on: type)))
+            nested.append((structName, builder.selection(of: selection.sets, on: type)))
+        }
+        // The fields of the fragments, where the selection reads them (`issue.title`), as
+        // Apollo's generated types have them: read through the fragment, never stored twice.
+        for entry in fragmentProperties {
+            let fragment = entry.type
+            let name = selection.fragments.first { Naming.schemaTypeName($0.name) == fragment }?.name ?? fragment
+            for field in exposedFields(ofFragment: name) where !taken.contains(field.key) {
+                taken.insert(field.key)
+                let type = entry.optional && !field.type.hasSuffix("?") ? field.type + "?" : field.type
+                let path = "\(entry.property)\(entry.optional ? "?" : "").\(Naming.identifier(field.key))"
+                out.append("\(indent)/// The field of `\(fragment)`.")
+                out += Naming.deprecation(field.deprecation, indent: indent)
+                out.append("\(indent)\(access)var \(Naming.identifier(field.key)): \(type) { \(path) }")
+            }
+        }
+        // The initializer: every stored member, optional ones defaulting to nil.
+        if !members.isEmpty {
+            let parameters = members.map {
+                "\(Naming.parameter($0.key)): \($0.type)\($0.type.hasSuffix("?") ? " = nil" : "")"
+            }
+            out.append("\(indent)\(access)init(\(parameters.joined(separator: ", "))) {")
+            for member in members {
+                out.append("\(indent)    self.\(member.storage) = \(Naming.parameterName(member.key))")
+            }
+            out.append("\(indent)}")
         }
         for (name, child) in nested {
             selectionStruct(named: name, selection: child, indent: indent, into: &out)
@@ -315,29 +429,77 @@ struct SwiftEmitter {
     }
 
     /// A struct of input fields: `(name, Swift type, may be left out, description, deprecation)`.
+    ///
+    /// | Field | Swift |
+    /// | --- | --- |
+    /// | required (non-null, no default) | `var name: T`, a parameter of the initializer |
+    /// | may be left out | `var name: PrismGraphQLNullable<T> = .absent` (or `T? = nil`), a parameter with that default |
+    /// | deprecated (GraphQL lets only one that may be left out be) | a deprecated property over private storage, encoded under its name; left out of the initializer, which a deprecated one that also sets it stands beside |
+    ///
+    /// The initializer's parameters are in the schema's order of the fields.
     private func inputStruct(
         named name: String, conformances: String,
         fields: [(String, String, Bool, String?, String?)], indent: String, into out: inout [String]
     ) {
+        typealias Field = (name: String, type: String, optional: Bool, description: String?, deprecation: String?)
+        let fields = fields.map { Field(name: $0.0, type: $0.1, optional: $0.2, description: $0.3, deprecation: $0.4) }
+        // A required field cannot be left out of the initializer: deprecated or not, it is a
+        // plain property (a valid schema has none).
+        func isDeprecated(_ field: Field) -> Bool { field.deprecation != nil && field.optional }
+        let deprecated = fields.filter(isDeprecated)
         out.append("\(indent)\(access)struct \(name): \(conformances) {")
-        for (field, type, optional, description, deprecation) in fields {
-            out += Naming.docComment(description, indent: indent + "    ")
-            // An input field's deprecation is in its description: setting it must not warn in
-            // the generated initializers.
-            _ = deprecation
+        for field in fields {
+            let property = Naming.identifier(field.name)
+            let initial = field.optional ? " = \(defaultValue(of: field.type))" : ""
+            out += Naming.docComment(field.description, indent: indent + "    ")
+            if isDeprecated(field) {
+                out += Naming.deprecation(field.deprecation, indent: indent + "    ")
+                out.append("\(indent)    \(access)var \(property): \(field.type) {")
+                out.append("\(indent)        get { _\(field.name) }")
+                out.append("\(indent)        set { _\(field.name) = newValue }")
+                out.append("\(indent)    }")
+                out.append("\(indent)    private var _\(field.name): \(field.type)\(initial)")
+            } else {
+                out.append("\(indent)    \(access)var \(property): \(field.type)\(initial)")
+            }
+        }
+        if !deprecated.isEmpty {
+            let cases = fields.map { field in
+                isDeprecated(field)
+                    ? "_\(field.name) = \(Naming.stringLiteral(field.name))" : Naming.identifier(field.name)
+            }
             out.append(
-                "\(indent)    \(access)var \(Naming.identifier(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
+                "\(indent)    private enum CodingKeys: Swift.String, CodingKey { case \(cases.joined(separator: ", ")) }"
             )
         }
-        if configuration.accessLevel == .public && !fields.isEmpty {
-            let parameters = fields.map { field, type, optional, _, _ in
-                "\(Naming.parameter(field)): \(type)\(optional ? " = \(defaultValue(of: type))" : "")"
+        // Synthesized, the memberwise initializer is internal, and private storage makes it private.
+        guard configuration.accessLevel == .public || !deprecated.isEmpty, !fields.isEmpty else {
+            out.append("\(indent)}")
+            return
+        }
+        func initializer(_ fields: [Field], defaultsDeprecated: Bool) {
+            let parameters = fields.map { field in
+                let initial =
+                    field.optional && !(isDeprecated(field) && !defaultsDeprecated)
+                    ? " = \(defaultValue(of: field.type))" : ""
+                return "\(Naming.parameter(field.name)): \(field.type)\(initial)"
             }.joined(separator: ", ")
-            out.append("\(indent)    public init(\(parameters)) {")
-            for (field, _, _, _, _) in fields {
-                out.append("\(indent)        self.\(Naming.identifier(field)) = \(Naming.parameterName(field))")
+            out.append("\(indent)    \(access)init(\(parameters)) {")
+            for field in fields {
+                let stored = isDeprecated(field) ? "_" + field.name : Naming.identifier(field.name)
+                out.append("\(indent)        self.\(stored) = \(Naming.parameterName(field.name))")
             }
             out.append("\(indent)    }")
+        }
+        initializer(fields.filter { !isDeprecated($0) }, defaultsDeprecated: true)
+        if !deprecated.isEmpty {
+            // The deprecated fields are parameters without defaults: a call that leaves them out
+            // is the initializer above's, never ambiguous.
+            let names = deprecated.map { "`\($0.name)`" }.joined(separator: ", ")
+            out.append(
+                "\(indent)    @available(*, deprecated, message: \(Naming.stringLiteral("Sets deprecated input fields: \(names).")))"
+            )
+            initializer(fields, defaultsDeprecated: false)
         }
         out.append("\(indent)}")
     }
@@ -393,8 +555,7 @@ struct SwiftEmitter {
             taken.insert(name)
             cases.append((name, value.name, value.deprecationReason, value.description))
         }
-        var unknown = "unknown"
-        while taken.contains(unknown) { unknown += "_" }
+        let unknown = Naming.unknownCase
         let indent = "    "
         out += Naming.docComment(type.description, indent: indent)
         out.append("\(indent)\(access)enum \(Naming.schemaTypeName(type.name)): PrismGraphQLEnum {")
@@ -448,6 +609,24 @@ struct SwiftEmitter {
         }
         out.append("\(indent)}")
     }
+}
+
+/// A stored field of a selection's struct, as ``SwiftEmitter`` writes it.
+struct PlannedField {
+    let field: SelectedField
+    /// The property's name (a keyword in backticks).
+    let property: String
+    let type: String
+    /// The name of the nested struct of a field with a selection set, and its selection.
+    let nestedName: String?
+    let nested: Selection?
+}
+
+/// A field a fragment's struct exposes, with its type as written outside the fragment.
+struct ExposedField {
+    let key: String
+    var type: String
+    let deprecation: String?
 }
 
 extension String {

@@ -72,7 +72,7 @@ struct ExpectedOutputTests {
         )
     }
 
-    @Test("the checked-in Swift of a 20-field selection stays near 60 lines")
+    @Test("the checked-in Swift of a 20-field selection, its initializer included, stays near 60 lines")
     func size() throws {
         let fields = (1...20).map { "f\($0)" }
         let schema = CodegenInput(
@@ -85,6 +85,6 @@ struct ExpectedOutputTests {
             schema: schema, operations: [CodegenInput(path: "Wide.graphql", text: operation)],
             configuration: CodegenConfiguration())
         let lines = try #require(generated.files["Wide.graphql"]).split(separator: "\n").count
-        #expect(lines <= 60, "a 20-field selection generated \(lines) lines")
+        #expect(lines <= 65, "a 20-field selection generated \(lines) lines")
     }
 }

@@ -35,7 +35,7 @@ struct ConnectionDropTests {
     func dropMidBody() async throws {
         try await withServer { server in
             let request = HTTPClientRequest(url: server.url("/drop-mid-body?length=100000&sent=1000").absoluteString)
-            let response = try await TestClient.http.execute(request, timeout: .seconds(10))
+            let response = try await TestClient.http.execute(request, timeout: .seconds(120))
             #expect(response.status.code == 200)
             #expect(response.headers.first(name: "Content-Length") == "100000")
             var received: [UInt8] = []

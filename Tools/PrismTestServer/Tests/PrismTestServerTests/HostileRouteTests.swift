@@ -138,7 +138,7 @@ struct HostileRouteTests {
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             do {
                 let response = try await client.execute(
-                    HTTPClientRequest(url: server.url("/users/octocat").absoluteString), timeout: .seconds(10))
+                    HTTPClientRequest(url: server.url("/users/octocat").absoluteString), timeout: .seconds(120))
                 #expect(response.status.code == 200)
                 let body = try await response.body.collect(upTo: 1 << 20)
                 #expect(String(buffer: body).contains("\"login\":\"octocat\""))

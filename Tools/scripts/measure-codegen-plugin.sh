@@ -5,6 +5,11 @@
 # article's schema and operation). Checkouts are resolved first and not timed.
 #
 # Usage: Tools/scripts/measure-codegen-plugin.sh   (prints both times and the difference)
+#
+# Then the same app with a schema of GitHub's size and as many operations: the 1 MB schema and
+# the 21 operations of PrismGraphQLLargeSchemaTests (Tools/scripts/generate-large-schema.py made
+# the schema): its clean build, its build after one operation changed, and the generator alone
+# on them (the prism-graphql-codegen the plugin built, run as the plugin runs it).
 set -euo pipefail
 unset PRISM_WARNINGS_AS_ERRORS
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -59,3 +64,30 @@ with=$(clean_build)
 echo "clean debug build without the plugin: $without s"
 echo "clean debug build with the plugin:    $with s"
 echo "added by the plugin:                  $(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.1f", a - b }') s"
+
+# A schema of GitHub's size (1 MB of SDL) and 21 operations.
+large="$root/Packages/PrismGraphQLCodegen/Tests/PrismGraphQLLargeSchemaTests"
+rm -f "$app/Sources/App/"*.graphql "$app/Sources/App/"*.graphqls
+cp "$large/schema.graphqls" "$large/"*.graphql "$app/Sources/App/"
+printf 'import PrismGraphQL\n\nprint(CatalogItemDetailQuery.operationName)\n' >"$app/Sources/App/main.swift"
+large_clean=$(clean_build)
+[[ "$(cd "$app" && swift run --skip-build App)" == "CatalogItemDetail" ]] || {
+    echo "the app with the large schema's types did not run" >&2
+    exit 1
+}
+# One operation changes: a field more.
+# shellcheck disable=SC2016  # GraphQL's $id, not the shell's
+sed -i 's/^query CatalogItemDetail(\$id: ID!) {$/query CatalogItemDetail($id: ID!) { __typename/' "$app/Sources/App/Catalog.graphql"
+grep -q '__typename' "$app/Sources/App/Catalog.graphql" || { echo "the operation did not change" >&2; exit 1; }
+start=$(date +%s.%N)
+(cd "$app" && swift build >/dev/null)
+end=$(date +%s.%N)
+large_incremental=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - start }')
+tool=$(find "$app/.build" -name prism-graphql-codegen -type f -perm -u+x | head -1)
+start=$(date +%s.%N)
+(cd "$app/Sources/App" && "$tool" --schema schema.graphqls --output "$work/generated" ./*.graphql >/dev/null)
+end=$(date +%s.%N)
+large_tool=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - start }')
+echo "clean debug build, 1 MB schema and 21 operations:    $large_clean s"
+echo "the same after one operation changed:                $large_incremental s"
+echo "the generator alone on them:                         $large_tool s"

@@ -83,7 +83,9 @@ start=$(date +%s.%N)
 (cd "$app" && swift build >/dev/null)
 end=$(date +%s.%N)
 large_incremental=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - start }')
-tool=$(find "$app/.build" -name prism-graphql-codegen -type f -perm -u+x | head -1)
+# The plugin's tool, as SwiftPM built it for the build machine.
+tool=$(find "$app/.build" -type f -perm -u+x \( -name prism-graphql-codegen-tool -o -name prism-graphql-codegen \) | head -1)
+[[ -n "$tool" ]] || { echo "the plugin's tool was not found under $app/.build" >&2; exit 1; }
 start=$(date +%s.%N)
 (cd "$app/Sources/App" && "$tool" --schema schema.graphqls --output "$work/generated" ./*.graphql >/dev/null)
 end=$(date +%s.%N)

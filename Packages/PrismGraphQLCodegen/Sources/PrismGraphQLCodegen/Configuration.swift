@@ -9,7 +9,8 @@ import Foundation
 ///   "keyFields": { "User": ["login"], "Repository": ["owner", "name"] },
 ///   "defaultKeyFields": ["id"],
 ///   "accessLevel": "public",
-///   "schemaNamespace": "GitHub"
+///   "schemaNamespace": "GitHub",
+///   "testMocks": true
 /// }
 /// ```
 ///
@@ -21,6 +22,7 @@ import Foundation
 /// | `defaultKeyFields` | `["id"]` | the key fields of a type `keyFields` does not name, added when the type has them all |
 /// | `accessLevel` | `internal` | `public` for types an app's other modules use |
 /// | `schemaNamespace` | `GraphQLSchema` | the enum that holds the schema's enums, input objects and custom scalars |
+/// | `testMocks` | `false` | a `static func mock(…)` on every generated data type, each member defaulted (`""`, 0, nil, `[]`, the first enum value, a nested mock): data for a test or a preview that names only what it is about |
 public struct CodegenConfiguration: Decodable, Sendable, Hashable {
     /// The access level of generated declarations.
     public enum AccessLevel: String, Decodable, Sendable, Hashable {
@@ -40,14 +42,17 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
     public var accessLevel: AccessLevel
     /// The enum that holds the schema's types.
     public var schemaNamespace: String
+    /// Whether every generated data type has a `mock(…)` with every member defaulted.
+    public var testMocks: Bool
 
     /// A configuration; every argument defaults as the table above says.
     public init(
         schema: String? = nil, scalars: [String: String] = [:], keyFields: [String: [String]] = [:],
         defaultKeyFields: [String] = ["id"], accessLevel: AccessLevel = .internal,
-        schemaNamespace: String = "GraphQLSchema"
+        schemaNamespace: String = "GraphQLSchema", testMocks: Bool = false
     ) {
         self.schemaNamespace = schemaNamespace
+        self.testMocks = testMocks
         self.schema = schema
         self.scalars = scalars
         self.keyFields = keyFields
@@ -56,7 +61,7 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case schema, scalars, keyFields, defaultKeyFields, accessLevel, schemaNamespace
+        case schema, scalars, keyFields, defaultKeyFields, accessLevel, schemaNamespace, testMocks
     }
 
     /// Reads a configuration, each missing member at its default.
@@ -68,6 +73,7 @@ public struct CodegenConfiguration: Decodable, Sendable, Hashable {
         defaultKeyFields = try container.decodeIfPresent([String].self, forKey: .defaultKeyFields) ?? ["id"]
         accessLevel = try container.decodeIfPresent(AccessLevel.self, forKey: .accessLevel) ?? .internal
         schemaNamespace = try container.decodeIfPresent(String.self, forKey: .schemaNamespace) ?? "GraphQLSchema"
+        testMocks = try container.decodeIfPresent(Bool.self, forKey: .testMocks) ?? false
     }
 
     /// Reads `data`, the contents of `file`: an unknown member or a value of the wrong type is

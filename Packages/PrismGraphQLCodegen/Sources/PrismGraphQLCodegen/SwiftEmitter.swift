@@ -129,6 +129,33 @@ struct SwiftEmitter {
         return planned
     }
 
+    /// What a mock gives `planned` when the test does not: nil for an optional, an empty list,
+    /// `""`, 0, false, the enum's first value, the nested struct's own mock, and for
+    /// `__typename` the type's name (an abstract type's first object type). Nil (no default) for
+    /// a custom scalar mapped to a type of the app's.
+    private func mockDefault(_ planned: PlannedField, parent: GraphQLNamedType) -> String? {
+        if planned.type.hasSuffix("?") { return "nil" }
+        if planned.field.name == "__typename" {
+            let name = parent is GraphQLObjectType ? parent.name : schema.objectTypes(of: parent).map(\.name).min()
+            return Naming.stringLiteral(name ?? parent.name)
+        }
+        let declared = planned.field.definition.type
+        let type: GraphQLType = (declared as? GraphQLNonNull)?.ofType ?? declared
+        if type is GraphQLList { return "[]" }
+        guard let named = type as? GraphQLNamedType else { return nil }
+        switch named.name {
+        case "String", "ID": return "\"\""
+        case "Int", "Float": return "0"
+        case "Boolean": return "false"
+        default: break
+        }
+        if named is GraphQLScalarType {
+            return configuration.scalars[named.name] == nil && named.name != "Upload" ? "\"\"" : nil
+        }
+        if named is GraphQLEnumType { return ".allCases[0]" }
+        return planned.nestedName.map { "\($0).mock()" }
+    }
+
     /// The Swift type of `field`'s property; `nested` names its struct.
     private mutating func fieldType(_ field: SelectedField, nested: String?) -> String {
         var type = outputSwiftType(field.definition.type, nested: nested)
@@ -183,6 +210,8 @@ struct SwiftEmitter {
         var storedKeys: [(property: String, key: String, decode: String)] = []
         // Every stored member, for the initializer: (its key, type, the property it is stored in).
         var members: [(key: String, type: String, storage: String)] = []
+        // The mock's default of each member (nil: none, the mock asks for it).
+        var mockDefaults: [String?] = []
         var hasDeprecated = false
         for planned in plan(selection) {
             let field = planned.field
@@ -199,10 +228,12 @@ struct SwiftEmitter {
                 out.append("\(indent)\(access)var \(property): \(type) { \(stored) }")
                 storedKeys.append((stored, field.key, type))
                 members.append((field.key, type, stored))
+                mockDefaults.append(mockDefault(planned, parent: selection.parent))
             } else {
                 out.append("\(indent)\(access)let \(property): \(type)")
                 storedKeys.append((property, field.key, type))
                 members.append((field.key, type, property))
+                mockDefaults.append(mockDefault(planned, parent: selection.parent))
             }
         }
         var taken = Set(selection.fields.keys)
@@ -215,6 +246,7 @@ struct SwiftEmitter {
             out.append("\(indent)\(access)let \(property): \(type)")
             fragmentProperties.append((property, name, optional))
             members.append((key, type, property))
+            mockDefaults.append(optional ? "nil" : "\(name).mock()")
             taken.insert(key)
         }
         var objectCases: [(caseName: String, typeName: String, structName: String)] = []
@@ -228,6 +260,7 @@ struct SwiftEmitter {
             out.append("\(indent)/// The fields selected for one type only, by `__typename`.")
             out.append("\(indent)\(access)let on: On")
             members.append(("on", "On", "on"))
+            mockDefaults.append(".\(Naming.unknownCase)")
             taken.insert("on")
             out.append("\(indent)\(access)enum On: Sendable, Hashable {")
             for entry in objectCases {
@@ -260,6 +293,7 @@ struct SwiftEmitter {
             let property = "as" + typeName
             out.append("\(indent)\(access)let \(Naming.identifier(property)): \(structName)?")
             members.append((property, structName + "?", Naming.identifier(property)))
+            mockDefaults.append("nil")
             taken.insert(property)
             abstractProperties.append((property, structName, schema.objectTypes(of: type).map(\.name).sorted()))
             nested.append((structName, builder.selection(of: selection.sets, on: type)))
@@ -288,6 +322,18 @@ struct SwiftEmitter {
                 out.append("\(indent)    self.\(member.storage) = \(Naming.parameterName(member.key))")
             }
             out.append("\(indent)}")
+            if configuration.testMocks {
+                // Every member defaulted where a value goes without saying: a test names what it
+                // is about (`.mock(title: "Hello")`).
+                let parameters = zip(members, mockDefaults).map { member, mock in
+                    "\(Naming.parameter(member.key)): \(member.type)\(mock.map { " = \($0)" } ?? "")"
+                }
+                let arguments = members.map { "\(Naming.label($0.key)): \(Naming.parameterName($0.key))" }
+                out.append("\(indent)/// Data for a test or a preview: every member not given has a plain value.")
+                out.append("\(indent)\(access)static func mock(\(parameters.joined(separator: ", "))) -> Self {")
+                out.append("\(indent)    Self(\(arguments.joined(separator: ", ")))")
+                out.append("\(indent)}")
+            }
         }
         for (name, child) in nested {
             selectionStruct(named: name, selection: child, indent: indent, into: &out)

@@ -93,3 +93,41 @@ struct ShapesTests {
         #expect(stored == ["minArea", "_sides", "kinds", "name"])
     }
 }
+
+/// prism-graphql.json turns on `testMocks`: every generated data type has a `mock(…)`.
+@Suite("Generated test mocks: data for a test or a preview that names only what it is about")
+struct MockTests {
+    @Test("every member not given has a plain value; the ones given are as given")
+    func defaults() {
+        let shape = ShapesQuery.Data.Shapes.mock(area: 2)
+        #expect(shape.area == 2)
+        // An interface's typename is its first object type.
+        #expect(shape.__typename == "Circle")
+        #expect(shape.id == "")
+        #expect(shape.on == .unknown)
+        #expect(shape.shapeRow == .mock())
+        #expect(shape.kind == "Circle")
+        #expect(ShapesQuery.Data.mock().shapes == [])
+        let circle = ShapesQuery.Data.Shapes.AsCircle.mock(radius: 3)
+        #expect(circle.radius == 3 && circle.__typename == "Circle" && circle.area == 0)
+        #expect(ShapesQuery.Data.Shapes.AsUnknown.mock().note == nil)
+    }
+
+    @Test("a mock is the data its initializer builds, and decodes from the JSON it stands for")
+    func mockIsData() throws {
+        let mock = ShapesQuery.Data.mock(shapes: [
+            .mock(
+                id: "c", area: 1, shapeRow: .mock(id: "c", area: 1),
+                on: .circle(.mock(id: "c", area: 1, radius: 1, shapeRow: .mock(id: "c", area: 1))))
+        ])
+        let json = """
+            {"shapes": [{"__typename": "Circle", "id": "c", "area": 1, "kind": "Circle", "radius": 1}]}
+            """
+        #expect(mock == (try JSONDecoder().decode(ShapesQuery.Data.self, from: Data(json.utf8))))
+    }
+
+    @Test("an enum member is the enum's first value")
+    func enumValue() {
+        #expect(NamesQuery.Data.Names.mock().type == .allCases_)
+    }
+}

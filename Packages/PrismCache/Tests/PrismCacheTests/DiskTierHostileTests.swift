@@ -72,7 +72,7 @@ struct DiskTierHostileTests {
 
     @Test(
         "a FIFO, a link and a huge file under entries' names are not read: lookups answer at once, and they are removed",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(5))
     )
     func nonEntriesAreNotRead() async throws {
         let folder = try makeFolder()

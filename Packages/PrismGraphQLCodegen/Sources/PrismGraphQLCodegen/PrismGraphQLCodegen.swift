@@ -120,7 +120,7 @@ public enum PrismGraphQLCodegen {
 
     /// The schema of `input` (SDL, or an introspection result as JSON) printed as SDL.
     public static func printSchema(_ input: CodegenInput) throws(CodegenFailure) -> String {
-        GraphQL.printSchema(schema: try Loading.schema(input)) + "\n"
+        SchemaPrinter.sdl(of: try Loading.schema(input)) + "\n"
     }
 
     /// The specified rules, then the two GraphQLSwift leaves out.

@@ -19,7 +19,7 @@
 #     plugin into a target that commits its code, and a misspelled field failing the build at its
 #     .graphql file's line and column; the app links nothing of GraphQLSwift (which every
 #     consumer fetches: SwiftPM resolves what a dependency's plugins need);
-#   - a second consumer adds Prism with README.md's `traits: []` line and uses PrismStore: its .build/checkouts is
+#   - a second consumer adds Prism with README.md's `traits: []` line and uses PrismStore: its checkouts are
 #     listed, and the check fails when it holds a package that only the test server, the sample
 #     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL, NIOTransportServices or swift-websocket; its second target builds
 #     PrismNetwork without the traits and checks the URLSession default and that a subscription
@@ -41,10 +41,17 @@ version="99.0.0"
 # targets (-Xcc -g0 alone did not: SwiftPM put its -g after it).
 # (`swift package`, which builds the command plugin's tool, gets the same flags, or it would
 # build the tool and GraphQLSwift again.)
-# Each program built is run from .build/debug itself: `swift run --skip-build` loads and plans
+# Each program built is run from the build folder itself: `swift run --skip-build` loads and plans
 # the package graph again first (seconds of CPU each, on a busy machine more).
-consumer_flags=(--disable-index-store -debug-info-format none)
+# Both consumers build into one folder, one after the other: what they share (swift-collections,
+# swift-dependencies and the rest of the architecture half's dependencies, the same command
+# lines in both) is compiled once. Prism's own modules are compiled for each (the traits differ).
+# The traits-off consumer goes first, so that the folder's checkouts are its own when listed.
+build_folder="$work/build"
+consumer_flags=(--scratch-path "$build_folder" --disable-index-store -debug-info-format none)
 consumer_build() { swift build "$@" "${consumer_flags[@]}"; }
+consumer_package() { swift package --scratch-path "$build_folder" "$@"; }
+built="$build_folder/debug"
 
 git clone --quiet "$root" "$work/prism"
 git -C "$work/prism" tag --force "$version" >/dev/null
@@ -292,26 +299,24 @@ struct Ping: PrismNetworkEndpoint {
 print("everything: \(Ping().url)")
 SWIFT
 
-# The two consumers build at once: each SwiftPM build of a consumer leaves a core idle much of
-# the time (swift-syntax is a chain of modules, a resolve waits on git), and they share nothing
-# but the package cache. Each one's output is printed when both are done. (The functions' bodies
-# are not indented: they hold here-documents.)
+# The two consumers build one after the other into one folder (above): the traits-off one first.
+# (The functions' bodies are not indented: they hold here-documents.)
 check_readme_consumer() {
 cd "$consumer"
 echo "== resolving a consumer of prism $version (file://$work/prism)"
-swift package resolve
+consumer_package resolve
 # Loads the whole graph, the Prism umbrella's product included: a missing product fails here.
-swift package describe >/dev/null
+consumer_package describe >/dev/null
 
 echo "== single products"
 consumer_build --product UsesModules
-output="$(.build/debug/UsesModules)"
+output="$("$built/UsesModules")"
 echo "$output"
 [[ "$output" == "modules: count 5, path 1" ]] || { echo "unexpected output from UsesModules" >&2; exit 1; }
 
 echo "== @CasePathable case key paths (builds swift-syntax for the macro)"
 consumer_build --product UsesCasePathable
-output="$(.build/debug/UsesCasePathable)"
+output="$("$built/UsesCasePathable")"
 echo "$output"
 [[ "$output" == "case paths: rows 0,1, detail shown, settings dark" ]] || {
     echo "unexpected output from UsesCasePathable" >&2
@@ -320,7 +325,7 @@ echo "$output"
 
 echo "== the Scoping and Composing article's @CasePathable example"
 consumer_build --product ScopingArticle
-output="$(.build/debug/ScopingArticle)"
+output="$("$built/ScopingArticle")"
 echo "$output"
 [[ "$output" == "article: done 2, detail Groceries" ]] || { echo "unexpected output from ScopingArticle" >&2; exit 1; }
 
@@ -340,7 +345,7 @@ fi
 echo "== the PrismArchitecture umbrella, and README.md's manifest and counter example"
 consumer_build --target App
 consumer_build --product UsesArchitecture
-output="$(.build/debug/UsesArchitecture)"
+output="$("$built/UsesArchitecture")"
 echo "$output"
 [[ "$output" == "architecture: count 42, disk strategy PrismDiskPersistence" ]] || {
     echo "unexpected output from UsesArchitecture" >&2
@@ -350,7 +355,7 @@ echo "$output"
 if [[ "${PRISM_CONSUMER_FULL:-0}" == "1" ]]; then
     echo "== the Prism umbrella"
     consumer_build --product UsesEverything
-    output="$(.build/debug/UsesEverything)"
+    output="$("$built/UsesEverything")"
     echo "$output"
     [[ "$output" == "everything: https://127.0.0.1/ping" ]] || { echo "unexpected output from UsesEverything" >&2; exit 1; }
 fi
@@ -454,11 +459,11 @@ doc_block Packages/PrismGraphQL/Sources/PrismGraphQL/PrismGraphQL.docc/Generatin
 echo 'func badUser() -> BadQuery { BadQuery() }' >"$codegen/Sources/Invalid/Use.swift"
 printf 'query Bad {\n  user(login: "octocat") {\n    nme\n  }\n}\n' >"$codegen/Sources/Invalid/Bad.graphql"
 
-(cd "$traits_off" && swift package resolve >/dev/null)
-ls "$traits_off/.build/checkouts" >"$work/checkouts.txt"
+(cd "$traits_off" && consumer_package resolve >/dev/null)
+ls "$build_folder/checkouts" >"$work/checkouts.txt"
 echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' ' <"$work/checkouts.txt")"
 (cd "$work/prism" && swift package dump-package) >"$work/prism.json"
-(cd "$traits_off" && swift package show-dependencies --format json) >"$work/dependencies.json"
+(cd "$traits_off" && consumer_package show-dependencies --format json) >"$work/dependencies.json"
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
 for package in async-http-client swift-nio-ssl swift-nio-transport-services swift-websocket swift-crypto; do
@@ -474,7 +479,7 @@ fi
 
 echo "== the networking half without the traits"
 (cd "$traits_off" && consumer_build --product NetworkWithoutTraits)
-output="$("$traits_off/.build/debug/NetworkWithoutTraits")"
+output="$("$built/NetworkWithoutTraits")"
 echo "$output"
 [[ "$output" == "without traits: PrismURLSessionTransport, subscription subscriptionsUnavailable" ]] || {
     echo "unexpected output from NetworkWithoutTraits" >&2
@@ -484,12 +489,12 @@ echo "$output"
 echo "== GraphQL types generated by the plugins (the Generating Types article)"
 echo "-- the build tool plugin"
 (cd "$codegen" && consumer_build --product Typed)
-output="$("$codegen/.build/debug/Typed")"
+output="$("$built/Typed")"
 echo "$output"
 expected='GetUser 7 octocat suspended example.com unknown("BANNED") {"login":"octocat"} typename and id added: true'
 [[ "$output" == "$expected" ]] || { echo "unexpected output from Typed" >&2; exit 1; }
 # Nothing of the generator is linked into the app: no GraphQLSwift symbol in the executable.
-if nm "$codegen/.build/debug/Typed" 2>/dev/null | grep -qF "\$s7GraphQL"; then
+if nm "$built/Typed" 2>/dev/null | grep -qF "\$s7GraphQL"; then
     echo "the app links GraphQLSwift, which only the generator may use" >&2
     exit 1
 fi
@@ -525,16 +530,7 @@ fi
 
 }
 
-check_readme_consumer >"$work/readme-consumer.log" 2>&1 &
-readme_pid=$!
-check_traits_off_consumer >"$work/traits-off-consumer.log" 2>&1 &
-traits_off_pid=$!
-failed=()
-wait "$readme_pid" || failed+=("README.md's")
-wait "$traits_off_pid" || failed+=("the traits-off")
-cat "$work/readme-consumer.log" "$work/traits-off-consumer.log"
-if [[ ${#failed[@]} -gt 0 ]]; then
-    echo "test-consumer: ${failed[*]} consumer failed (above)" >&2
-    exit 1
-fi
+# Called plainly, not in a condition, so that `set -e` stops at the first failing command.
+(check_traits_off_consumer)
+(check_readme_consumer)
 echo "== a consumer package resolved prism by URL and version and used its products"

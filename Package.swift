@@ -216,7 +216,6 @@ let package = Package(
                 "PrismStore",
                 "PrismSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -343,9 +342,6 @@ let package = Package(
                 .product(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
-                .product(
-                    name: "NIOConcurrencyHelpers", package: "swift-nio",
-                    condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
                 // On iOS, tvOS, watchOS and visionOS the subscription socket opens through Network.framework,

@@ -48,9 +48,6 @@ let package = Package(
                     name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
-                    name: "NIOConcurrencyHelpers", package: "swift-nio",
-                    condition: .when(traits: ["WebSocketSubscriptions"])),
-                .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
                 // On iOS, tvOS, watchOS and visionOS the subscription socket opens through Network.framework,
                 // which brings up the cellular radio and honours VPN On Demand.

@@ -26,7 +26,6 @@ let package = Package(
                 .product(name: "PrismStore", package: "PrismStore"),
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

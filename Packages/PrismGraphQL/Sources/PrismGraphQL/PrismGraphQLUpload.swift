@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// A file as the value of a variable of the GraphQL multipart request specification's `Upload`
 /// scalar: what the code generator makes of `Upload` in a generated operation's variables.
@@ -80,17 +81,16 @@ public struct PrismGraphQLUpload: Sendable, Hashable, Codable {
     }
 
     /// Where the uploads of one encoding of the variables are.
-    final class Collector: @unchecked Sendable {
+    final class Collector: Sendable {
         static let key = CodingUserInfoKey(rawValue: "org.prism.PrismGraphQLUpload.collector")!
 
-        private let lock = NSLock()
-        private var found: [(String, PrismGraphQLUpload)] = []
+        private let found = PrismLocked<[(String, PrismGraphQLUpload)]>([])
 
-        var uploads: [(String, PrismGraphQLUpload)] { lock.withLock { found } }
+        var uploads: [(String, PrismGraphQLUpload)] { found.value }
 
         func add(_ upload: PrismGraphQLUpload, at path: [any CodingKey]) {
             let variable = path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            lock.withLock { found.append((variable, upload)) }
+            found.withLock { $0.append((variable, upload)) }
         }
     }
 }

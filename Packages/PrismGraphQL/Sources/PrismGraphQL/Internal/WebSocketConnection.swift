@@ -1,6 +1,6 @@
 #if WebSocketSubscriptions
 import Foundation
-import NIOConcurrencyHelpers
+import PrismSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -43,11 +43,11 @@ enum WebSocketConnection {
             case aborted
         }
 
-        private let state = NIOLockedValueBox(State.starting)
+        private let state = PrismLocked(State.starting)
 
         /// Closes the channel (or the one about to be made); the open then fails.
         func abort() {
-            let channel: (any Channel)? = state.withLockedValue { state in
+            let channel: (any Channel)? = state.withLock { state in
                 defer { state = .aborted }
                 if case .connected(let channel) = state { return channel }
                 return nil
@@ -56,11 +56,11 @@ enum WebSocketConnection {
         }
 
         var isAborted: Bool {
-            state.withLockedValue { if case .aborted = $0 { true } else { false } }
+            state.withLock { if case .aborted = $0 { true } else { false } }
         }
 
         fileprivate func connected(_ channel: any Channel) {
-            let aborted = state.withLockedValue { state -> Bool in
+            let aborted = state.withLock { state -> Bool in
                 if case .aborted = state { return true }
                 state = .connected(channel)
                 return false

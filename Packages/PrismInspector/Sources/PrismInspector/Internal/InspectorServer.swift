@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -38,7 +37,7 @@ final class InspectorServer: Sendable {
     let directory: StoreDirectory
     private let serverChannel: Channel
     private let task: Task<Void, Never>
-    private let open: NIOLockedValueBox<Int>
+    private let open: PrismLocked<Int>
 
     private init(
         port: Int,
@@ -46,7 +45,7 @@ final class InspectorServer: Sendable {
         directory: StoreDirectory,
         serverChannel: Channel,
         task: Task<Void, Never>,
-        open: NIOLockedValueBox<Int>
+        open: PrismLocked<Int>
     ) {
         self.port = port
         self.routes = routes
@@ -57,7 +56,7 @@ final class InspectorServer: Sendable {
     }
 
     /// How many connections are open now.
-    var openConnections: Int { open.withLockedValue { $0 } }
+    var openConnections: Int { open.withLock { $0 } }
 
     /// Binds 127.0.0.1 at `port` (0: a free port the system picks) and starts serving.
     static func start(
@@ -65,7 +64,7 @@ final class InspectorServer: Sendable {
         routes: InspectorRoutes,
         limits: Limits
     ) async throws -> InspectorServer {
-        let open = NIOLockedValueBox(0)
+        let open = PrismLocked(0)
         let directory = StoreDirectory()
         let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never> = try await ServerBootstrap(
             group: MultiThreadedEventLoopGroup.singleton
@@ -73,7 +72,7 @@ final class InspectorServer: Sendable {
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .bind(host: "127.0.0.1", port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                let admitted = open.withLockedValue { count in
+                let admitted = open.withLock { count in
                     guard count < limits.maxConnections else { return false }
                     count += 1
                     return true
@@ -82,7 +81,7 @@ final class InspectorServer: Sendable {
                     channel.close(promise: nil)
                     throw ConnectionLimitReached()
                 }
-                channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
+                channel.closeFuture.whenComplete { _ in open.withLock { $0 -= 1 } }
                 // Silent before its request head, or slow to send all of it: closed (see
                 // `RequestHeadDeadline`).
                 try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.idleTime))

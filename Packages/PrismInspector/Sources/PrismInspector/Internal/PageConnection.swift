@@ -1,11 +1,11 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
+import PrismSupport
 
 /// One open page: what it sends, in order, and what it is sent, built off the main actor and
 /// written in order.
 final class PageConnection: Sendable {
-    private static let lastID = NIOLockedValueBox(0)
+    private static let lastID = PrismLocked(0)
 
     /// Tells pages apart.
     let id: Int
@@ -16,17 +16,17 @@ final class PageConnection: Sendable {
     private let messageContinuation: AsyncStream<String>.Continuation
     private let outgoing: AsyncStream<@Sendable () -> String?>
     private let outgoingContinuation: AsyncStream<@Sendable () -> String?>.Continuation
-    private let queued = NIOLockedValueBox(0)
+    private let queued = PrismLocked(0)
     /// The most messages queued and not written; one more closes the page.
     private let maxQueued: Int
     /// The page's channel while it runs: what an overflowing queue closes (a page that does
     /// not read would never take the goodbye frame).
-    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
+    private let channel = PrismLocked<(any Channel)?>(nil)
 
     init(maxQueued: Int = .max, storeID: Int = 0) {
         self.maxQueued = maxQueued
         self.storeID = storeID
-        id = Self.lastID.withLockedValue { id in
+        id = Self.lastID.withLock { id in
             id += 1
             return id
         }
@@ -37,7 +37,7 @@ final class PageConnection: Sendable {
     /// Queues a message whose text `make` builds when its turn comes, on the connection's own
     /// task, not on the caller's actor (nil: nothing to send after all).
     func send(_ make: @escaping @Sendable () -> String?) {
-        let admitted = queued.withLockedValue { count in
+        let admitted = queued.withLock { count in
             guard count < maxQueued else { return false }
             count += 1
             return true
@@ -45,16 +45,16 @@ final class PageConnection: Sendable {
         guard admitted else {
             // The page stopped reading: close it rather than queue without end.
             outgoingContinuation.finish()
-            channel.withLockedValue { $0 }?.close(promise: nil)
+            channel.withLock { $0 }?.close(promise: nil)
             return
         }
         if case .terminated = outgoingContinuation.yield(make) {
-            queued.withLockedValue { $0 -= 1 }
+            queued.withLock { $0 -= 1 }
         }
     }
 
     /// Messages queued and not written yet: a page that reads slowly has a backlog.
-    var backlog: Int { queued.withLockedValue { $0 } }
+    var backlog: Int { queued.withLock { $0 } }
 
     /// Closes the connection once what was queued is written.
     func close() {
@@ -63,8 +63,8 @@ final class PageConnection: Sendable {
 
     /// Reads and writes until either side closes.
     func run(on channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        self.channel.withLockedValue { $0 = channel.channel }
-        defer { self.channel.withLockedValue { $0 = nil } }
+        self.channel.withLock { $0 = channel.channel }
+        defer { self.channel.withLock { $0 = nil } }
         do {
             try await channel.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,7 +105,7 @@ final class PageConnection: Sendable {
 
     private func write(to outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>) async throws {
         for await make in outgoing {
-            defer { queued.withLockedValue { $0 -= 1 } }
+            defer { queued.withLock { $0 -= 1 } }
             guard let text = make() else { continue }
             try await outbound.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
         }

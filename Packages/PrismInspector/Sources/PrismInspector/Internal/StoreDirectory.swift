@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import PrismSupport
 
 /// The stores one server shows: each inspector that shares the server registers its store here,
 /// and a page's WebSocket (`socket?store=<id>`) is handed to the inspector of the store it asks
@@ -14,7 +14,7 @@ final class StoreDirectory: Sendable {
         let onChange: @Sendable ([StoreInfo]) -> Void
     }
 
-    private let state = NIOLockedValueBox<(next: Int, entries: [Entry])>((1, []))
+    private let state = PrismLocked<(next: Int, entries: [Entry])>((1, []))
 
     /// Registers a store; returns its id (1 for the first). `onChange` hears the list whenever
     /// a store joins or leaves, this one's joining included.
@@ -23,7 +23,7 @@ final class StoreDirectory: Sendable {
         onPage: @escaping @Sendable (PageConnection) -> Void,
         onChange: @escaping @Sendable ([StoreInfo]) -> Void
     ) -> Int {
-        let id = state.withLockedValue { state in
+        let id = state.withLock { state in
             let id = state.next
             state.next += 1
             state.entries.append(Entry(id: id, title: title, onPage: onPage, onChange: onChange))
@@ -36,7 +36,7 @@ final class StoreDirectory: Sendable {
     /// Removes the store `id`; returns how many stores remain.
     @discardableResult
     func unregister(_ id: Int) -> Int {
-        let remaining = state.withLockedValue { state in
+        let remaining = state.withLock { state in
             state.entries.removeAll { $0.id == id }
             return state.entries.count
         }
@@ -46,13 +46,13 @@ final class StoreDirectory: Sendable {
 
     /// The stores registered, in the order they joined.
     var stores: [StoreInfo] {
-        state.withLockedValue { $0.entries.map { StoreInfo(id: $0.id, title: $0.title) } }
+        state.withLock { $0.entries.map { StoreInfo(id: $0.id, title: $0.title) } }
     }
 
     /// Hands `page` to the inspector of the store it asked for, or of the first store when it
     /// asked for none or for one that is gone; closes it when no store is left.
     func deliver(_ page: PageConnection) {
-        let entry = state.withLockedValue { state in
+        let entry = state.withLock { state in
             state.entries.first { $0.id == page.storeID } ?? state.entries.first
         }
         guard let entry else {
@@ -63,7 +63,7 @@ final class StoreDirectory: Sendable {
     }
 
     private func announce() {
-        let entries = state.withLockedValue { $0.entries }
+        let entries = state.withLock { $0.entries }
         let stores = entries.map { StoreInfo(id: $0.id, title: $0.title) }
         for entry in entries { entry.onChange(stores) }
     }

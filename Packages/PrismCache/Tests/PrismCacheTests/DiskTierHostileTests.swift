@@ -146,9 +146,12 @@ struct DiskTierHostileTests {
         #expect(await second.get(for: key)?.data == Data("found".utf8))
     }
 
-    @Test("caches opened at once on a new folder agree on one secret: each one's entries are the others'")
-    func concurrentOpensShareTheSecret() async throws {
-        let folder = try makeFolder().appendingPathComponent("new", isDirectory: true)
+    @Test(
+        "caches opened at once on a new folder agree on one secret, and none sees the folder before it is 0700",
+        arguments: 0..<20)
+    func concurrentOpensShareTheSecret(round: Int) async throws {
+        // Twenty rounds: the folder is new in each, and eight caches race to make it.
+        let folder = try makeFolder().appendingPathComponent("new \(round)", isDirectory: true)
         defer { cleanUp(folder.deletingLastPathComponent()) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {

@@ -59,9 +59,10 @@ final class DiskTier: @unchecked Sendable {
         let path = directory.path
         var status = stat()
         if stat(path, &status) != 0 {
+            // Made 0700 by mkdir itself: a second cache opening the folder at the same moment
+            // never sees it open to others. One another cache made first is checked below.
             do {
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try PrivateFolder.create(directory)
             } catch {
                 throw PrismCacheDirectoryError(directory: directory, reason: .cannotCreate(String(describing: error)))
             }

@@ -20,8 +20,7 @@ enum FileWatcher {
     static func watch(folder: String, name: String, onChange: @escaping @Sendable () -> Void) -> FileWatch? {
         // Readable by the user only, as `PrismDiskPersistence` makes it: the names in it are the
         // keys of the app's state.
-        try? FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? PrivateFolder.create(URL(fileURLWithPath: folder, isDirectory: true))
         #if os(Linux)
         return InotifyWatcher.shared?.add(folder: folder, name: name, onChange: onChange)
         #elseif canImport(Darwin)

@@ -246,11 +246,7 @@ struct DiskStore: RawStore {
     /// Creates the folder and the folders above it, readable by the user only.
     private func makeDirectory(key: String) throws {
         do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFolder.create(directory)
         } catch {
             var report = PrismPersistenceError(
                 code: .writeFailed,
@@ -260,8 +256,12 @@ struct DiskStore: RawStore {
                 underlying: error
             )
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            if let underlying, underlying.domain == NSPOSIXErrorDomain {
-                let number = Int32(truncatingIfNeeded: underlying.code)
+            let posix = (error as? POSIXError)?.code.rawValue
+            if let number = posix
+                ?? underlying.flatMap({
+                    $0.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: $0.code) : nil
+                })
+            {
                 report.errorNumber = number
                 if Self.isFull(number) { report.code = .diskFull }
             }

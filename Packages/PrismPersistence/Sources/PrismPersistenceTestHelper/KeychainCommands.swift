@@ -33,11 +33,10 @@ func keychainRestoreAndSave(service: String, key: String, token: String) async -
 }
 
 /// The errors a middleware reported, in order.
-final class ErrorLog: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var errors: [PrismPersistenceError] = []
+final class ErrorLog: Sendable {
+    private let errors = PrismLocked<[PrismPersistenceError]>([])
 
-    func append(_ error: PrismPersistenceError) { lock.withLock { errors.append(error) } }
+    func append(_ error: PrismPersistenceError) { errors.withLock { $0.append(error) } }
 
-    var codes: String { lock.withLock { errors.map(\.code.description).joined(separator: ",") } }
+    var codes: String { errors.withLock { $0.map(\.code.description).joined(separator: ",") } }
 }

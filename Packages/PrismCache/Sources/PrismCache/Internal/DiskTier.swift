@@ -27,19 +27,23 @@ import Foundation
 ///
 /// One cache uses a folder at a time. Two processes sharing one never see a torn entry, but
 /// each keeps its own index, so the budget holds for each, not for both.
-final class DiskTier: @unchecked Sendable {
+final class DiskTier: Sendable {
     let directory: URL
     let maxBytes: Int
     private let path: String
     /// The key entries are signed with (the folder's `PrismCache.secret`).
     private let secret: [UInt8]
-    private let lock = PrismLocked<Void>()
-    /// Key to file size, most recently used first. Valid once `scanned`.
-    private var index = LRUStorage<String, Int>()
-    private var bytes = 0
-    private var scanned = false
-    /// The last modification time given to a file, in nanoseconds since 1970.
-    private var lastTouch: Int64 = 0
+    private let state = PrismLocked(State())
+
+    /// What the tier knows of the folder, behind its lock.
+    private struct State {
+        /// Key to file size, most recently used first. Valid once `scanned`.
+        var index = LRUStorage<String, Int>()
+        var bytes = 0
+        var scanned = false
+        /// The last modification time given to a file, in nanoseconds since 1970.
+        var lastTouch: Int64 = 0
+    }
 
     init(directory: URL, maxBytes: Int) throws {
         precondition(maxBytes >= 1, "PrismResponseCache(maxDiskBytes:) must be at least 1 byte.")
@@ -169,7 +173,7 @@ final class DiskTier: @unchecked Sendable {
             if let old = tier.index.set(bytes.count, for: key) { tier.bytes -= old }
             tier.bytes += bytes.count
             var evicted: [String] = []
-            while tier.bytes > tier.maxBytes, let (oldKey, size) = tier.index.removeLeastRecentlyUsed() {
+            while tier.bytes > maxBytes, let (oldKey, size) = tier.index.removeLeastRecentlyUsed() {
                 tier.bytes -= size
                 evicted.append(oldKey)
             }
@@ -194,10 +198,10 @@ final class DiskTier: @unchecked Sendable {
 
     /// Removes every entry file, and every temporary file, in the folder.
     func removeAll() {
-        lock.withLock {
-            index.removeAll()
-            bytes = 0
-            scanned = true
+        state.withLock { state in
+            state.index.removeAll()
+            state.bytes = 0
+            state.scanned = true
             for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             where DiskEntryFormat.isEntryFileName(name) || name.hasSuffix(DiskEntryFormat.temporarySuffix) {
                 unlink(path + "/" + name)
@@ -208,9 +212,9 @@ final class DiskTier: @unchecked Sendable {
     /// A modification time for a file written or read now: the wall clock, or just after the
     /// last time given when the clock has not moved past it.
     private func nextTouch() -> Int64 {
-        lock.withLock {
-            lastTouch = max(WallNanoseconds.now(), lastTouch &+ 1)
-            return lastTouch
+        state.withLock { state in
+            state.lastTouch = max(WallNanoseconds.now(), state.lastTouch &+ 1)
+            return state.lastTouch
         }
     }
 
@@ -219,20 +223,20 @@ final class DiskTier: @unchecked Sendable {
     }
 
     /// Runs `body` on the index under the lock, listing the folder first if it was not yet.
-    private func withIndex<Result>(_ body: (DiskTier) -> Result) -> Result {
-        lock.withLock {
-            if !scanned {
-                scanned = true
-                scan()
+    private func withIndex<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            if !state.scanned {
+                state.scanned = true
+                scan(into: &state)
             }
-            return body(self)
+            return body(&state)
         }
     }
 
     /// Lists the folder into the index: each entry file's key (from its first bytes), size and
     /// modification time; files not named like their key's, or not entry files at all, are
     /// removed, as are temporary files a crash left.
-    private func scan() {
+    private func scan(into state: inout State) {
         var found: [(key: String, size: Int, modified: Int64)] = []
         let now = WallNanoseconds.now()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
@@ -253,14 +257,14 @@ final class DiskTier: @unchecked Sendable {
             found.append((key, size, modified))
         }
         // Times given from now on come after every file's.
-        lastTouch = max(lastTouch, found.map(\.modified).max() ?? 0)
+        state.lastTouch = max(state.lastTouch, found.map(\.modified).max() ?? 0)
         // Oldest first, so that the most recently used ends up at the front.
         for file in found.sorted(by: { ($0.modified, $0.key) < ($1.modified, $1.key) }) {
-            if let old = index.set(file.size, for: file.key) { bytes -= old }
-            bytes += file.size
+            if let old = state.index.set(file.size, for: file.key) { state.bytes -= old }
+            state.bytes += file.size
         }
-        while bytes > maxBytes, let (key, size) = index.removeLeastRecentlyUsed() {
-            bytes -= size
+        while state.bytes > maxBytes, let (key, size) = state.index.removeLeastRecentlyUsed() {
+            state.bytes -= size
             unlink(filePath(for: key))
         }
     }

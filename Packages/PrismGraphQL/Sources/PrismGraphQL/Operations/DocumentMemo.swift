@@ -7,7 +7,7 @@ import PrismSupport
 ///
 /// At most 256 texts of each kind are kept; past that the memo starts again (an app with more
 /// documents than that pays the work again, as it did before).
-final class DocumentMemo: @unchecked Sendable {
+final class DocumentMemo: Sendable {
     static let shared = DocumentMemo()
 
     private struct OperationKey: Hashable {
@@ -15,29 +15,33 @@ final class DocumentMemo: @unchecked Sendable {
         var name: String?
     }
 
-    private let lock = PrismLocked<Void>()
-    private var types: [OperationKey: GraphQLOperationScanner.OperationType] = [:]  // guarded by lock
-    private var strings: [String: Data] = [:]  // guarded by lock
+    /// What is remembered, behind the memo's lock.
+    private struct State {
+        var types: [OperationKey: GraphQLOperationScanner.OperationType] = [:]
+        var strings: [String: Data] = [:]
+    }
+
+    private let state = PrismLocked(State())
 
     /// ``GraphQLOperationScanner/operationType(in:named:)``, remembered.
     func operationType(in document: String, named name: String?) -> GraphQLOperationScanner.OperationType {
         let key = OperationKey(document: document, name: name)
-        if let type = lock.withLock({ types[key] }) { return type }
+        if let type = state.withLock({ $0.types[key] }) { return type }
         let type = GraphQLOperationScanner.operationType(in: document, named: name)
-        lock.withLock {
-            if types.count >= 256 { types.removeAll(keepingCapacity: true) }
-            types[key] = type
+        state.withLock { state in
+            if state.types.count >= 256 { state.types.removeAll(keepingCapacity: true) }
+            state.types[key] = type
         }
         return type
     }
 
     /// `text` as a JSON string (quotes included), as `encoder` writes it, remembered.
     func jsonString(_ text: String, encoder: JSONEncoder) throws -> Data {
-        if let encoded = lock.withLock({ strings[text] }) { return encoded }
+        if let encoded = state.withLock({ $0.strings[text] }) { return encoded }
         let encoded = try encoder.encode(text)
-        lock.withLock {
-            if strings.count >= 256 { strings.removeAll(keepingCapacity: true) }
-            strings[text] = encoded
+        state.withLock { state in
+            if state.strings.count >= 256 { state.strings.removeAll(keepingCapacity: true) }
+            state.strings[text] = encoded
         }
         return encoded
     }

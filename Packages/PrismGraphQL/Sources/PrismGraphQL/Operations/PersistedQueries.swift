@@ -31,16 +31,15 @@ enum PersistedQueries {
     }
 
     /// Whether the server still may support persisted queries (until it says it does not).
-    final class Support: @unchecked Sendable {
-        private let lock = PrismLocked<Void>()
-        private var supported = true
+    final class Support: Sendable {
+        private let supported = PrismLocked(true)
 
         var isSupported: Bool {
-            lock.withLock { supported }
+            supported.value
         }
 
         func markUnsupported() {
-            lock.withLock { supported = false }
+            supported.withLock { $0 = false }
         }
     }
 }

@@ -10,7 +10,7 @@ import PrismSupport
 ///
 /// Adding and removing never wait: a stream's termination handler, which cannot, removes its
 /// subscription in order with everything else the driver hears.
-final class SubscriptionConnection: @unchecked Sendable {
+final class SubscriptionConnection: Sendable {
     /// One subscription: its `subscribe` message, and where its events go.
     struct Subscriber: Sendable {
         var operationName: String?
@@ -23,24 +23,28 @@ final class SubscriptionConnection: @unchecked Sendable {
         var finish: @Sendable (PrismGraphQLError?) -> Void
     }
 
+    /// The last subscription id given, and the driver once started.
+    private struct State {
+        var lastID = 0
+        var driver: AsyncStream<SubscriptionDriver.Input>.Continuation?
+    }
+
     let settings: SubscriptionSettings
-    private let lock = PrismLocked<Void>()
-    private var lastID = 0
-    private var driver: AsyncStream<SubscriptionDriver.Input>.Continuation?
+    private let state = PrismLocked(State())
 
     init(settings: SubscriptionSettings) {
         self.settings = settings
     }
 
     deinit {
-        driver?.finish()
+        state.withLock { $0.driver }?.finish()
     }
 
     /// A new subscription id: "1", "2", ...
     func makeID() -> String {
-        lock.withLock {
-            lastID += 1
-            return String(lastID)
+        state.withLock { state in
+            state.lastID += 1
+            return String(state.lastID)
         }
     }
 
@@ -57,14 +61,14 @@ final class SubscriptionConnection: @unchecked Sendable {
     }
 
     private func post(_ input: SubscriptionDriver.Input) {
-        lock.withLock {
-            if driver == nil {
+        state.withLock { state in
+            if state.driver == nil {
                 let (events, continuation) = AsyncStream<SubscriptionDriver.Input>.makeStream()
-                driver = continuation
+                state.driver = continuation
                 let driver = SubscriptionDriver(settings: settings, post: continuation)
                 Task { await driver.run(events) }
             }
-            driver?.yield(input)
+            state.driver?.yield(input)
         }
     }
 }

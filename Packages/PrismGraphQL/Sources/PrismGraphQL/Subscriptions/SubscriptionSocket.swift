@@ -19,7 +19,7 @@ final class SubscriptionSocket: Sendable {
     let post: AsyncStream<SubscriptionDriver.Input>.Continuation
     let outgoing: AsyncStream<Outgoing>
     private let writer: AsyncStream<Outgoing>.Continuation
-    private let state = LockedState()
+    private let state = PrismLocked(State())
 
     /// A socket that opens nothing yet (``open(number:settings:post:)`` opens one; a test drives
     /// the write queue alone).
@@ -84,22 +84,13 @@ final class SubscriptionSocket: Sendable {
         post.yield(.event(event))
     }
 
-    /// The socket's mutable parts, behind a lock.
-    final class LockedState: @unchecked Sendable {
-        struct Values {
-            var task: Task<Void, Never>?
-            var pongQueued = false
-            var abandoned = false
-            /// Closes the connection being opened (the transport's own abort).
-            var abort: (@Sendable () -> Void)?
-        }
-
-        private let lock = PrismLocked<Void>()
-        private var values = Values()
-
-        func withLock<T>(_ body: (inout Values) -> T) -> T {
-            lock.withLock { body(&values) }
-        }
+    /// The socket's mutable parts, behind its lock.
+    private struct State {
+        var task: Task<Void, Never>?
+        var pongQueued = false
+        var abandoned = false
+        /// Closes the connection being opened (the transport's own abort).
+        var abort: (@Sendable () -> Void)?
     }
 
     /// Closes the connection being opened, or the open one.

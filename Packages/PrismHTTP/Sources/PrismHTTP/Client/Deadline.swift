@@ -62,40 +62,44 @@ enum Deadline {
 
     /// The moving deadline of an upload: pushed back by each bit of progress while the body is
     /// sent, then fixed, a timeout after the last byte, for the response.
-    final class Watchdog: @unchecked Sendable {
-        private let lock = PrismLocked<Void>()
+    final class Watchdog: Sendable {
+        /// The deadline as of now, and whether it moves no more (the whole body is out).
+        private struct State {
+            var current: Duration
+            var isFinal = false
+        }
+
+        private let state: PrismLocked<State>
         private let timeout: Duration
         private let length: Int64
         /// The clock the deadline is measured on.
         let clock: DeadlineClock
-        private var current: Duration
-        private var isFinal = false
 
         init(timeout: Duration, length: Int64, clock: DeadlineClock = .continuous) {
             self.timeout = timeout
             self.length = length
             self.clock = clock
-            self.current = clock.now() + timeout
+            self.state = PrismLocked(State(current: clock.now() + timeout))
         }
 
         /// When the exchange times out, as of now, on ``clock``.
-        var expiry: Duration { lock.withLock { current } }
+        var expiry: Duration { state.withLock { $0.current } }
 
         /// Records that `sent` bytes of the body are out (or staged): the deadline moves a
         /// timeout ahead, for the last time once the whole body is out.
         func progressed(to sent: Int64) {
             let now = clock.now()
-            lock.withLock {
-                guard !isFinal else { return }
-                current = now + timeout
-                if sent >= length { isFinal = true }
+            state.withLock { state in
+                guard !state.isFinal else { return }
+                state.current = now + timeout
+                if sent >= length { state.isFinal = true }
             }
         }
 
         /// Records progress without ending the body (staging it to disk, say).
         func touched() {
             let now = clock.now()
-            lock.withLock { if !isFinal { current = now + timeout } }
+            state.withLock { state in if !state.isFinal { state.current = now + timeout } }
         }
     }
 }

@@ -213,7 +213,7 @@ enum URLBuilding {
 /// lookup is a good part of the whole request, and a seeded SipHash of host and path cost more
 /// than the rest of it. Parts that collide only evict each other (the URL is built again), so a
 /// weak hash can slow the memo down, never make it answer wrongly: the parts are compared whole.
-final class BuiltURLs: @unchecked Sendable {
+final class BuiltURLs: Sendable {
     struct Parts: Equatable {
         var scheme: PrismNetworkScheme
         var host: String
@@ -260,19 +260,19 @@ final class BuiltURLs: @unchecked Sendable {
 
     static let shared = BuiltURLs()
 
-    private let lock = PrismLocked<Void>()
-    private var kept = [Kept?](repeating: nil, count: 256)
+    /// One slot per hash value, behind the memo's lock.
+    private let slots = PrismLocked([Kept?](repeating: nil, count: 256))
 
     func kept(for parts: Parts) -> (url: URL, getKey: PrismCacheKey)? {
         let slot = parts.slot
-        return lock.withLock {
-            guard let kept = kept[slot], kept.parts == parts else { return nil }
+        return slots.withLock { slots in
+            guard let kept = slots[slot], kept.parts == parts else { return nil }
             return (kept.url, kept.getKey)
         }
     }
 
     func keep(_ url: URL, getKey: PrismCacheKey, for parts: Parts) {
         let slot = parts.slot
-        lock.withLock { kept[slot] = Kept(parts: parts, url: url, getKey: getKey) }
+        slots.withLock { $0[slot] = Kept(parts: parts, url: url, getKey: getKey) }
     }
 }

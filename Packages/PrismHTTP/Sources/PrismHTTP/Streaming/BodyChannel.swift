@@ -13,21 +13,34 @@ import PrismSupport
 /// | no chunk for `idleTimeout` while the queue had room | the body ends with `timedOut`, and the connection is closed |
 ///
 /// Time spent with a full queue is the reader's, not the server's: it never counts as idle.
-final class BodyChannel: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var chunks: [Data] = []
-    private var head = 0
-    private var queuedBytes = 0
-    private var ended = false
-    private var failure: (any Error)?
-    private var cancelled = false
-    private var reader: CheckedContinuation<Data?, any Error>?
-    private var writer: CheckedContinuation<Bool, Never>?
-    private var onCancel: (@Sendable () -> Void)?
-    private var onDrain: (@Sendable () -> Void)?
-    /// When the last chunk arrived (or the queue last had room), on ``clock``.
-    private var lastArrival: Duration
-    private var watchdog: Task<Void, Never>?
+final class BodyChannel: Sendable {
+    /// The queue and both sides' waiting continuations and callbacks, behind the channel's lock.
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var queuedBytes = 0
+        var ended = false
+        var failure: (any Error)?
+        var cancelled = false
+        var reader: CheckedContinuation<Data?, any Error>?
+        var writer: CheckedContinuation<Bool, Never>?
+        var onCancel: (@Sendable () -> Void)?
+        var onDrain: (@Sendable () -> Void)?
+        /// When the last chunk arrived (or the queue last had room), on ``BodyChannel/clock``.
+        var lastArrival: Duration
+        var watchdog: Task<Void, Never>?
+
+        /// What wakes the transport now that the queue has room: the waiting `send`, or `onDrain`.
+        mutating func resumeWriter() -> (@Sendable () -> Void)? {
+            if let writer {
+                self.writer = nil
+                return { writer.resume(returning: true) }
+            }
+            return onDrain
+        }
+    }
+
+    private let state: PrismLocked<State>
 
     /// The bytes queued past which `send` waits (and `offer` asks its transport to pause).
     ///
@@ -42,11 +55,11 @@ final class BodyChannel: @unchecked Sendable {
     init(highWater: Int = 64 << 10, clock: DeadlineClock = .continuous) {
         self.highWater = highWater
         self.clock = clock
-        self.lastArrival = clock.now()
+        self.state = PrismLocked(State(lastArrival: clock.now()))
     }
 
     deinit {
-        watchdog?.cancel()
+        state.withLock { $0.watchdog }?.cancel()
     }
 
     // MARK: The transport's side
@@ -54,9 +67,9 @@ final class BodyChannel: @unchecked Sendable {
     /// What closes the connection when the reader leaves or the stream goes idle; run at once if
     /// that happened already.
     func setOnCancel(_ action: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock { () -> Bool in
-            guard !cancelled else { return true }
-            onCancel = action
+        let runNow = state.withLock { state -> Bool in
+            guard !state.cancelled else { return true }
+            state.onCancel = action
             return false
         }
         if runNow { action() }
@@ -65,17 +78,17 @@ final class BodyChannel: @unchecked Sendable {
     /// What resumes a transport that `offer` asked to pause, once the reader has drained the
     /// queue below `highWater`.
     func setOnDrain(_ action: @escaping @Sendable () -> Void) {
-        lock.withLock { onDrain = action }
+        state.withLock { $0.onDrain = action }
     }
 
     /// Queues `chunk`, waiting while the queue is full; false when the reader has left (stop).
     func send(_ chunk: Data) async -> Bool {
-        guard offer(chunk) else { return lock.withLock { !cancelled } }
+        guard offer(chunk) else { return state.withLock { !$0.cancelled } }
         return await withCheckedContinuation { continuation in
-            let resumeNow = lock.withLock { () -> Bool? in
-                if cancelled { return false }
-                if queuedBytes < highWater { return true }
-                writer = continuation
+            let resumeNow = state.withLock { state -> Bool? in
+                if state.cancelled { return false }
+                if state.queuedBytes < highWater { return true }
+                state.writer = continuation
                 return nil
             }
             if let resumeNow { continuation.resume(returning: resumeNow) }
@@ -87,16 +100,16 @@ final class BodyChannel: @unchecked Sendable {
     /// reader left is dropped.
     @discardableResult
     func offer(_ chunk: Data) -> Bool {
-        let (waiting, full) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Bool) in
-            guard !cancelled, !ended else { return (nil, false) }
-            lastArrival = clock.now()
-            if let reader {
-                self.reader = nil
+        let (waiting, full) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            guard !state.cancelled, !state.ended else { return (nil, false) }
+            state.lastArrival = clock.now()
+            if let reader = state.reader {
+                state.reader = nil
                 return (reader, false)
             }
-            chunks.append(chunk)
-            queuedBytes += chunk.count
-            return (nil, queuedBytes >= highWater)
+            state.chunks.append(chunk)
+            state.queuedBytes += chunk.count
+            return (nil, state.queuedBytes >= highWater)
         }
         waiting?.resume(returning: chunk)
         return full
@@ -104,13 +117,13 @@ final class BodyChannel: @unchecked Sendable {
 
     /// Ends the body, with `error` if it failed: the reader gets every queued chunk first.
     func finish(throwing error: (any Error)? = nil) {
-        let waiting = lock.withLock { () -> CheckedContinuation<Data?, any Error>? in
-            guard !ended, !cancelled else { return nil }
-            ended = true
-            failure = error
-            watchdog?.cancel()
-            defer { reader = nil }
-            return reader
+        let waiting = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard !state.ended, !state.cancelled else { return nil }
+            state.ended = true
+            state.failure = error
+            state.watchdog?.cancel()
+            defer { state.reader = nil }
+            return state.reader
         }
         guard let waiting else { return }
         if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
@@ -121,21 +134,21 @@ final class BodyChannel: @unchecked Sendable {
     func watchIdle(_ idleTimeout: Duration, url: URL) {
         let task = Task { [weak self] in
             while let self {
-                let deadline = self.lock.withLock { lastArrival + idleTimeout }
+                let deadline = self.state.withLock { $0.lastArrival + idleTimeout }
                 do {
                     try await self.clock.sleep(deadline)
                 } catch {
                     return
                 }
-                let expired = self.lock.withLock { () -> Bool? in
-                    if ended || cancelled { return nil }
+                let expired = self.state.withLock { state -> Bool? in
+                    if state.ended || state.cancelled { return nil }
                     // A full queue waits for the reader, not for the server.
                     let now = clock.now()
-                    if queuedBytes >= highWater {
-                        lastArrival = now
+                    if state.queuedBytes >= highWater {
+                        state.lastArrival = now
                         return false
                     }
-                    return now >= lastArrival + idleTimeout
+                    return now >= state.lastArrival + idleTimeout
                 }
                 guard let expired else { return }
                 if expired {
@@ -149,12 +162,12 @@ final class BodyChannel: @unchecked Sendable {
                 }
             }
         }
-        lock.withLock { watchdog = task }
+        state.withLock { $0.watchdog = task }
     }
 
     private func expire(_ error: any Error) {
         finish(throwing: error)
-        let action = lock.withLock { onCancel }
+        let action = state.withLock { $0.onCancel }
         action?()
     }
 
@@ -199,55 +212,47 @@ final class BodyChannel: @unchecked Sendable {
     /// (if given) is kept to be resumed by the transport. A read that makes room in a full queue
     /// wakes the transport.
     private func take(waiting: CheckedContinuation<Data?, any Error>?) -> Ready? {
-        let (ready, wake) = lock.withLock { () -> (Ready?, (@Sendable () -> Void)?) in
-            if cancelled { return (.failed(CancellationError()), nil) }
-            if head < chunks.count {
-                let wasFull = queuedBytes >= highWater
-                let chunk = chunks[head]
-                head += 1
-                queuedBytes -= chunk.count
-                if head == chunks.count {
-                    chunks.removeAll(keepingCapacity: true)
-                    head = 0
+        let (ready, wake) = state.withLock { state -> (Ready?, (@Sendable () -> Void)?) in
+            if state.cancelled { return (.failed(CancellationError()), nil) }
+            if state.head < state.chunks.count {
+                let wasFull = state.queuedBytes >= highWater
+                let chunk = state.chunks[state.head]
+                state.head += 1
+                state.queuedBytes -= chunk.count
+                if state.head == state.chunks.count {
+                    state.chunks.removeAll(keepingCapacity: true)
+                    state.head = 0
                 }
-                return (.chunk(chunk), wasFull && queuedBytes < highWater ? resumeWriterLocked() : nil)
+                return (.chunk(chunk), wasFull && state.queuedBytes < highWater ? state.resumeWriter() : nil)
             }
-            if ended { return (failure.map { .failed($0) } ?? .end, nil) }
-            if let waiting { reader = waiting }
+            if state.ended { return (state.failure.map { .failed($0) } ?? .end, nil) }
+            if let waiting { state.reader = waiting }
             return (nil, nil)
         }
         wake?()
         return ready
     }
 
-    /// What wakes the transport now that the queue has room: the waiting `send`, or `onDrain`.
-    private func resumeWriterLocked() -> (@Sendable () -> Void)? {
-        if let writer {
-            self.writer = nil
-            return { writer.resume(returning: true) }
-        }
-        return onDrain
-    }
-
     /// Leaves the stream: the queue is dropped, a waiting `send` returns false, and the
     /// connection is closed. Later reads throw `CancellationError`.
     func cancel() {
-        let (action, waitingWriter, waitingReader) = lock.withLock {
-            () -> ((@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?, CheckedContinuation<Data?, any Error>?)
+        let (action, waitingWriter, waitingReader) = state.withLock {
+            state
+                -> ((@Sendable () -> Void)?, CheckedContinuation<Bool, Never>?, CheckedContinuation<Data?, any Error>?)
             in
-            guard !cancelled else { return (nil, nil, nil) }
-            cancelled = true
-            chunks = []
-            head = 0
-            queuedBytes = 0
-            watchdog?.cancel()
+            guard !state.cancelled else { return (nil, nil, nil) }
+            state.cancelled = true
+            state.chunks = []
+            state.head = 0
+            state.queuedBytes = 0
+            state.watchdog?.cancel()
             defer {
-                writer = nil
-                reader = nil
-                onCancel = nil
+                state.writer = nil
+                state.reader = nil
+                state.onCancel = nil
             }
             // A body that ended has no connection left to close.
-            return (ended ? nil : onCancel, writer, reader)
+            return (state.ended ? nil : state.onCancel, state.writer, state.reader)
         }
         waitingWriter?.resume(returning: false)
         waitingReader?.resume(throwing: CancellationError())
@@ -255,5 +260,5 @@ final class BodyChannel: @unchecked Sendable {
     }
 
     /// The bytes queued and not yet read.
-    var queuedByteCount: Int { lock.withLock { queuedBytes } }
+    var queuedByteCount: Int { state.withLock { $0.queuedBytes } }
 }

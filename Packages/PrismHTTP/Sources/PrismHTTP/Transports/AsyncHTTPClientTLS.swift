@@ -96,9 +96,9 @@ enum AsyncHTTPClientTLS {
 }
 
 /// The clients of pinned hosts, one per host, made when the host is first asked for.
-final class PinnedClients: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var clients: [String: HTTPClient] = [:]  // guarded by lock
+final class PinnedClients: Sendable {
+    /// The clients made so far, by host.
+    private let clients = PrismLocked<[String: HTTPClient]>([:])
     private let make: @Sendable (String) -> HTTPClient
 
     init(make: @escaping @Sendable (String) -> HTTPClient) {
@@ -107,7 +107,7 @@ final class PinnedClients: @unchecked Sendable {
 
     /// The client of `host` (normalized), made on first use.
     func client(for host: String) -> HTTPClient {
-        lock.withLock {
+        clients.withLock { clients in
             if let client = clients[host] { return client }
             let client = make(host)
             clients[host] = client
@@ -117,7 +117,7 @@ final class PinnedClients: @unchecked Sendable {
 
     /// Every client made so far, forgotten here: the caller shuts them down.
     func takeAll() -> [HTTPClient] {
-        lock.withLock {
+        clients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
         }

@@ -401,26 +401,24 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 }
 
 /// Whether a response's deadline passed.
-private final class ExpiryFlag: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var expired = false
+private final class ExpiryFlag: Sendable {
+    private let expired = PrismLocked(false)
 
-    var isSet: Bool { lock.withLock { expired } }
+    var isSet: Bool { expired.value }
 
-    func set() { lock.withLock { expired = true } }
+    func set() { expired.withLock { $0 = true } }
 }
 
 /// A flag set once, from any thread.
-private final class ShutdownFlag: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var flag = false
+private final class ShutdownFlag: Sendable {
+    private let flag = PrismLocked(false)
 
     /// Whether the flag is set.
-    var isSet: Bool { lock.withLock { flag } }
+    var isSet: Bool { flag.value }
 
     /// Sets the flag; true when this call set it (it was not set before).
     func set() -> Bool {
-        lock.withLock {
+        flag.withLock { flag in
             defer { flag = true }
             return !flag
         }

@@ -76,11 +76,14 @@ extension PrismURLSessionTransport {
 
 /// The delegate of a streamed task: the head resumes the caller, each piece of the body goes to
 /// the stream's queue (the task is suspended while the queue is full), the end finishes it.
+///
+/// `@unchecked` because it restates the conformance it inherits from ``TaskDelegate``: its own
+/// stored properties are `let`s of `Sendable` types.
 final class StreamTaskDelegate: TaskDelegate, @unchecked Sendable {
-    private let stateLock = PrismLocked<Void>()
+    /// The caller waiting for the head, until the head (or the end) arrives.
+    private let head = PrismLocked<CheckedContinuation<HTTPURLResponse, any Error>?>(nil)
     private let channel: BodyChannel
     private let url: URL
-    private var head: CheckedContinuation<HTTPURLResponse, any Error>?
 
     init(channel: BodyChannel, url: URL, tls: PrismTLSConfiguration) {
         self.channel = channel
@@ -89,11 +92,11 @@ final class StreamTaskDelegate: TaskDelegate, @unchecked Sendable {
     }
 
     func start(head continuation: CheckedContinuation<HTTPURLResponse, any Error>) {
-        stateLock.withLock { head = continuation }
+        head.withLock { $0 = continuation }
     }
 
     private func takeHead() -> CheckedContinuation<HTTPURLResponse, any Error>? {
-        stateLock.withLock {
+        head.withLock { head in
             defer { head = nil }
             return head
         }

@@ -8,6 +8,9 @@ import FoundationNetworking
 /// The delegate of one URLSession task: it refuses every redirect (Prism follows them itself),
 /// collects the body up to the limit and cancels the task past it, reports upload progress, and
 /// resumes the caller once, when the task completes.
+///
+/// `@unchecked` only because ``StreamTaskDelegate`` subclasses it (a checked `Sendable` class
+/// must be final): its stored properties are `let`s of `Sendable` types.
 class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Why the task was cut off for its size.
     struct TooLarge {
@@ -15,14 +18,19 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var status: Int?
     }
 
-    private let lock = PrismLocked<Void>()
+    /// What the task has delivered so far, and the caller waiting for its end, behind the
+    /// delegate's lock.
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var data = Data()
+        var response: URLResponse?
+        var oversize: TooLarge?
+        var refusedTrust: PrismHTTPError?
+    }
+
+    private let state = PrismLocked(State())
     private let limit: Int
     private let progress: (@Sendable (Int64) -> Void)?
-    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-    private var data = Data()
-    private var response: URLResponse?
-    private var oversize: TooLarge?
-    private var refusedTrust: PrismHTTPError?
     /// The TLS settings the authentication challenge applies (on Apple platforms).
     let tls: PrismTLSConfiguration
 
@@ -33,17 +41,17 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     /// Set when the body passed the limit (the task was then cancelled).
-    var tooLarge: TooLarge? { lock.withLock { oversize } }
+    var tooLarge: TooLarge? { state.withLock { $0.oversize } }
 
     /// Set when the TLS challenge refused the server (a pin mismatch, say): the task was then
     /// cancelled, and this is the error to report.
     var trustFailure: PrismHTTPError? {
-        get { lock.withLock { refusedTrust } }
-        set { lock.withLock { refusedTrust = newValue } }
+        get { state.withLock { $0.refusedTrust } }
+        set { state.withLock { $0.refusedTrust = newValue } }
     }
 
     func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
-        lock.withLock { self.continuation = continuation }
+        state.withLock { $0.continuation = continuation }
     }
 
     func urlSession(
@@ -75,12 +83,12 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let status = (response as? HTTPURLResponse)?.statusCode
         let announced = response.expectedContentLength
         if announced > Int64(limit) {
-            lock.withLock { oversize = TooLarge(announced: Int(clamping: announced), status: status) }
+            state.withLock { $0.oversize = TooLarge(announced: Int(clamping: announced), status: status) }
             completionHandler(.cancel)
             cutOff(dataTask)
             return
         }
-        lock.withLock { self.response = response }
+        state.withLock { $0.response = response }
         completionHandler(.allow)
     }
 
@@ -88,14 +96,14 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // What the task has received so far, which may run far ahead of the callbacks waiting on
         // the delegate queue (libcurl does not wait for them): cut off as soon as either passes.
         let received = dataTask.countOfBytesReceived
-        let cut = lock.withLock { () -> Bool in
-            guard oversize == nil else { return false }
-            if self.data.count + data.count > limit || received > Int64(limit) {
-                oversize = TooLarge(status: (self.response as? HTTPURLResponse)?.statusCode)
-                self.data = Data()
+        let cut = state.withLock { state -> Bool in
+            guard state.oversize == nil else { return false }
+            if state.data.count + data.count > limit || received > Int64(limit) {
+                state.oversize = TooLarge(status: (state.response as? HTTPURLResponse)?.statusCode)
+                state.data = Data()
                 return true
             }
-            self.data.append(data)
+            state.data.append(data)
             return false
         }
         if cut { cutOff(dataTask) }
@@ -107,19 +115,19 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// reads on, ignoring both the cancellation and the `.cancel` disposition, until the server
     /// stops): the caller is not kept waiting for that, and the data is dropped as it comes.
     private func cutOff(_ task: URLSessionTask) {
-        let continuation = lock.withLock {
-            defer { self.continuation = nil }
-            return self.continuation
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
         continuation?.resume(throwing: URLError(.dataLengthExceedsMaximum))
         task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, data, response, oversize) = lock.withLock {
-            () -> (CheckedContinuation<(Data, URLResponse), any Error>?, Data, URLResponse?, TooLarge?) in
-            defer { self.continuation = nil }
-            return (self.continuation, self.data, self.response ?? task.response, self.oversize)
+        let (continuation, data, response, oversize) = state.withLock {
+            state -> (CheckedContinuation<(Data, URLResponse), any Error>?, Data, URLResponse?, TooLarge?) in
+            defer { state.continuation = nil }
+            return (state.continuation, state.data, state.response ?? task.response, state.oversize)
         }
         if oversize != nil {
             continuation?.resume(throwing: URLError(.dataLengthExceedsMaximum))
@@ -177,17 +185,17 @@ enum URLSessionErrors {
 /// The delegate of a session the transport made: it hands each task's events to that task's
 /// ``TaskDelegate``. (swift-corelibs-foundation ignores a task's own `delegate` when its session
 /// has none, so a session-wide delegate is the way that works everywhere.)
-final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var delegates: [Int: TaskDelegate] = [:]
+final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, Sendable {
+    /// Each running task's delegate, by task identifier.
+    private let delegates = PrismLocked<[Int: TaskDelegate]>([:])
 
     /// Sends `task`'s events to `delegate` until it completes.
     func register(_ delegate: TaskDelegate, for task: URLSessionTask) {
-        lock.withLock { delegates[task.taskIdentifier] = delegate }
+        delegates.withLock { $0[task.taskIdentifier] = delegate }
     }
 
     func delegate(for task: URLSessionTask) -> TaskDelegate? {
-        lock.withLock { delegates[task.taskIdentifier] }
+        delegates.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -228,7 +236,7 @@ final class SessionDelegateRouter: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let delegate = lock.withLock { delegates.removeValue(forKey: task.taskIdentifier) }
+        let delegate = delegates.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         delegate?.urlSession(session, task: task, didCompleteWithError: error)
     }
 }

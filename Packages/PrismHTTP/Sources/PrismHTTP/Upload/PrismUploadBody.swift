@@ -101,14 +101,13 @@ extension PrismHTTPTransport {
 }
 
 /// A position in a buffer, advanced one chunk at a time.
-final class ChunkCursor: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var offset: Int
+final class ChunkCursor: Sendable {
+    private let offset: PrismLocked<Int>
 
-    init(_ offset: Int) { self.offset = offset }
+    init(_ offset: Int) { self.offset = PrismLocked(offset) }
 
     func next(upTo count: Int, step: Int) -> Range<Int>? {
-        lock.withLock {
+        offset.withLock { offset in
             guard offset < count else { return nil }
             let range = offset..<min(offset + step, count)
             offset = range.upperBound

@@ -133,13 +133,12 @@ public actor PrismUploadTask {
 }
 
 /// The highest byte count reported, so that progress only grows.
-final class LockedProgress: @unchecked Sendable {
-    private let lock = PrismLocked<Void>()
-    private var reported: Int64 = -1
+final class LockedProgress: Sendable {
+    private let reported = PrismLocked<Int64>(-1)
 
     /// `value` if it is higher than anything reported before (and records it), else nil.
     func advance(to value: Int64) -> Int64? {
-        lock.withLock {
+        reported.withLock { reported in
             guard value > reported else { return nil }
             reported = value
             return value

@@ -26,7 +26,7 @@ protocol ExitFlushable: AnyObject, Sendable {
 /// An `atexit` handler does the same on the thread that calls `exit()`. The pending change is
 /// read there only when that is the main thread (where the store lives); otherwise what was
 /// already handed to the writers is written.
-final class ExitFlusher: @unchecked Sendable {
+final class ExitFlusher: Sendable {
     static let shared = ExitFlusher()
 
     /// The signals that end a process unless handled, and that a terminal or a service
@@ -37,32 +37,36 @@ final class ExitFlusher: @unchecked Sendable {
         weak var flushable: (any ExitFlushable)?
     }
 
-    private let lock = PrismLocked<Void>()
-    private var entries: [Entry] = []
-    private var timeout = Duration.zero
-    private var signalsInstalled = false
-    private var exitHandlerInstalled = false
-    private var previousActions: [Int32: sigaction] = [:]
+    /// The registered middlewares and what is installed for them, behind the flusher's lock.
+    private struct State {
+        var entries: [Entry] = []
+        var timeout = Duration.zero
+        var signalsInstalled = false
+        var exitHandlerInstalled = false
+        var previousActions: [Int32: sigaction] = [:]
+    }
+
+    private let state = PrismLocked(State())
 
     /// Saves `flushable`'s latest state when the process ends, waiting up to `timeout`.
     func register(_ flushable: any ExitFlushable, timeout: Duration) {
-        let (installSignals, installExitHandler) = lock.withLock { () -> (Bool, Bool) in
-            entries.removeAll { $0.flushable == nil }
-            if !entries.contains(where: { $0.flushable === flushable }) {
-                entries.append(Entry(flushable: flushable))
+        let (installSignals, installExitHandler) = state.withLock { state -> (Bool, Bool) in
+            state.entries.removeAll { $0.flushable == nil }
+            if !state.entries.contains(where: { $0.flushable === flushable }) {
+                state.entries.append(Entry(flushable: flushable))
             }
-            self.timeout = max(self.timeout, timeout)
+            state.timeout = max(state.timeout, timeout)
             defer {
-                signalsInstalled = true
-                exitHandlerInstalled = true
+                state.signalsInstalled = true
+                state.exitHandlerInstalled = true
             }
-            return (!signalsInstalled, !exitHandlerInstalled)
+            return (!state.signalsInstalled, !state.exitHandlerInstalled)
         }
         if installExitHandler { atexit(prismExitFlushAtExit) }
         if installSignals && !installSignalHandlers() {
             // No pipe (too many open files, say): no saving on a signal for now, rather than a
             // crash; the next registration tries again.
-            lock.withLock { signalsInstalled = false }
+            state.withLock { $0.signalsInstalled = false }
         }
     }
 
@@ -91,7 +95,7 @@ final class ExitFlusher: @unchecked Sendable {
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             if sigaction(number, &action, nil) == 0 {
-                lock.withLock { previousActions[number] = previous }
+                state.withLock { $0.previousActions[number] = previous }
             }
         }
         return true
@@ -120,7 +124,7 @@ final class ExitFlusher: @unchecked Sendable {
 
     /// Puts back the disposition `number` had before and sends it to the process again.
     private func resend(_ number: Int32) {
-        var previous = lock.withLock { previousActions[number] } ?? sigaction()
+        var previous = state.withLock { $0.previousActions[number] } ?? sigaction()
         sigaction(number, &previous, nil)
         var set = sigset_t()
         sigemptyset(&set)
@@ -144,7 +148,7 @@ final class ExitFlusher: @unchecked Sendable {
     }
 
     private func flushAll(readingPending read: PendingRead) {
-        let (flushables, timeout) = lock.withLock { (entries.compactMap(\.flushable), self.timeout) }
+        let (flushables, timeout) = state.withLock { ($0.entries.compactMap(\.flushable), $0.timeout) }
         guard !flushables.isEmpty else { return }
         // Saturating: `.seconds(Int64.max)` waits as long as it takes instead of trapping at exit
         // (DispatchTime's `+` saturates in turn).

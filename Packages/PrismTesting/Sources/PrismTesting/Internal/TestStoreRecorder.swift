@@ -47,7 +47,7 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable> {
 }
 
 /// What the test store checks when it goes away, readable from its (nonisolated) deinit.
-final class EndOfTestChecks: @unchecked Sendable {
+final class EndOfTestChecks: Sendable {
     private struct State {
         var exhaustive = false
         var unreceived: [String] = []
@@ -60,8 +60,7 @@ final class EndOfTestChecks: @unchecked Sendable {
         let action: String
     }
 
-    private let lock = PrismLocked<Void>()
-    private var state = State()
+    private let state = PrismLocked(State())
     let fileID: StaticString
     let filePath: StaticString
     let line: UInt
@@ -74,16 +73,16 @@ final class EndOfTestChecks: @unchecked Sendable {
         self.column = column
     }
 
-    func setExhaustive(_ exhaustive: Bool) { lock.withLock { state.exhaustive = exhaustive } }
-    func setUnreceived(_ unreceived: [String]) { lock.withLock { state.unreceived = unreceived } }
+    func setExhaustive(_ exhaustive: Bool) { state.withLock { $0.exhaustive = exhaustive } }
+    func setUnreceived(_ unreceived: [String]) { state.withLock { $0.unreceived = unreceived } }
     func track(_ task: PrismEffectTask, startedBy action: String) {
-        lock.withLock {
+        state.withLock { state in
             state.tasks.removeAll { $0.task.isFinished }
             if !task.isFinished { state.tasks.append(TrackedTask(task: task, action: action)) }
         }
     }
 
-    var runningTasks: [TrackedTask] { lock.withLock { state.tasks.filter { !$0.task.isFinished } } }
+    var runningTasks: [TrackedTask] { state.withLock { state in state.tasks.filter { !$0.task.isFinished } } }
 
     /// The actions whose effects are still running, one per line, for failure messages.
     static func describe(_ running: [TrackedTask]) -> String {
@@ -103,7 +102,7 @@ final class EndOfTestChecks: @unchecked Sendable {
 
     /// Forgets running tasks after cancelling them.
     func cancelAndForgetTasks() {
-        let tasks = lock.withLock { () -> [TrackedTask] in
+        let tasks = state.withLock { state -> [TrackedTask] in
             defer { state.tasks = [] }
             return state.tasks
         }
@@ -123,9 +122,9 @@ final class EndOfTestChecks: @unchecked Sendable {
     /// action (the test received it) is only returning, and is not reported; one that waits on
     /// anything else is.
     func reportAtEnd() {
-        let exhaustive = lock.withLock { state.exhaustive }
+        let exhaustive = state.withLock { $0.exhaustive }
         if exhaustive { waitForRunningTasks(upTo: Self.endGrace) }
-        let (unreceived, running) = lock.withLock {
+        let (unreceived, running) = state.withLock { state in
             (state.unreceived, state.tasks.filter { !$0.task.isFinished })
         }
         if exhaustive && !unreceived.isEmpty {

@@ -12,7 +12,7 @@ import Logging
 /// | 3. authorize | same | the authenticator's credentials |
 /// | 4. validate | same | URL, header names and values, timeout: once per attempt, the last step before the transport |
 /// | 5. look up | ``deliver(_:decodedBy:)`` | the cache, keyed on the prepared request (credentials included) |
-/// | 6. fetch | ``fetch(_:revalidating:)`` | the retry loop: each ``attempt(_:revalidating:send:)`` transmits (the transport follows redirects), refreshes refused credentials once |
+/// | 6. fetch | ``fetch(_:revalidating:)`` | the retry loop: each ``attempt(_:revalidating:open:)`` goes out through the ``TransportChannel`` (the transport follows redirects), refreshes refused credentials once |
 /// | 7. store | ``deliver(_:decodedBy:)`` (``store(_:context:)``) | the response, under the key of the request as finally sent |
 /// | 8. decode | ``value(of:for:)`` | the status checked, the body decoded (or the decoded value kept beside a cache hit) |
 ///
@@ -85,9 +85,9 @@ extension PrismNetworkAdapter {
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse {
         try body.validate()
-        return try await attempt(prepared, revalidating: nil) { [transport] request in
-            try await transport.upload(request, body: body, progress: progress)
-        }.response
+        return try await attempt(prepared, revalidating: nil) { [channel] request in
+            try await channel.upload(request, body: body, progress: progress)
+        }.answer
     }
 
     /// Renews the credentials identified by `credential` with the authenticator; false when the
@@ -356,7 +356,6 @@ extension PrismNetworkAdapter {
     /// that lists them. The first attempt sends `prepared` as it is (conditionally, when
     /// `revalidating` an entry with validators); each later one is prepared again.
     func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
-        let send = sendChecked
         let conditional = entry.flatMap { HTTPCaching.canRevalidate($0) ? $0 : nil }
         var first = prepared
         if let conditional {
@@ -369,7 +368,7 @@ extension PrismNetworkAdapter {
         }
         return try await retrying(
             prepared, first: first, revalidating: conditional,
-            attempt: { try await self.attempt($0, revalidating: conditional, send: send) },
+            attempt: { try await self.attempt($0, revalidating: conditional, open: self.channel.send).exchange },
             response: \.response, discard: { _ in })
     }
 
@@ -410,37 +409,32 @@ extension PrismNetworkAdapter {
         }
     }
 
-    /// One attempt: `prepared` through `send` (the transport), and when the authenticator says
-    /// the credentials were refused, a refresh, a new preparation and one more send.
-    func attempt(
+    /// One attempt: `prepared` through `open` (the channel: a whole response, an upload, a
+    /// stream's head), and when the authenticator says the credentials were refused, a refresh,
+    /// a new preparation and one more (the refused answer discarded unread). The exchange is the
+    /// answer's head with the request as finally sent.
+    func attempt<Answer: TransportAnswer>(
         _ prepared: PrismPreparedRequest,
         revalidating entry: PrismCacheEntry?,
-        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
-    ) async throws -> Exchange {
-        let exchange = try await authenticatedAttempt(prepared, revalidating: entry, send: send)
+        open: (PrismHTTPRequest) async throws -> Answer
+    ) async throws -> (answer: Answer, exchange: Exchange) {
+        var sent = prepared.request
+        var requestTime = Exchange.now()
+        var answer = try await open(sent)
+        if let authenticator, authenticator.isAuthenticationFailure(answer.head) {
+            answer.discard()
+            sent = try await refreshed(prepared, by: authenticator, revalidating: entry).request
+            requestTime = Exchange.now()
+            answer = try await open(sent)
+        }
+        let exchange = Exchange(response: answer.head, sent: sent, requestTime: requestTime)
         // An unsafe method answered without an error invalidates what is stored for its target
         // (RFC 9111 §4.4), for every credential.
         if let cache, HTTPCaching.invalidates(exchange) {
             let urls = HTTPCaching.invalidatedURLs(by: exchange).map(\.absoluteString)
             await cache.removeAll { HTTPCaching.isKey($0, ofAny: urls) }
         }
-        return exchange
-    }
-
-    private func authenticatedAttempt(
-        _ prepared: PrismPreparedRequest,
-        revalidating entry: PrismCacheEntry?,
-        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
-    ) async throws -> Exchange {
-        let requestTime = Exchange.now()
-        let response = try await transmit(prepared.request, send: send)
-        guard let authenticator, authenticator.isAuthenticationFailure(response) else {
-            return Exchange(response: response, sent: prepared.request, requestTime: requestTime)
-        }
-        let again = try await refreshed(prepared, by: authenticator, revalidating: entry)
-        let againTime = Exchange.now()
-        return Exchange(
-            response: try await transmit(again.request, send: send), sent: again.request, requestTime: againTime)
+        return (answer, exchange)
     }
 
     /// `prepared` again after `authenticator` refreshed the credentials it was refused with.
@@ -456,24 +450,5 @@ extension PrismNetworkAdapter {
         return try await prepare(
             built: prepared.original, options: prepared.options, revalidating: entry,
             fromEndpoint: prepared.isFromEndpoint)
-    }
-
-    /// Sends one prepared request through `send` (the transport, which follows redirects),
-    /// logged when the client has a logger.
-    func transmit(
-        _ request: PrismHTTPRequest,
-        send: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
-    ) async throws -> PrismHTTPResponse {
-        do {
-            var response =
-                if let logger { try await transmitLogged(request, logger: logger, send: send) } else {
-                    try await send(request)
-                }
-            response.request = request
-            return response
-        } catch var error as PrismHTTPError {
-            if error.method == nil { error.method = request.method }
-            throw error
-        }
     }
 }

@@ -76,9 +76,9 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     /// The time since the client was made, on the clock `sleep` waits on: how long an event
     /// stream's connection lived.
     let retryNow: @Sendable () -> Duration
-    /// The transport's send for a request the pipeline has checked (stage 4): a transport that
-    /// ships then skips its own check of the same request.
-    let sendChecked: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    /// The transport and the logger as the pipeline reaches them, chosen once (see
+    /// ``TransportChannel``).
+    let channel: TransportChannel
     /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
     /// cancelled when the client goes away. A test awaits them.
     @_spi(PrismInternals)
@@ -168,19 +168,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.sleep = { try await retryClock.sleep(for: $0) }
         let start = retryClock.now
         self.retryNow = { start.duration(to: retryClock.now) }
-        self.sendChecked = Self.checkedSender(for: transport)
-    }
-
-    /// How the pipeline sends through `transport`.
-    private static func checkedSender(for transport: any PrismHTTPTransport)
-        -> @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
-    {
-        #if AsyncHTTPClient && os(Linux)
-        if let transport = transport as? PrismAsyncHTTPClientTransport {
-            return { try await transport.send(checked: $0) }
-        }
-        #endif
-        return { try await transport.send($0) }
+        self.channel = TransportChannel(transport, logger: logger)
     }
 
     /// A client with `other`'s parts and background revalidations of its own: one of `other`'s
@@ -196,6 +184,13 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.base = other.base
         self.sleep = other.sleep
         self.retryNow = other.retryNow
-        self.sendChecked = other.sendChecked
+        self.channel = other.channel
+    }
+}
+
+extension PrismNetworkAdapter {
+    /// Logs `error` at `.warning`, as ``TransportChannel/logFailure(_:of:)`` says.
+    func logFailure(_ error: PrismHTTPError, of request: PrismHTTPRequest) {
+        channel.logFailure(error, of: request)
     }
 }

@@ -9,14 +9,25 @@ private enum Second {}
 private let first = ObjectIdentifier(First.self)
 private let second = ObjectIdentifier(Second.self)
 
+/// The key the tests keep a value beside.
+private let key = PrismCacheKey("k")
+
+/// Stores `stored` under `key` in `cache`, and keeps `value` beside it as `first` decoded it from
+/// `source` (the stored body unless given), counting `cost` bytes.
+private func store(
+    _ stored: PrismCacheEntry, keeping value: any Sendable, cost: Int, decodedFrom source: Data? = nil,
+    in cache: PrismResponseCache
+) async {
+    await cache.set(stored, for: key)
+    await cache.keepDecoded(value, decodedBy: first, from: source ?? stored.data, cost: cost, for: key)
+}
+
 @Suite("Decoded values kept beside cached entries")
 struct DecodedValueTests {
     @Test("a kept value is returned only to a lookup by the same decoding")
     func onlyToTheSameDecoding() async {
         let cache = PrismResponseCache(maxSize: 10)
-        let key = PrismCacheKey("k")
-        await cache.set(entry("body"), for: key)
-        await cache.keepDecoded("decoded", decodedBy: first, from: Data("body".utf8), cost: 7, for: key)
+        await store(entry("body"), keeping: "decoded", cost: 7, in: cache)
         let (lookup, decoded) = await cache.lookup(key, decodedBy: first)
         #expect(lookup == .fresh(entry("body")))
         #expect(decoded as? String == "decoded")
@@ -30,9 +41,7 @@ struct DecodedValueTests {
     @Test("a value decoded from a body the entry no longer has is not kept")
     func notKeptForAnotherBody() async {
         let cache = PrismResponseCache(maxSize: 10)
-        let key = PrismCacheKey("k")
-        await cache.set(entry("new"), for: key)
-        await cache.keepDecoded("from old", decodedBy: first, from: Data("old".utf8), cost: 8, for: key)
+        await store(entry("new"), keeping: "from old", cost: 8, decodedFrom: Data("old".utf8), in: cache)
         #expect(await cache.lookup(key, decodedBy: first).decoded == nil)
         await cache.keepDecoded("orphan", decodedBy: first, from: Data("x".utf8), cost: 6, for: PrismCacheKey("none"))
         #expect(await cache.count == 1)
@@ -41,9 +50,7 @@ struct DecodedValueTests {
     @Test("replacing the entry drops the value, even when the new body has the same size")
     func droppedOnReplace() async {
         let cache = PrismResponseCache(maxSize: 10)
-        let key = PrismCacheKey("k")
-        await cache.set(entry("v1"), for: key)
-        await cache.keepDecoded("one", decodedBy: first, from: Data("v1".utf8), cost: 3, for: key)
+        await store(entry("v1"), keeping: "one", cost: 3, in: cache)
         await cache.set(entry("v2"), for: key)
         #expect(await cache.lookup(key, decodedBy: first).decoded == nil)
         #expect(await cache.totalBytes == 3)  // "v2" and the key "k"
@@ -52,21 +59,17 @@ struct DecodedValueTests {
     @Test("invalidate, removeAll and eviction drop the value and the bytes it counted")
     func droppedWithTheEntry() async {
         let cache = PrismResponseCache(maxSize: 1)
-        let key = PrismCacheKey("k")
-        await cache.set(entry("body"), for: key)
-        await cache.keepDecoded("decoded", decodedBy: first, from: Data("body".utf8), cost: 100, for: key)
+        await store(entry("body"), keeping: "decoded", cost: 100, in: cache)
         #expect(await cache.totalBytes == 105)
         await cache.invalidate(key: "k")
         #expect(await cache.totalBytes == 0)
         #expect(await cache.lookup(key, decodedBy: first).lookup == .miss)
 
-        await cache.set(entry("body"), for: key)
-        await cache.keepDecoded("decoded", decodedBy: first, from: Data("body".utf8), cost: 100, for: key)
+        await store(entry("body"), keeping: "decoded", cost: 100, in: cache)
         await cache.removeAll()
         #expect(await cache.totalBytes == 0)
 
-        await cache.set(entry("body"), for: key)
-        await cache.keepDecoded("decoded", decodedBy: first, from: Data("body".utf8), cost: 100, for: key)
+        await store(entry("body"), keeping: "decoded", cost: 100, in: cache)
         await cache.set(entry("other"), for: "j")  // evicts k
         #expect(await cache.totalBytes == 6)
         await cache.set(entry("body"), for: key)
@@ -96,9 +99,8 @@ struct DecodedValueTests {
     func keptThroughRefresh() async {
         let clock = ManualClock()
         let cache = PrismResponseCache(maxSize: 10, clock: clock)
-        let key = PrismCacheKey("k")
-        await cache.set(entry("body", ttl: .seconds(1), headers: ["ETag": "\"1\""]), for: key)
-        await cache.keepDecoded("decoded", decodedBy: first, from: Data("body".utf8), cost: 10, for: key)
+        await store(
+            entry("body", ttl: .seconds(1), headers: ["ETag": "\"1\""]), keeping: "decoded", cost: 10, in: cache)
         clock.advance(by: .seconds(2))
         let (stale, decoded) = await cache.lookup(key, decodedBy: first)
         #expect(stale == .stale(entry("body", ttl: .seconds(1), headers: ["ETag": "\"1\""])))

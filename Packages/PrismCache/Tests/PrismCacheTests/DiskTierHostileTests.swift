@@ -48,26 +48,23 @@ struct DiskTierHostileTests {
         "an entry written without the folder's secret (copied from another cache's folder) is not served, and is removed"
     )
     func plantedEntriesAreRefused() async throws {
-        let theirs = try makeFolder()
-        let mine = try makeFolder()
-        defer {
-            cleanUp(theirs)
-            cleanUp(mine)
-        }
-        let key = "GET https://bank.test/balance"
-        let attacker = try PrismResponseCache(maxSize: 10, directory: theirs)
-        await attacker.set(entry("forged balance"), for: key)
-        // Same name, same format, a valid code under the other folder's secret.
-        let planted = try file(holding: key, in: theirs)
-        try FileManager.default.copyItem(at: planted, to: mine.appendingPathComponent(planted.lastPathComponent))
+        try await withFolders { (theirs: URL, mine: URL) async throws in
+            let key = "GET https://bank.test/balance"
+            let attacker = try PrismResponseCache(maxSize: 10, directory: theirs)
+            await attacker.set(entry("forged balance"), for: key)
+            // Same name, same format, a valid code under the other folder's secret.
+            let planted = try file(holding: key, in: theirs)
+            try FileManager.default.copyItem(at: planted, to: mine.appendingPathComponent(planted.lastPathComponent))
 
-        let cache = try PrismResponseCache(maxSize: 10, directory: mine)
-        #expect(await cache.lookup(key) == .miss)
-        #expect(!FileManager.default.fileExists(atPath: mine.appendingPathComponent(planted.lastPathComponent).path))
-        // The attacker's own folder still serves it: the code is the secret's, not a checksum.
-        #expect(
-            await (try PrismResponseCache(maxSize: 10, directory: theirs)).get(for: key)?.data
-                == Data("forged balance".utf8))
+            let cache = try PrismResponseCache(maxSize: 10, directory: mine)
+            #expect(await cache.lookup(key) == .miss)
+            #expect(
+                !FileManager.default.fileExists(atPath: mine.appendingPathComponent(planted.lastPathComponent).path))
+            // The attacker's own folder still serves it: the code is the secret's, not a checksum.
+            #expect(
+                await (try PrismResponseCache(maxSize: 10, directory: theirs)).get(for: key)?.data
+                    == Data("forged balance".utf8))
+        }
     }
 
     @Test(
@@ -75,75 +72,71 @@ struct DiskTierHostileTests {
         .timeLimit(.minutes(5))
     )
     func nonEntriesAreNotRead() async throws {
-        let folder = try makeFolder()
-        let outside = try makeFolder()
-        defer {
-            cleanUp(folder)
-            cleanUp(outside)
-        }
-        let first = try PrismResponseCache(maxSize: 10, directory: folder)
-        for key in ["fifo", "link", "huge", "kept"] { await first.set(entry(key), for: key) }
-        let fifo = try file(holding: "fifo", in: folder)
-        let link = try file(holding: "link", in: folder)
-        let huge = try file(holding: "huge", in: folder)
-        // A FIFO: opened to read, without O_NONBLOCK, it would wait for a writer forever.
-        try FileManager.default.removeItem(at: fifo)
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        // A link to a whole, valid entry elsewhere: followed, it would be served.
-        let target = outside.appendingPathComponent("target.prc")
-        try FileManager.default.moveItem(at: link, to: target)
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        // A terabyte (sparse): read whole, it would take the memory.
-        #expect(truncate(huge.path, 1 << 40) == 0)
+        try await withFolders { (folder: URL, outside: URL) async throws in
+            let first = try PrismResponseCache(maxSize: 10, directory: folder)
+            for key in ["fifo", "link", "huge", "kept"] { await first.set(entry(key), for: key) }
+            let fifo = try file(holding: "fifo", in: folder)
+            let link = try file(holding: "link", in: folder)
+            let huge = try file(holding: "huge", in: folder)
+            // A FIFO: opened to read, without O_NONBLOCK, it would wait for a writer forever.
+            try FileManager.default.removeItem(at: fifo)
+            #expect(mkfifo(fifo.path, 0o600) == 0)
+            // A link to a whole, valid entry elsewhere: followed, it would be served.
+            let target = outside.appendingPathComponent("target.prc")
+            try FileManager.default.moveItem(at: link, to: target)
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+            // A terabyte (sparse): read whole, it would take the memory.
+            #expect(truncate(huge.path, 1 << 40) == 0)
 
-        let second = try PrismResponseCache(maxSize: 10, directory: folder)
-        #expect(await second.lookup("fifo") == .miss)
-        #expect(await second.lookup("link") == .miss)
-        #expect(await second.lookup("huge") == .miss)
-        #expect(await second.get(for: "kept")?.data == Data("kept".utf8))
-        for planted in [fifo, link, huge] {
-            var status = stat()
-            #expect(lstat(planted.path, &status) != 0, "\(planted.lastPathComponent) was removed")
+            let second = try PrismResponseCache(maxSize: 10, directory: folder)
+            #expect(await second.lookup("fifo") == .miss)
+            #expect(await second.lookup("link") == .miss)
+            #expect(await second.lookup("huge") == .miss)
+            #expect(await second.get(for: "kept")?.data == Data("kept".utf8))
+            for planted in [fifo, link, huge] {
+                var status = stat()
+                #expect(lstat(planted.path, &status) != 0, "\(planted.lastPathComponent) was removed")
+            }
+            #expect(FileManager.default.fileExists(atPath: target.path), "the link's target was left alone")
         }
-        #expect(FileManager.default.fileExists(atPath: target.path), "the link's target was left alone")
     }
 
     @Test("a response's Set-Cookie stays in memory: the file has no cookie, and the next launch serves the rest")
     func cookiesAreNotWritten() async throws {
-        let folder = try makeFolder()
-        defer { cleanUp(folder) }
-        let key = "GET https://api.test/me"
-        let stored = PrismCacheEntry(
-            data: Data("me".utf8), statusCode: 200,
-            fields: [
-                .init(name: "Set-Cookie", value: "session=s3cr3t-session"), .init(name: "ETag", value: #""v1""#),
-                .init(name: "set-cookie2", value: "legacy=s3cr3t-legacy"),
-            ],
-            ttl: .seconds(300))
-        let first = try PrismResponseCache(maxSize: 10, directory: folder)
-        await first.set(stored, for: key)
-        #expect(await first.get(for: key)?.fields.count == 3, "memory keeps the whole response")
+        try await withFolder { (folder: URL) async throws in
+            let key = "GET https://api.test/me"
+            let stored = PrismCacheEntry(
+                data: Data("me".utf8), statusCode: 200,
+                fields: [
+                    .init(name: "Set-Cookie", value: "session=s3cr3t-session"), .init(name: "ETag", value: #""v1""#),
+                    .init(name: "set-cookie2", value: "legacy=s3cr3t-legacy"),
+                ],
+                ttl: .seconds(300))
+            let first = try PrismResponseCache(maxSize: 10, directory: folder)
+            await first.set(stored, for: key)
+            #expect(await first.get(for: key)?.fields.count == 3, "memory keeps the whole response")
 
-        let bytes = try Data(contentsOf: try file(holding: key, in: folder))
-        #expect(bytes.range(of: Data("s3cr3t".utf8)) == nil)
-        let second = try PrismResponseCache(maxSize: 10, directory: folder)
-        let served = try #require(await second.get(for: key))
-        #expect(served.fields == [.init(name: "ETag", value: #""v1""#)])
-        #expect(served.data == Data("me".utf8))
+            let bytes = try Data(contentsOf: try file(holding: key, in: folder))
+            #expect(bytes.range(of: Data("s3cr3t".utf8)) == nil)
+            let second = try PrismResponseCache(maxSize: 10, directory: folder)
+            let served = try #require(await second.get(for: key))
+            #expect(served.fields == [.init(name: "ETag", value: #""v1""#)])
+            #expect(served.data == Data("me".utf8))
+        }
     }
 
     @Test("a key of 20,000 bytes is kept across launches, and so is its entry")
     func longKeysSurvive() async throws {
-        let folder = try makeFolder()
-        defer { cleanUp(folder) }
-        let key = "GET https://api.test/search?q=" + String(repeating: "a", count: 20_000)
-        do {
-            let first = try PrismResponseCache(maxSize: 10, directory: folder)
-            await first.set(entry("found"), for: key)
+        try await withFolder { (folder: URL) async throws in
+            let key = "GET https://api.test/search?q=" + String(repeating: "a", count: 20_000)
+            do {
+                let first = try PrismResponseCache(maxSize: 10, directory: folder)
+                await first.set(entry("found"), for: key)
+            }
+            let second = try PrismResponseCache(maxSize: 10, directory: folder)
+            #expect(await second.diskCount == 1)
+            #expect(await second.get(for: key)?.data == Data("found".utf8))
         }
-        let second = try PrismResponseCache(maxSize: 10, directory: folder)
-        #expect(await second.diskCount == 1)
-        #expect(await second.get(for: key)?.data == Data("found".utf8))
     }
 
     @Test(

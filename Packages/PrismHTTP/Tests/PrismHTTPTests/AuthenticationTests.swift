@@ -6,36 +6,11 @@ import Testing
 
 @Suite("Authentication against the test server")
 struct AuthenticationTests {
-    struct Protected: PrismEntity {
-        var ok: Bool
-        var token: String
-    }
-
-    struct Tokens: PrismEntity {
-        var accessToken: String
-        var refreshToken: String
-    }
-
-    struct RefreshBody: Encodable, Sendable {
-        var refreshToken: String
-    }
-
     func authenticator(for server: PrismTestServer, refreshes: LockedBox<Int>) -> PrismBearerTokenAuthenticator {
         let refreshClient = PrismNetworkAdapter(cache: nil)
         return PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
             refreshes.mutate { $0 += 1 }
-            let tokens = try await refreshClient.request(
-                on: ServerRequest<Tokens>(
-                    endpoint: ServerEndpoint(
-                        server,
-                        "/auth/refresh",
-                        method: .post,
-                        query: ["delay": "100"],
-                        payload: RefreshBody(refreshToken: "refresh-0")
-                    )
-                )
-            )
-            return tokens.accessToken
+            return try await refreshedToken(through: refreshClient, server, query: ["delay": "100"])
         }
     }
 
@@ -45,7 +20,7 @@ struct AuthenticationTests {
             let refreshes = LockedBox(0)
             let auth = authenticator(for: server, refreshes: refreshes)
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
-            let request = ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected"))
+            let request = protectedRequest(server)
             #expect(try await client.request(on: request).token == "token-0")
 
             server.expireToken()
@@ -67,12 +42,8 @@ struct AuthenticationTests {
             struct Denied: Error {}
             let auth = PrismBearerTokenAuthenticator(accessToken: "wrong") { _ in throw Denied() }
             let client = PrismNetworkAdapter(cache: nil, authenticator: auth)
-            do {
-                _ = try await client.request(
-                    on: ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected")))
-                Issue.record("expected the refresh to fail")
-            } catch let error as PrismHTTPError {
-                #expect(error.code == .authenticationFailed)
+            await expectHTTPError(.authenticationFailed) {
+                try await client.request(on: protectedRequest(server))
             }
         }
     }

@@ -18,10 +18,9 @@ struct BackgroundRevalidationTests {
         cache: PrismResponseCache,
         logger: Logger? = nil
     ) -> (PrismNetworkAdapter, ServerRequest<CacheHit>) {
-        var query = ["max-age": "1000"]
-        if let delay { query["delay"] = String(delay) }
+        let query = delay.map { ["delay": String($0)] } ?? [:]
         let client = PrismNetworkAdapter(cache: cache, logger: logger)
-        return (client, ServerRequest<CacheHit>(endpoint: ServerEndpoint(server, "/cache/\(name)", query: query)))
+        return (client, cacheHitRequest(server, name, maxAge: 1000, query: query))
     }
 
     @Test("two stale hits for the same key start one revalidation request")
@@ -52,8 +51,7 @@ struct BackgroundRevalidationTests {
             let cache = PrismResponseCache(maxSize: 10, clock: clock)
             // The revalidation would wait 10 s at the server: only a cancellation ends it sooner.
             var client: PrismNetworkAdapter? = PrismNetworkAdapter(cache: cache)
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/gone", query: ["max-age": "10", "delay": "10000"]))
+            let request = cacheHitRequest(server, "gone", maxAge: 10, query: ["delay": "10000"])
             #expect(try await client?.request(on: request).hit == 1)
             await clock.advance(by: .seconds(11))
             #expect(try await client?.request(on: request, cachePolicy: .staleWhileRevalidate).hit == 1)

@@ -40,16 +40,14 @@ struct BaseURLTests {
     @Test("without a base URL, or with one that cannot be, a relative endpoint fails with invalidURL saying why")
     func missingOrInvalidBase() async throws {
         let request = PrismEndpointRequest<Relative, Hit>(Relative(path: "/users"))
-        let missing = await #expect(throws: PrismHTTPError.self) {
+        let missing = await expectHTTPError(.invalidURL) {
             try await PrismNetworkAdapter(cache: nil).request(on: request)
         }
-        #expect(missing?.code == .invalidURL)
         #expect(missing?.message.contains("baseURL") == true)
         for bad in ["ftp://example.com", "https://example.com/v1?key=1", "/just/a/path", "https://user:pw@example.com"]
         {
             let client = PrismNetworkAdapter(cache: nil, baseURL: URL(string: bad)!)
-            let error = await #expect(throws: PrismHTTPError.self) { try await client.request(on: request) }
-            #expect(error?.code == .invalidURL, "\(bad)")
+            let error = await expectHTTPError(.invalidURL, "\(bad)") { try await client.request(on: request) }
             #expect(error?.message.contains("baseURL") == true, "\(bad)")
         }
     }

@@ -34,10 +34,8 @@ struct CacheBudgetTests {
 
     @Test("removeAll on sign-out leaves nothing to serve")
     func signOut() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/me", query: ["max-age": "60"]))
+        try await withCachingClient { (server, client) async throws in
+            let request = cacheHitRequest(server, "me")
             #expect(try await client.request(on: request).hit == 1)
             await client.cache?.removeAll()
             #expect(try await client.request(on: request).hit == 2)

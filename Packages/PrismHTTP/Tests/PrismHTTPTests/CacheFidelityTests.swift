@@ -10,12 +10,6 @@ import Testing
 /// field lines as received (§3.1), and after a 304, the fields the 304 carried (§4.3.4).
 @Suite("A stored response comes back with its age, its field lines in order, and a 304's updates")
 struct CacheFidelityTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
-    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
-        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
-    }
-
     /// The field lines of `headers` but `Age`, and but those a transport or a cache adds or
     /// drops on the way (`Connection`, `Keep-Alive`, `Transfer-Encoding`).
     func lines(_ headers: PrismHTTPHeaders) -> [String] {
@@ -51,9 +45,7 @@ struct CacheFidelityTests {
         "a hit carries Age: the Age it arrived with plus the time it has been stored, one line",
         arguments: TransportKind.allCases)
     func ageOnHits(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script("aged", [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "30")], body: "a")])
             server.script("new", [Scripted(headers: [("Cache-Control", "max-age=3600")], body: "b")])
             let aged = PrismHTTPRequest(url: server.url("/scripted/aged"))
@@ -80,9 +72,7 @@ struct CacheFidelityTests {
         "max-age=3600 with Age: 3000 is fresh for ten minutes of the cache's clock, not an hour",
         arguments: TransportKind.allCases)
     func agedResponseExpiresSooner(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             // The age on arrival also counts the exchange's own time, on the wall clock (RFC 9111
             // §4.2.3): ten minutes left leaves a busy machine all the time it needs for it.
             server.script(
@@ -101,8 +91,7 @@ struct CacheFidelityTests {
         "a hit has the field lines the network response had, in order, repeated fields apart",
         arguments: TransportKind.allCases)
     func fieldLines(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = client(transport, clock: TestClock())
+        try await withClockedCachingClient(transport) { (server, _, client) async throws in
             server.script(
                 "lines",
                 [
@@ -131,9 +120,7 @@ struct CacheFidelityTests {
         "a 304 replaces every line of each field it carries, keeps the others, and its answer has no Age",
         arguments: TransportKind.allCases)
     func notModifiedUpdates(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script(
                 "update",
                 [
@@ -175,16 +162,11 @@ struct CacheFidelityTests {
 /// RFC 9111 §4.3.5: a `200` to a `HEAD` updates the stored `GET`.
 @Suite("A HEAD response updates the stored GET")
 struct HeadUpdateTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
     @Test(
         "a 200 to a HEAD refreshes the stored GET's fields and freshness, or drops it when its validator differs",
         arguments: TransportKind.allCases)
     func headUpdatesGet(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(
-                transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script(
                 "head",
                 [

@@ -11,34 +11,60 @@ struct CacheInvalidationTests {
     /// `/status/200` with `max-age=60`: cacheable, and answered to any method.
     static let cached = "/status/200?header.Cache-Control=max-age%3D60"
 
+    /// Sends `requests` through `client` one after the other, whatever they are answered.
+    static func send(_ requests: PrismHTTPRequest..., through client: PrismNetworkAdapter) async throws {
+        for request in requests { _ = try await client.send(request) }
+    }
+
     @Test(
         "a successful POST, PUT, PATCH or DELETE drops the stored GET of its URL, for every credential; a failed one does not",
         arguments: TransportKind.allCases)
     func unsafeMethods(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url(Self.cached)
             let other: PrismHTTPHeaders = ["Authorization": "Bearer other"]
-            _ = try await client.send(PrismHTTPRequest(url: url))
-            _ = try await client.send(PrismHTTPRequest(url: url, headers: other))
+            try await Self.send(PrismHTTPRequest(url: url), PrismHTTPRequest(url: url, headers: other), through: client)
             #expect(server.hits("/status/200") == 2, "one stored response per credential")
             for method in [PrismNetworkMethod.post, .put, .patch, .delete] {
                 let before = server.hits("/status/200")
                 _ = try await client.send(PrismHTTPRequest(url: url))
                 #expect(server.hits("/status/200") == before, "\(method): stored before")
-                _ = try await client.send(PrismHTTPRequest(url: url, method: method))
-                _ = try await client.send(PrismHTTPRequest(url: url))
-                _ = try await client.send(PrismHTTPRequest(url: url, headers: other))
                 // The unsafe request, then both credentials' GETs again.
+                try await Self.send(
+                    PrismHTTPRequest(url: url, method: method), PrismHTTPRequest(url: url),
+                    PrismHTTPRequest(url: url, headers: other), through: client)
                 #expect(server.hits("/status/200") == before + 3, "\(method): both dropped")
             }
             // An error answer to the unsafe method drops nothing: a 500 stored for its
             // max-age stays stored after a POST that also fails.
             let failing = server.url("/status/500?header.Cache-Control=max-age%3D60")
-            _ = try await client.send(PrismHTTPRequest(url: failing))
-            _ = try await client.send(PrismHTTPRequest(url: failing, method: .post))
-            _ = try await client.send(PrismHTTPRequest(url: failing))
+            try await Self.send(
+                PrismHTTPRequest(url: failing), PrismHTTPRequest(url: failing, method: .post),
+                PrismHTTPRequest(url: failing), through: client)
             #expect(server.hits("/status/500") == 2)
+        }
+    }
+
+    @Test(
+        "a POST sent as a stream drops the stored GET of its URL like any other; a failed one does not",
+        arguments: TransportKind.allCases)
+    func streamedUnsafeMethods(transport: TransportKind) async throws {
+        try await withCachingClient(transport) { (server, client) async throws in
+            let url = server.url(Self.cached)
+            try await Self.send(PrismHTTPRequest(url: url), PrismHTTPRequest(url: url), through: client)
+            #expect(server.hits("/status/200") == 1, "stored")
+            let posted = try await client.stream(PrismHTTPRequest(url: url, method: .post))
+            #expect(posted.statusCode == 200)
+            _ = try await posted.collect(upTo: 1 << 20)
+            _ = try await client.send(PrismHTTPRequest(url: url))
+            #expect(server.hits("/status/200") == 3, "dropped by the streamed POST, fetched again")
+            let failing = server.url("/status/500?header.Cache-Control=max-age%3D60")
+            _ = try await client.send(PrismHTTPRequest(url: failing))
+            let failed = try await client.stream(PrismHTTPRequest(url: failing, method: .post))
+            #expect(failed.statusCode == 500)
+            failed.body.cancel()
+            _ = try await client.send(PrismHTTPRequest(url: failing))
+            #expect(server.hits("/status/500") == 2, "the stored 500 stays")
         }
     }
 
@@ -46,19 +72,17 @@ struct CacheInvalidationTests {
         "a method outside the standard ones is sent as written; when it succeeds it drops the stored GET, unless it is safe",
         arguments: TransportKind.allCases)
     func extensionMethods(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let echoed = try await client.send(
                 PrismHTTPRequest(url: server.url("/echo/dav"), method: try #require(PrismNetworkMethod("PROPFIND"))))
             #expect(echoed.statusCode == 200)
             #expect(server.requests.last?.method == "PROPFIND")
-            typealias Scripted = PrismTestServer.ScriptedResponse
             server.script("search", [Scripted(headers: [("Cache-Control", "max-age=60")], body: "stored")])
             let url = server.url("/scripted/search")
-            _ = try await client.send(PrismHTTPRequest(url: url))
             // TRACE is safe: nothing is dropped.
-            _ = try await client.send(PrismHTTPRequest(url: url, method: .trace))
-            _ = try await client.send(PrismHTTPRequest(url: url))
+            try await Self.send(
+                PrismHTTPRequest(url: url), PrismHTTPRequest(url: url, method: .trace), PrismHTTPRequest(url: url),
+                through: client)
             #expect(server.hits("/scripted/search") == 2)
             #expect(server.requests.last?.method == "TRACE")
             // M-SEARCH is not known to be safe: its success drops the stored GET.
@@ -73,15 +97,14 @@ struct CacheInvalidationTests {
 
     @Test("an unsafe method's Location on the same origin is dropped too", arguments: TransportKind.allCases)
     func location(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url(Self.cached)
             _ = try await client.send(PrismHTTPRequest(url: url))
             // /status/201 answers with Location: /status/200?header.Cache-Control=max-age%3D60
             let created = server.url(
                 "/status/201?header.Location=%2Fstatus%2F200%3Fheader.Cache-Control%3Dmax-age%253D60")
-            _ = try await client.send(PrismHTTPRequest(url: created, method: .post))
-            _ = try await client.send(PrismHTTPRequest(url: url))
+            try await Self.send(
+                PrismHTTPRequest(url: created, method: .post), PrismHTTPRequest(url: url), through: client)
             #expect(server.hits("/status/200") == 2)
         }
     }
@@ -90,8 +113,7 @@ struct CacheInvalidationTests {
         "a redirect followed in the transport is not stored under the redirected URL",
         arguments: TransportKind.allCases)
     func redirectNotStoredUnderSource(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let target = server.url(Self.cached).absoluteString
             let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
             let source = server.url("/hostile/redirect?status=302&to=\(encoded)")
@@ -107,8 +129,7 @@ struct CacheInvalidationTests {
         "the app drops the stored responses of a URL, or of every URL under a prefix", arguments: TransportKind.allCases
     )
     func appDrops(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let first = server.url("/cache/a?max-age=60")
             let second = server.url("/cache/b?max-age=60")
             for url in [first, second, first, second] { _ = try await client.send(PrismHTTPRequest(url: url)) }

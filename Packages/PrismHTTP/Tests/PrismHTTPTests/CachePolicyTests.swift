@@ -9,29 +9,15 @@ import Testing
 /// stored response as the fallback, and the cache only.
 @Suite("Cache policies: alwaysRevalidate, networkFirst, cacheOnly")
 struct CachePolicyTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
-    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
-        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
-    }
-
-    func text(_ response: PrismHTTPResponse) -> String {
-        String(decoding: response.body, as: UTF8.self)
-    }
-
     func request(_ url: URL, _ policy: PrismCachePolicy?, timeout: Duration? = nil) -> PrismPreparedRequest {
-        var request = PrismHTTPRequest(url: url)
-        request.timeout = timeout
-        return PrismPreparedRequest(
-            original: request, request: request, options: PrismRequestOptions(cachePolicy: policy))
+        prepared(PrismHTTPRequest(url: url, timeout: timeout), cachePolicy: policy)
     }
 
     @Test(
         "alwaysRevalidate asks the server about a fresh response: a 304 serves it, a new body replaces it",
         arguments: TransportKind.allCases)
     func alwaysRevalidate(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = client(transport, clock: TestClock())
+        try await withClockedCachingClient(transport) { (server, _, client) async throws in
             server.script(
                 "sync",
                 [
@@ -59,9 +45,7 @@ struct CachePolicyTests {
         "networkFirst asks the server first, and when it cannot answer serves the stored response within maxStale",
         arguments: TransportKind.allCases)
     func networkFirst(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script(
                 "first",
                 [
@@ -84,15 +68,13 @@ struct CachePolicyTests {
             #expect(fallback.source == .stale(.networkFailed(.timedOut)))
             // Past maxStale: the failure is the answer.
             await clock.advance(by: .seconds(20_000))
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.timedOut) {
                 try await client.send(request(url, policy, timeout: .milliseconds(300)))
             }
-            #expect(error?.code == .timedOut)
             // alwaysRevalidate never falls back.
-            let strict = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.timedOut) {
                 try await client.send(request(url, .alwaysRevalidate, timeout: .milliseconds(300)))
             }
-            #expect(strict?.code == .timedOut)
         }
     }
 
@@ -100,18 +82,15 @@ struct CachePolicyTests {
         "cacheOnly never asks the server: a stored response however stale, else notCached",
         arguments: TransportKind.allCases)
     func cacheOnly(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script("kept", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "kept")])
             server.script(
                 "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "s")])
             let kept = server.url("/scripted/kept")
             let strict = server.url("/scripted/strict")
-            let missing = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.notCached) {
                 try await client.send(request(kept, .cacheOnly))
             }
-            #expect(missing?.code == .notCached)
             #expect(server.hits("/scripted/kept") == 0)
             _ = try await client.send(request(kept, nil))
             _ = try await client.send(request(strict, nil))
@@ -120,10 +99,9 @@ struct CachePolicyTests {
             let stale = try await client.send(request(kept, .cacheOnly))
             #expect(text(stale) == "kept")
             #expect(stale.source == .stale(.policy))
-            let refused = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.notCached) {
                 try await client.send(request(strict, .cacheOnly))
             }
-            #expect(refused?.code == .notCached)
             #expect(server.hits("/scripted/kept") == 1)
             #expect(server.hits("/scripted/strict") == 1)
         }

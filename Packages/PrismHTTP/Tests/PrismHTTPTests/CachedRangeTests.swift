@@ -8,14 +8,11 @@ import Testing
 /// RFC 9110 §14), from the cache, without asking the server.
 @Suite("Range requests answered from a stored complete response")
 struct CachedRangeTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
     @Test(
         "one byte range of a stored 200 is a 206 from the cache; anything else is the whole response",
         arguments: TransportKind.allCases)
     func ranges(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             server.script(
                 "digits",
                 [

@@ -9,10 +9,8 @@ import Testing
 struct ClientCachingTests {
     @Test("Cache-Control max-age serves the second request from the cache", arguments: TransportKind.allCases)
     func maxAge(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/a", query: ["max-age": "60"]))
+        try await withCachingClient(transport) { (server, client) async throws in
+            let request = cacheHitRequest(server, "a")
             let first = try await client.request(on: request)
             let second = try await client.request(on: request)
             #expect(first == second)
@@ -24,8 +22,7 @@ struct ClientCachingTests {
         "no-store is never cached, and no-cache without validators goes to the network",
         arguments: TransportKind.allCases)
     func noStoreNoCache(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             for query in [["no-store": "1"], ["no-cache": "1"]] {
                 let path = "/cache/\(query.keys.first!)"
                 let request = ServerRequest<CacheHit>(endpoint: ServerEndpoint(server, path, query: query))
@@ -36,43 +33,43 @@ struct ClientCachingTests {
         }
     }
 
+    /// Asks `client` twice for the versioned document at `path` on `server`: the second answer must
+    /// be the first, revalidated with the request header `validator` (after `expectedHits` requests
+    /// to the server, when given). Then the document changes, and the next answer must be its next
+    /// version.
+    func expectRevalidation(
+        of path: String, with validator: String, expectedHits: Int? = nil, _ server: PrismTestServer,
+        _ client: PrismNetworkAdapter, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let request = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, path))
+        let first = try await client.request(on: request)
+        let second = try await client.request(on: request)
+        #expect(first == second, sourceLocation: sourceLocation)
+        if let expectedHits { #expect(server.hits(path) == expectedHits, sourceLocation: sourceLocation) }
+        #expect(server.requests.last?.headers[validator] != nil, sourceLocation: sourceLocation)
+        try await bump(path, on: server, through: client)
+        #expect(try await client.request(on: request).version == first.version + 1, sourceLocation: sourceLocation)
+    }
+
     @Test(
         "an ETag is revalidated with If-None-Match, and a 304 returns the cached body",
         arguments: TransportKind.allCases)
     func etagRevalidation(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
-            let request = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/etag/doc"))
-            let first = try await client.request(on: request)
-            let second = try await client.request(on: request)
-            #expect(first == second)
-            #expect(server.hits("/etag/doc") == 2)
-            let conditional = try #require(server.requests.last)
-            #expect(conditional.headers["if-none-match"] != nil)
-            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/doc/bump"), method: .post))
-            let third = try await client.request(on: request)
-            #expect(third.version == first.version + 1)
+        try await withCachingClient(transport) { (server, client) async throws in
+            try await expectRevalidation(of: "/etag/doc", with: "if-none-match", expectedHits: 2, server, client)
         }
     }
 
     @Test("Last-Modified is revalidated with If-Modified-Since", arguments: TransportKind.allCases)
     func lastModifiedRevalidation(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
-            let request = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/last-modified/doc"))
-            let first = try await client.request(on: request)
-            let second = try await client.request(on: request)
-            #expect(first == second)
-            #expect(server.requests.last?.headers["if-modified-since"] != nil)
-            _ = try await client.send(PrismHTTPRequest(url: server.url("/last-modified/doc/bump"), method: .post))
-            #expect(try await client.request(on: request).version == first.version + 1)
+        try await withCachingClient(transport) { (server, client) async throws in
+            try await expectRevalidation(of: "/last-modified/doc", with: "if-modified-since", server, client)
         }
     }
 
     @Test("an endpoint's cacheInterval caches a response that has no cache headers (the seed's case)")
     func cacheInterval() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(interceptors: [redirect(to: server)])
+        try await withRedirectingClient { (server, client) async throws in
             _ = try await client.request(on: GetUserRequest(login: "octocat"))
             _ = try await client.request(on: GetUserRequest(login: "octocat"))
             #expect(server.hits("/users/octocat") == 1)
@@ -81,11 +78,8 @@ struct ClientCachingTests {
 
     @Test("networkOnly ignores the cache; cacheFirst serves even a stale entry")
     func policies() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/p", query: ["max-age": "1000"]))
+        try await withClockedCachingClient { (server, clock, client) async throws in
+            let request = cacheHitRequest(server, "p", maxAge: 1000)
             #expect(try await client.request(on: request).hit == 1)
             #expect(try await client.request(on: request, cachePolicy: .networkOnly).hit == 2)
             #expect(try await client.request(on: request).hit == 1)
@@ -97,11 +91,8 @@ struct ClientCachingTests {
 
     @Test("staleWhileRevalidate answers from the cache at once and refreshes it behind")
     func staleWhileRevalidate() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/s", query: ["max-age": "1000"]))
+        try await withClockedCachingClient { (server, clock, client) async throws in
+            let request = cacheHitRequest(server, "s", maxAge: 1000)
             _ = try await client.request(on: request)
             await clock.advance(by: .seconds(1_001))
             #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).hit == 1)
@@ -122,10 +113,8 @@ struct ClientCachingTests {
 
     @Test("cacheThenNetwork yields the cached value first, then the fresh one")
     func cacheThenNetwork() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/c", query: ["max-age": "60"]))
+        try await withCachingClient { (server, client) async throws in
+            let request = cacheHitRequest(server, "c")
             _ = try await client.request(on: request)
             var updates: [PrismNetworkUpdate<CacheHit>] = []
             for try await update in client.responses(on: request) { updates.append(update) }
@@ -133,8 +122,7 @@ struct ClientCachingTests {
             #expect(updates.map(\.value.hit) == [1, 2])
             // Without a cached value, only the network answer arrives.
             var fresh: [PrismNetworkUpdate<CacheHit>.Source] = []
-            let other = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/other", query: ["max-age": "60"]))
+            let other = cacheHitRequest(server, "other")
             for try await update in client.responses(on: other) { fresh.append(update.source) }
             #expect(fresh == [.network])
         }

@@ -11,8 +11,7 @@ struct ClientRetryTests {
 
     @Test("a GET that fails with 503 twice succeeds on the third attempt", arguments: TransportKind.allCases)
     func retriesTransientFailures(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let endpoint = ServerEndpoint(server, "/flaky/a", query: ["failures": "2", "status": "503"])
             _ = try await client.request(on: RawRequest(endpoint: endpoint), retryPolicy: fast)
             #expect(server.flakyAttempts("a") == 3)
@@ -23,8 +22,7 @@ struct ClientRetryTests {
         "the client's retry policy applies to every request; a request's own policy wins, and PrismNoRetry sends once",
         arguments: TransportKind.allCases)
     func clientWideDefault(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryPolicy: fast)
+        try await withClient(transport, retryPolicy: fast) { (server, client) async throws in
             _ = try await client.request(
                 on: RawRequest(endpoint: ServerEndpoint(server, "/flaky/d", query: ["failures": "2", "status": "503"])))
             #expect(server.flakyAttempts("d") == 3)
@@ -54,8 +52,7 @@ struct ClientRetryTests {
 
     @Test("a 404 is not retried, nor is a POST that got a 503")
     func permanentFailuresAndNonIdempotent() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+        try await withClient { (server, client) async throws in
             await #expect(throws: PrismHTTPError.self) {
                 _ = try await client.request(
                     on: RawRequest(endpoint: ServerEndpoint(server, "/status/404")), retryPolicy: fast)
@@ -95,8 +92,7 @@ struct ClientRetryTests {
 
     @Test("when every attempt fails, the error lists them")
     func exhaustedAttempts() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+        try await withClient { (server, client) async throws in
             do {
                 _ = try await client.request(
                     on: RawRequest(
@@ -116,8 +112,7 @@ struct ClientRetryTests {
     @Test(
         "timeouts are retried: the request succeeds once the server answers in time", arguments: TransportKind.allCases)
     func retriesTimeouts(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             // The first attempt is held far past its one-second timeout; the next ones are answered
             // at once. Several attempts are allowed, so that a loaded machine that misses one
             // second once still gets its answer.

@@ -31,15 +31,13 @@ struct ClientTests {
         let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
         // The timeout is long: a transport that kept trying to connect would end with timedOut.
         let request = PrismHTTPRequest(url: url, method: .get, timeout: .seconds(20))
-        let error = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
-        #expect(error?.code == .connectionFailed, "\(String(describing: error))")
+        let error = await expectHTTPError(.connectionFailed) { try await client.send(request) }
         #expect(error?.url == url)
     }
 
     @Test("PrismEndpointRequest pairs any endpoint with the entity it decodes to", arguments: TransportKind.allCases)
     func endpointRequestDecodesItsEntity(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), interceptors: [redirect(to: server)])
+        try await withRedirectingClient(transport) { (server, client) async throws in
             let request = PrismEndpointRequest<GitHubEndpoint, GitHubUser>(.user(login: "octocat"))
             let user: GitHubUser = try await client.request(on: request)
             #expect(user.login == "octocat")
@@ -50,8 +48,7 @@ struct ClientTests {
     @Test(
         "the seed's CreateIssueRequest posts JSON and decodes html_url into htmlURL", arguments: TransportKind.allCases)
     func seedCreateIssue(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), interceptors: [redirect(to: server)])
+        try await withRedirectingClient(transport) { (server, client) async throws in
             let issue = try await client.request(
                 on: CreateIssueRequest(
                     repo: "octocat/Hello-World",
@@ -65,18 +62,14 @@ struct ClientTests {
 
     @Test("a non-2xx status is an error that keeps status, headers and body", arguments: TransportKind.allCases)
     func unacceptableStatusKeepsBody(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), interceptors: [redirect(to: server)])
-            do {
-                _ = try await client.request(on: CreateIssueRequest(repo: "o/r", title: "", body: "no title"))
-                Issue.record("expected a 400")
-            } catch let error as PrismHTTPError {
-                #expect(error.code == .unacceptableStatus)
-                #expect(error.statusCode == 400)
-                #expect(error.bodyText?.contains("Validation Failed") == true)
-                #expect(error.headers?["Content-Type"]?.contains("json") == true)
-                #expect(error.url?.path == "/repos/o/r/issues")
+        try await withRedirectingClient(transport) { (server, client) async throws in
+            let error = await expectHTTPError(.unacceptableStatus) {
+                try await client.request(on: CreateIssueRequest(repo: "o/r", title: "", body: "no title"))
             }
+            #expect(error?.statusCode == 400)
+            #expect(error?.bodyText?.contains("Validation Failed") == true)
+            #expect(error?.headers?["Content-Type"]?.contains("json") == true)
+            #expect(error?.url?.path == "/repos/o/r/issues")
             await #expect(throws: PrismHTTPError.self) {
                 _ = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/status/503")))
             }
@@ -89,18 +82,13 @@ struct ClientTests {
             var login: String
             var followersCount: Int
         }
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
-            do {
-                _ = try await client.request(
-                    on: ServerRequest<NeedsMore>(endpoint: ServerEndpoint(server, "/users/ada")))
-                Issue.record("expected a decoding error")
-            } catch let error as PrismHTTPError {
-                #expect(error.code == .decodingFailed)
-                #expect(error.message.contains("followersCount"))
-                #expect(error.message.contains("NeedsMore"))
-                #expect(error.body != nil)
+        try await withCachingClient(transport) { (server, client) async throws in
+            let error = await expectHTTPError(.decodingFailed) {
+                try await client.request(on: ServerRequest<NeedsMore>(endpoint: ServerEndpoint(server, "/users/ada")))
             }
+            #expect(error?.message.contains("followersCount") == true)
+            #expect(error?.message.contains("NeedsMore") == true)
+            #expect(error?.body != nil)
         }
     }
 
@@ -108,8 +96,7 @@ struct ClientTests {
         "cancelling the task cancels the request with CancellationError, and closes its connection",
         arguments: TransportKind.allCases)
     func cancellation(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             // The head and 10 bytes, then nothing for 20 s.
             let endpoint = ServerEndpoint(server, "/hostile/stall", query: ["sent": "10", "ms": "20000"])
             let task = Task { try await client.request(on: RawRequest(endpoint: endpoint)) }
@@ -123,22 +110,16 @@ struct ClientTests {
 
     @Test("a response slower than the timeout is a timedOut error", arguments: TransportKind.allCases)
     func timeout(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
-            do {
-                _ = try await client.request(
-                    on: RawRequest(endpoint: ServerEndpoint(server, "/delay/3000", timeout: 0.3)))
-                Issue.record("expected a timeout")
-            } catch let error as PrismHTTPError {
-                #expect(error.code == .timedOut)
+        try await withCachingClient(transport) { (server, client) async throws in
+            await expectHTTPError(.timedOut) {
+                try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/delay/3000", timeout: 0.3)))
             }
         }
     }
 
     @Test("a server that closes the connection is a connectionFailed error", arguments: TransportKind.allCases)
     func droppedConnection(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             for path in ["/drop", "/drop-mid-body"] {
                 do {
                     _ = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, path)))
@@ -156,18 +137,14 @@ struct ClientTests {
 
     @Test("a large body arrives whole, and one over the limit is responseTooLarge", arguments: TransportKind.allCases)
     func largeBodies(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let body = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/large/5000000")))
             #expect(body.count == 5_000_000)
             #expect(body[250] == 250 && body[251] == 0)
             let small = PrismNetworkAdapter(
                 transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: 1_000)))
-            do {
-                _ = try await small.request(on: RawRequest(endpoint: ServerEndpoint(server, "/large/100000")))
-                Issue.record("expected responseTooLarge")
-            } catch let error as PrismHTTPError {
-                #expect(error.code == .responseTooLarge)
+            await expectHTTPError(.responseTooLarge) {
+                try await small.request(on: RawRequest(endpoint: ServerEndpoint(server, "/large/100000")))
             }
         }
     }

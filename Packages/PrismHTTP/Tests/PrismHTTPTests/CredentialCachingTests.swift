@@ -9,7 +9,7 @@ import Testing
 struct CredentialCachingTests {
     /// `/cache/me` cached for a minute: `hit` says how many requests reached the server.
     func me(_ server: PrismTestServer) -> ServerRequest<CacheHit> {
-        ServerRequest<CacheHit>(endpoint: ServerEndpoint(server, "/cache/me", query: ["max-age": "60"]))
+        cacheHitRequest(server, "me")
     }
 
     @Test(
@@ -61,12 +61,9 @@ struct CredentialCachingTests {
         "cookies, API keys and every secret-listed header separate entries too",
         arguments: ["Cookie", "X-API-Key", "X-Session-Id", "Proxy-Authorization"])
     func everySecretHeader(name: String) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
-            let first = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/s", query: ["max-age": "60"], headers: [name: "one"]))
-            let second = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/s", query: ["max-age": "60"], headers: [name: "two"]))
+        try await withCachingClient { (server, client) async throws in
+            let first = cacheHitRequest(server, "s", headers: [name: "one"])
+            let second = cacheHitRequest(server, "s", headers: [name: "two"])
             #expect(try await client.request(on: first).hit == 1)
             #expect(try await client.request(on: second).hit == 2)
             #expect(try await client.request(on: first).hit == 1)
@@ -75,11 +72,9 @@ struct CredentialCachingTests {
 
     @Test("a header that carries no credential does not split the cache")
     func plainHeadersShare() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
+        try await withCachingClient { (server, client) async throws in
             for trace in ["a", "b"] {
-                let request = ServerRequest<CacheHit>(
-                    endpoint: ServerEndpoint(server, "/cache/t", query: ["max-age": "60"], headers: ["X-Trace": trace]))
+                let request = cacheHitRequest(server, "t", headers: ["X-Trace": trace])
                 #expect(try await client.request(on: request).hit == 1)
             }
         }

@@ -30,15 +30,45 @@ struct DownloadTests {
         func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
         var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+
+        /// The contents of the file `name`.
+        func contents(_ name: String) throws -> Data { try Data(contentsOf: file(name)) }
+    }
+
+    /// Starts a test server, a client on `transport` that caches nothing, and a fresh folder;
+    /// runs `body` and shuts the server down whatever happens.
+    static func withDownloads(
+        _ transport: TransportKind, _ body: (PrismTestServer, Folder, PrismNetworkAdapter) async throws -> Void
+    ) async throws {
+        try await withClient(transport) { (server, client) async throws in
+            try await body(server, try Folder(), client)
+        }
+    }
+
+    /// One resumable download of `url` to `destination`, tried again and again by a test.
+    struct Resumable {
+        let client: PrismNetworkAdapter
+        let url: URL
+        let destination: URL
+        var policy = PrismDownloadPolicy(resumable: true)
+
+        /// An attempt that must fail; its error.
+        @discardableResult
+        func fails(sourceLocation: SourceLocation = #_sourceLocation) async -> PrismHTTPError? {
+            await #expect(throws: PrismHTTPError.self, sourceLocation: sourceLocation) { try await run() }
+        }
+
+        /// An attempt.
+        func run() async throws -> PrismDownload {
+            try await client.download(PrismHTTPRequest(url: url), to: destination, policy: policy)
+        }
     }
 
     @Test(
         "a file arrives whole, with its checksum, readable by the user only, and nothing else is left in the folder",
         arguments: TransportKind.allCases)
     func wholeFile(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             let reports = LockedBox<[PrismDownloadProgress]>([])
             let bytes = 3_000_000
             let download = try await client.download(
@@ -47,17 +77,14 @@ struct DownloadTests {
             ) { progress in
                 reports.mutate { $0.append(progress) }
             }
-            let data = try Data(contentsOf: folder.file("whole.bin"))
+            let data = try folder.contents("whole.bin")
             #expect(data == Self.expected(bytes: bytes))
             #expect(download.byteCount == Int64(bytes))
             #expect(download.sha256 == Self.sha256(data))
             #expect(download.resumedAt == 0)
             #expect(download.statusCode == 200)
             #expect(folder.names == ["whole.bin"])
-            let permissions =
-                try FileManager.default.attributesOfItem(atPath: folder.file("whole.bin").path)[
-                    .posixPermissions] as? NSNumber
-            #expect(permissions?.intValue == 0o600)
+            #expect(try Self.permissions(of: folder.file("whole.bin")) == 0o600)
             let progress = reports.wrappedValue
             #expect(progress.count > 2)
             #expect(progress.map(\.bytesReceived) == progress.map(\.bytesReceived).sorted())
@@ -66,27 +93,28 @@ struct DownloadTests {
         }
     }
 
+    /// The POSIX permissions of `file`.
+    static func permissions(of file: URL) throws -> Int? {
+        (try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
     @Test(
         "a connection cut midway keeps what arrived; the next download asks for the rest with Range and If-Range",
         arguments: TransportKind.allCases, ["etag", "last-modified"])
     func resumesAfterCut(transport: TransportKind, validator: String) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let bytes = 2_000_000
             // Cut after the first byte, after one chunk, midway, and one byte short of the end.
             for (index, cut) in [1, 65_536, 700_000, bytes - 1].enumerated() {
                 let folder = try Folder()
                 let name = "cut\(index)-\(validator)"
                 let url = server.url("/download/\(name)?bytes=\(bytes)&validator=\(validator)&dropAfter=\(cut)")
-                let policy = PrismDownloadPolicy(resumable: true)
-                await #expect(throws: PrismHTTPError.self) {
-                    try await client.download(PrismHTTPRequest(url: url), to: folder.file("cut.bin"), policy: policy)
-                }
+                let attempt = Resumable(client: client, url: url, destination: folder.file("cut.bin"))
+                await attempt.fails()
                 #expect(!folder.names.contains("cut.bin"), "cut at \(cut)")
 
-                let download = try await client.download(
-                    PrismHTTPRequest(url: url), to: folder.file("cut.bin"), policy: policy)
-                #expect(try Data(contentsOf: folder.file("cut.bin")) == Self.expected(bytes: bytes), "cut at \(cut)")
+                let download = try await attempt.run()
+                #expect(try folder.contents("cut.bin") == Self.expected(bytes: bytes), "cut at \(cut)")
                 #expect(download.sha256 == Self.sha256(Self.expected(bytes: bytes)))
                 #expect(download.resumedAt <= Int64(cut))
                 #expect(folder.names == ["cut.bin"])
@@ -110,41 +138,29 @@ struct DownloadTests {
         "a file that changed on the server between two attempts is downloaded again whole",
         arguments: TransportKind.allCases)
     func changedFileStartsOver(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             let bytes = 1_500_000
             let url = server.url("/download/changing?bytes=\(bytes)&dropAfter=600000")
-            let policy = PrismDownloadPolicy(resumable: true)
-            await #expect(throws: PrismHTTPError.self) {
-                try await client.download(PrismHTTPRequest(url: url), to: folder.file("f.bin"), policy: policy)
-            }
+            let attempt = Resumable(client: client, url: url, destination: folder.file("f.bin"))
+            await attempt.fails()
             // The file changes: the If-Range validator no longer matches, the server sends it all.
-            _ = try await PrismNetworkAdapter(cache: nil).send(
-                PrismHTTPRequest(url: server.url("/etag/changing/bump"), method: .post))
-            let download = try await client.download(
-                PrismHTTPRequest(url: url), to: folder.file("f.bin"), policy: policy)
+            try await bump("/etag/changing", on: server, through: PrismNetworkAdapter(cache: nil))
+            let download = try await attempt.run()
             #expect(download.statusCode == 200)
             #expect(download.resumedAt == 0)
-            #expect(try Data(contentsOf: folder.file("f.bin")) == Self.expected(bytes: bytes, version: 2))
+            #expect(try folder.contents("f.bin") == Self.expected(bytes: bytes, version: 2))
         }
     }
 
     @Test("a server that ignores Range gets the whole file downloaded again", arguments: TransportKind.allCases)
     func serverIgnoresRange(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             let bytes = 1_000_000
             let url = server.url("/download/norange?bytes=\(bytes)&ignoreRange=1&dropAfter=400000")
-            let policy = PrismDownloadPolicy(resumable: true)
-            await #expect(throws: PrismHTTPError.self) {
-                try await client.download(PrismHTTPRequest(url: url), to: folder.file("n.bin"), policy: policy)
-            }
-            let download = try await client.download(
-                PrismHTTPRequest(url: url), to: folder.file("n.bin"), policy: policy)
-            #expect(download.statusCode == 200)
-            #expect(try Data(contentsOf: folder.file("n.bin")) == Self.expected(bytes: bytes))
+            let attempt = Resumable(client: client, url: url, destination: folder.file("n.bin"))
+            await attempt.fails()
+            #expect(try await attempt.run().statusCode == 200)
+            #expect(try folder.contents("n.bin") == Self.expected(bytes: bytes))
             #expect(server.requests.last { $0.path == "/download/norange" }?.headers["range"] != nil)
         }
     }
@@ -153,27 +169,19 @@ struct DownloadTests {
         "a server that answers a range with another range is not believed: the part is dropped, the next download is whole",
         arguments: TransportKind.allCases)
     func lyingRange(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             try Data("the old file".utf8).write(to: folder.file("l.bin"))
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let bytes = 1_000_000
             let url = server.url("/download/liar?bytes=\(bytes)&lieRange=1&dropAfter=300000")
-            let policy = PrismDownloadPolicy(resumable: true)
-            await #expect(throws: PrismHTTPError.self) {
-                try await client.download(PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
-            }
+            let attempt = Resumable(client: client, url: url, destination: folder.file("l.bin"))
+            await attempt.fails()
             // The resume is answered 206 "bytes 0-999999/1000000": appending it would corrupt the file.
-            let lie = await #expect(throws: PrismHTTPError.self) {
-                try await client.download(PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
-            }
+            let lie = await attempt.fails()
             #expect(lie?.statusCode == 206)
             #expect(folder.names == ["l.bin"])
-            #expect(try Data(contentsOf: folder.file("l.bin")) == Data("the old file".utf8))
-            let download = try await client.download(
-                PrismHTTPRequest(url: url), to: folder.file("l.bin"), policy: policy)
-            #expect(download.statusCode == 200)
-            #expect(try Data(contentsOf: folder.file("l.bin")) == Self.expected(bytes: bytes))
+            #expect(try folder.contents("l.bin") == Data("the old file".utf8))
+            #expect(try await attempt.run().statusCode == 200)
+            #expect(try folder.contents("l.bin") == Self.expected(bytes: bytes))
         }
     }
 
@@ -181,17 +189,15 @@ struct DownloadTests {
         "without resumability, a cut or cancelled download leaves nothing behind, and an old file in place is untouched",
         arguments: TransportKind.allCases)
     func notResumableLeavesNothing(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             try Data("the old file".utf8).write(to: folder.file("old.bin"))
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             await #expect(throws: PrismHTTPError.self) {
                 try await client.download(
                     PrismHTTPRequest(url: server.url("/download/gone?bytes=1000000&dropAfter=300000")),
                     to: folder.file("old.bin"))
             }
             #expect(folder.names == ["old.bin"])
-            #expect(try Data(contentsOf: folder.file("old.bin")) == Data("the old file".utf8))
+            #expect(try folder.contents("old.bin") == Data("the old file".utf8))
 
             // Cancelled while the server stalls midway.
             let started = LockedBox(false)
@@ -209,13 +215,13 @@ struct DownloadTests {
         }
     }
 
-    /// Downloads `url` to `destination` and cancels the download once 200,000 bytes arrived.
-    static func cancelAfter200KB(
-        _ client: PrismNetworkAdapter, url: URL, to destination: URL, policy: PrismDownloadPolicy
-    ) async throws {
+    /// Runs `attempt` and cancels it once 200,000 bytes arrived.
+    static func cancelAfter200KB(_ attempt: Resumable) async throws {
         let halfway = LockedBox(false)
         let task = Task {
-            try await client.download(PrismHTTPRequest(url: url), to: destination, policy: policy) { progress in
+            try await attempt.client.download(
+                PrismHTTPRequest(url: attempt.url), to: attempt.destination, policy: attempt.policy
+            ) { progress in
                 if progress.bytesReceived >= 200_000 {
                     halfway.mutate { $0 = true }
                     withUnsafeCurrentTask { $0?.cancel() }
@@ -230,20 +236,16 @@ struct DownloadTests {
         "a resumable download that is cancelled keeps what arrived, and resumes from there",
         arguments: TransportKind.allCases)
     func cancelledResumable(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             let bytes = 1_000_000
             // The first request sends 300,000 bytes and then stalls (it is cut after 300,000 and
             // never closed, as far as the reader can tell, until cancelled).
-            let url = server.url("/download/paused?bytes=\(bytes)")
-            let policy = PrismDownloadPolicy(resumable: true)
-            try await Self.cancelAfter200KB(client, url: url, to: folder.file("p.bin"), policy: policy)
+            let attempt = Resumable(
+                client: client, url: server.url("/download/paused?bytes=\(bytes)"), destination: folder.file("p.bin"))
+            try await Self.cancelAfter200KB(attempt)
             #expect(folder.names == [".p.bin.prismdownload", ".p.bin.prismdownload.json"])
-            let download = try await client.download(
-                PrismHTTPRequest(url: url), to: folder.file("p.bin"), policy: policy)
-            #expect(download.resumedAt >= 200_000)
-            #expect(try Data(contentsOf: folder.file("p.bin")) == Self.expected(bytes: bytes))
+            #expect(try await attempt.run().resumedAt >= 200_000)
+            #expect(try folder.contents("p.bin") == Self.expected(bytes: bytes))
         }
     }
 
@@ -251,19 +253,16 @@ struct DownloadTests {
         "a link planted as the partial file is not followed: the download starts over, and the link's target is untouched",
         arguments: TransportKind.allCases)
     func plantedLink(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
             let bytes = 1_000_000
-            let url = server.url("/download/planted?bytes=\(bytes)")
-            let policy = PrismDownloadPolicy(resumable: true)
+            let attempt = Resumable(
+                client: client, url: server.url("/download/planted?bytes=\(bytes)"), destination: folder.file("p.bin"))
             // An interrupted download leaves its part and its note, both the user's only.
-            try await Self.cancelAfter200KB(client, url: url, to: folder.file("p.bin"), policy: policy)
+            try await Self.cancelAfter200KB(attempt)
             let part = folder.file(".p.bin.prismdownload")
             let note = folder.file(".p.bin.prismdownload.json")
             for file in [part, note] {
-                let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
-                #expect(mode?.intValue == 0o600, "\(file.lastPathComponent)")
+                #expect(try Self.permissions(of: file) == 0o600, "\(file.lastPathComponent)")
             }
             // Someone who can write to the folder replaces the part with a link to a file of
             // the user's: resuming would append the server's bytes to it.
@@ -272,10 +271,8 @@ struct DownloadTests {
             try kept.write(to: victim)
             try FileManager.default.removeItem(at: part)
             try FileManager.default.createSymbolicLink(at: part, withDestinationURL: victim)
-            let download = try await client.download(
-                PrismHTTPRequest(url: url), to: folder.file("p.bin"), policy: policy)
-            #expect(download.resumedAt == 0)
-            #expect(try Data(contentsOf: folder.file("p.bin")) == Self.expected(bytes: bytes))
+            #expect(try await attempt.run().resumedAt == 0)
+            #expect(try folder.contents("p.bin") == Self.expected(bytes: bytes))
             #expect(try Data(contentsOf: victim) == kept)
             #expect(folder.names == ["p.bin", "victim.txt"])
         }
@@ -285,66 +282,54 @@ struct DownloadTests {
         "a checksum that does not match, or a file past the size limit, is never moved into place",
         arguments: TransportKind.allCases)
     func checksAndLimits(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
+            /// Downloads `path` to `name` in the folder with `policy`, expecting an error with `code`.
+            func refused(_ path: String, to name: String, _ policy: PrismDownloadPolicy, _ code: PrismHTTPError.Code)
+                async
+            {
+                await expectHTTPError(code, "\(path)") {
+                    try await client.download(
+                        PrismHTTPRequest(url: server.url(path)), to: folder.file(name), policy: policy)
+                }
+            }
             let wrong = String(repeating: "0", count: 64)
-            let mismatch = await #expect(throws: PrismHTTPError.self) {
-                try await client.download(
-                    PrismHTTPRequest(url: server.url("/download/sum?bytes=10000")), to: folder.file("s.bin"),
-                    policy: PrismDownloadPolicy(expectedSHA256: wrong, resumable: true))
-            }
-            #expect(mismatch?.code == .integrityCheckFailed)
+            await refused(
+                "/download/sum?bytes=10000", to: "s.bin", PrismDownloadPolicy(expectedSHA256: wrong, resumable: true),
+                .integrityCheckFailed)
             #expect(folder.names.isEmpty)
-
-            let announced = await #expect(throws: PrismHTTPError.self) {
-                try await client.download(
-                    PrismHTTPRequest(url: server.url("/download/big?bytes=100000")), to: folder.file("b.bin"),
-                    policy: PrismDownloadPolicy(maximumBytes: 50_000))
-            }
-            #expect(announced?.code == .responseTooLarge)
+            await refused(
+                "/download/big?bytes=100000", to: "b.bin", PrismDownloadPolicy(maximumBytes: 50_000),
+                .responseTooLarge)
             // No Content-Length: the limit is found while the bytes arrive.
-            let chunked = await #expect(throws: PrismHTTPError.self) {
-                try await client.download(
-                    PrismHTTPRequest(url: server.url("/hostile/oversized/200000")), to: folder.file("c.bin"),
-                    policy: PrismDownloadPolicy(maximumBytes: 50_000))
-            }
-            #expect(chunked?.code == .responseTooLarge)
+            await refused(
+                "/hostile/oversized/200000", to: "c.bin", PrismDownloadPolicy(maximumBytes: 50_000),
+                .responseTooLarge)
             #expect(folder.names.isEmpty)
-
-            let malformed = await #expect(throws: PrismHTTPError.self) {
-                try await client.download(
-                    PrismHTTPRequest(url: server.url("/download/sum?bytes=10")), to: folder.file("m.bin"),
-                    policy: PrismDownloadPolicy(expectedSHA256: "not a checksum"))
-            }
-            #expect(malformed?.code == .integrityCheckFailed)
+            await refused(
+                "/download/sum?bytes=10", to: "m.bin", PrismDownloadPolicy(expectedSHA256: "not a checksum"),
+                .integrityCheckFailed)
             #expect(server.hits("/download/sum") == 1)
         }
     }
 
     @Test("a destination whose folder does not exist fails with fileFailed before anything is sent")
     func missingFolder() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+        try await withClient { (server, client) async throws in
             let nowhere = FileManager.default.temporaryDirectory
                 .appendingPathComponent("prism-missing-\(UUID().uuidString)/file.bin")
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.fileFailed) {
                 try await client.download(PrismHTTPRequest(url: server.url("/download/x?bytes=10")), to: nowhere)
             }
-            #expect(error?.code == .fileFailed)
             #expect(server.hits("/download/x") == 0)
         }
     }
 
     @Test("a status other than 200 fails with unacceptableStatus and writes nothing", arguments: TransportKind.allCases)
     func errorStatus(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let folder = try Folder()
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+        try await Self.withDownloads(transport) { (server, folder, client) async throws in
+            let error = await expectHTTPError(.unacceptableStatus) {
                 try await client.download(PrismHTTPRequest(url: server.url("/status/404")), to: folder.file("e.bin"))
             }
-            #expect(error?.code == .unacceptableStatus)
             #expect(error?.statusCode == 404)
             #expect(folder.names.isEmpty)
         }

@@ -159,8 +159,7 @@ struct EntityContainerTests {
 
     @Test("a JSON array decodes as [Entity], and a keyed object as [String: Entity], with the element's decoder")
     func arraysAndDictionaries() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
+        try await withClient { (server, client) async throws in
             let repositories = try await client.request(
                 on: ServerRequest<[Repository]>(
                     endpoint: ServerEndpoint(server, "/users/octocat/repos", query: ["per_page": "3"])))

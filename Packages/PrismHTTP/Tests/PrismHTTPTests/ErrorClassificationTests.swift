@@ -17,8 +17,7 @@ struct ErrorClassificationTests {
         let refused = try PrismRefusedPort()
         defer { refused.close() }
         let url = URL(string: "http://127.0.0.1:\(refused.port)/users/a?token=abc")!
-        let error = await #expect(throws: PrismHTTPError.self) { try await transport.send(PrismHTTPRequest(url: url)) }
-        #expect(error?.code == .connectionFailed)
+        let error = await expectHTTPError(.connectionFailed) { try await transport.send(PrismHTTPRequest(url: url)) }
         let underlying = try #require(error?.underlying)
         #expect(
             underlying is NIOConnectionError || underlying is IOError || underlying is ChannelError
@@ -30,10 +29,9 @@ struct ErrorClassificationTests {
     @Test("a connection closed before the response is connectionFailed, from HTTPClientError.remoteConnectionClosed")
     func closedEarly() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.connectionFailed) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/drop")))
             }
-            #expect(error?.code == .connectionFailed)
             #expect(error?.underlying as? HTTPClientError == .remoteConnectionClosed)
         }
     }
@@ -41,24 +39,21 @@ struct ErrorClassificationTests {
     @Test("a body over the limit is responseTooLarge, announced or not")
     func tooLarge() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let chunked = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.responseTooLarge) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/hostile/oversized/50000")))
             }
-            #expect(chunked?.code == .responseTooLarge)
-            let announced = await #expect(throws: PrismHTTPError.self) {
+            let announced = await expectHTTPError(.responseTooLarge) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/large/50000")))
             }
-            #expect(announced?.code == .responseTooLarge)
             #expect(announced?.message.contains("50000 bytes announced") == true)
             // Uploads stream through the async API, whose collect(upTo:) throws NIOTooManyBytesError
             // when a chunked answer passes the limit.
-            let uploaded = await #expect(throws: PrismHTTPError.self) {
+            let uploaded = await expectHTTPError(.responseTooLarge) {
                 try await transport.upload(
                     PrismHTTPRequest(url: server.url("/hostile/oversized/50000"), method: .get),
                     body: .data(Data(count: 100))
                 ) { _ in }
             }
-            #expect(uploaded?.code == .responseTooLarge)
             #expect(uploaded?.underlying is NIOTooManyBytesError)
         }
     }
@@ -66,10 +61,9 @@ struct ErrorClassificationTests {
     @Test("a server that answers too late is timedOut")
     func late() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.timedOut) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/delay/3000"), timeout: .milliseconds(200)))
             }
-            #expect(error?.code == .timedOut)
         }
     }
 }

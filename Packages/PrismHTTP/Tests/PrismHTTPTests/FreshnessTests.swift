@@ -29,97 +29,72 @@ struct FreshnessTests {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
-    @Test(
-        "no-store on a second Cache-Control line forbids storing, whatever the first line says",
-        arguments: TransportKind.allCases)
-    func noStoreOnSecondLine(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let target = "/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=no-store"
-            #expect(try await Self.serverHits(target, on: server, transport: transport) == 2)
-        }
+    /// GET targets, each sent twice through a new client, and how many of the two reach the server.
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let hits: [(target: String, expected: Int)]
     }
 
-    @Test(
-        "Age counts against max-age: max-age=60 with Age: 60 is stale on arrival, with Age: 30 fresh",
-        arguments: TransportKind.allCases)
-    func ageCounts(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let stale = "/status/200?header.Cache-Control=max-age%3D60&header.Age=60"
-            #expect(try await Self.serverHits(stale, on: server, transport: transport) == 2)
-            let fresh = "/status/200?header.Cache-Control=max-age%3D60&header.Age=30"
-            #expect(try await Self.serverHits(fresh, on: server, transport: transport) == 1)
-        }
-    }
+    static let scenarios: [Scenario] = {
+        let tenDaysAgo = encoded(httpDate(secondsFromNow: -864_000))
+        let inAnHour = encoded(httpDate(secondsFromNow: 3_600))
+        return [
+            Scenario(
+                testDescription:
+                    "no-store on a second Cache-Control line forbids storing, whatever the first line says",
+                hits: [("/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=no-store", 2)]),
+            Scenario(
+                testDescription:
+                    "Age counts against max-age: max-age=60 with Age: 60 is stale on arrival, with Age: 30 fresh",
+                hits: [
+                    ("/status/200?header.Cache-Control=max-age%3D60&header.Age=60", 2),
+                    ("/status/200?header.Cache-Control=max-age%3D60&header.Age=30", 1),
+                ]),
+            Scenario(
+                testDescription: "Expires gives freshness without max-age; a past or invalid Expires does not",
+                hits: [
+                    ("/status/200?header.Expires=" + inAnHour, 1),
+                    ("/status/200?header.Expires=" + encoded(httpDate(secondsFromNow: -3_600)), 2),
+                    ("/status/200?header.Expires=0", 2),
+                    // max-age wins over Expires.
+                    ("/status/200?header.Cache-Control=max-age%3D0&header.Expires=" + inAnHour, 2),
+                ]),
+            Scenario(
+                testDescription: "Last-Modified alone gives a heuristic lifetime (10% of its age, at most a day)",
+                hits: [
+                    ("/status/200?header.Last-Modified=" + tenDaysAgo, 1),
+                    // A status a cache may not reuse by default gets no heuristic lifetime.
+                    ("/status/201?header.Last-Modified=" + tenDaysAgo, 2),
+                ]),
+            Scenario(
+                testDescription:
+                    "an explicit lifetime makes any final status storable (a 500, a 299); the first max-age counts",
+                hits: [
+                    ("/status/500?header.Cache-Control=max-age%3D60", 1),
+                    ("/status/299?header.Cache-Control=max-age%3D60", 1),
+                    ("/status/500", 2),
+                    ("/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=max-age%3D0", 1),
+                ] + ["-1", "1.5", "abc", ""].map { ("/status/200?header.Cache-Control=max-age%3D\($0)", 2) }),
+            Scenario(
+                testDescription:
+                    "must-understand stores a status whose rules are understood despite no-store, and no other; public allows any status a heuristic lifetime",
+                hits: [
+                    ("/status/200?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store", 1),
+                    ("/status/599?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store", 2),
+                    ("/status/599?header.Cache-Control=public&header.Last-Modified=" + tenDaysAgo, 1),
+                    ("/status/598?header.Last-Modified=" + tenDaysAgo, 2),
+                ]),
+        ]
+    }()
 
     @Test(
-        "Expires gives freshness without max-age; a past or invalid Expires does not", arguments: TransportKind.allCases
-    )
-    func expires(transport: TransportKind) async throws {
+        "what a response's fields say decides whether it is stored and served", arguments: scenarios,
+        TransportKind.allCases)
+    func storedAndServed(scenario: Scenario, transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let future = "/status/200?header.Expires=" + Self.encoded(Self.httpDate(secondsFromNow: 3_600))
-            #expect(try await Self.serverHits(future, on: server, transport: transport) == 1)
-            let past = "/status/200?header.Expires=" + Self.encoded(Self.httpDate(secondsFromNow: -3_600))
-            #expect(try await Self.serverHits(past, on: server, transport: transport) == 2)
-            #expect(try await Self.serverHits("/status/200?header.Expires=0", on: server, transport: transport) == 2)
-            // max-age wins over Expires.
-            let both =
-                "/status/200?header.Cache-Control=max-age%3D0&header.Expires="
-                + Self.encoded(Self.httpDate(secondsFromNow: 3_600))
-            #expect(try await Self.serverHits(both, on: server, transport: transport) == 2)
-        }
-    }
-
-    @Test(
-        "Last-Modified alone gives a heuristic lifetime (10% of its age, at most a day)",
-        arguments: TransportKind.allCases)
-    func heuristic(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let tenDaysAgo = "/status/200?header.Last-Modified=" + Self.encoded(Self.httpDate(secondsFromNow: -864_000))
-            #expect(try await Self.serverHits(tenDaysAgo, on: server, transport: transport) == 1)
-            // A status a cache may not reuse by default gets no heuristic lifetime.
-            let created = "/status/201?header.Last-Modified=" + Self.encoded(Self.httpDate(secondsFromNow: -864_000))
-            #expect(try await Self.serverHits(created, on: server, transport: transport) == 2)
-        }
-    }
-
-    @Test(
-        "an explicit lifetime makes any final status storable (a 500, a 299); the first max-age counts",
-        arguments: TransportKind.allCases)
-    func explicitLifetime(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            #expect(
-                try await Self.serverHits(
-                    "/status/500?header.Cache-Control=max-age%3D60", on: server, transport: transport) == 1)
-            #expect(
-                try await Self.serverHits(
-                    "/status/299?header.Cache-Control=max-age%3D60", on: server, transport: transport) == 1)
-            #expect(try await Self.serverHits("/status/500", on: server, transport: transport) == 2)
-            let twice = "/status/200?header.Cache-Control=max-age%3D3600&header.Cache-Control=max-age%3D0"
-            #expect(try await Self.serverHits(twice, on: server, transport: transport) == 1)
-            for invalid in ["-1", "1.5", "abc", ""] {
-                let target = "/status/200?header.Cache-Control=max-age%3D\(invalid)"
-                #expect(try await Self.serverHits(target, on: server, transport: transport) == 2, "\(invalid)")
+            for (target, expected) in scenario.hits {
+                #expect(try await Self.serverHits(target, on: server, transport: transport) == expected, "\(target)")
             }
-        }
-    }
-
-    @Test(
-        "must-understand stores a status whose rules are understood despite no-store, and no other; public allows any status a heuristic lifetime",
-        arguments: TransportKind.allCases)
-    func mustUnderstandAndPublic(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let understood = "/status/200?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store"
-            #expect(try await Self.serverHits(understood, on: server, transport: transport) == 1)
-            let unknown = "/status/599?header.Cache-Control=max-age%3D60%2C%20must-understand%2C%20no-store"
-            #expect(try await Self.serverHits(unknown, on: server, transport: transport) == 2)
-            let tenDaysAgo = Self.encoded(Self.httpDate(secondsFromNow: -864_000))
-            #expect(
-                try await Self.serverHits(
-                    "/status/599?header.Cache-Control=public&header.Last-Modified=" + tenDaysAgo, on: server,
-                    transport: transport) == 1)
-            #expect(
-                try await Self.serverHits(
-                    "/status/598?header.Last-Modified=" + tenDaysAgo, on: server, transport: transport) == 2)
         }
     }
 
@@ -127,8 +102,7 @@ struct FreshnessTests {
         "no-cache naming fields stores the response without them, and serves it fresh",
         arguments: TransportKind.allCases)
     func qualifiedNoCache(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url(
                 "/status/200?header.Cache-Control=max-age%3D60%2C%20no-cache%3D%22X-Secret%2C%20X-Token%22"
                     + "&header.X-Secret=1&header.X-Token=2&header.X-Other=3")
@@ -145,8 +119,7 @@ struct FreshnessTests {
 
     @Test("a hop-by-hop or proxy field is not replayed from the cache", arguments: TransportKind.allCases)
     func hopByHop(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url(
                 "/status/200?header.Cache-Control=max-age%3D60&header.Keep-Alive=timeout%3D5"
                     + "&header.Proxy-Authenticate=Basic&header.Proxy-Authentication-Info=a%3D1")

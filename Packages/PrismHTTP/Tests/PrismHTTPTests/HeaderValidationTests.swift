@@ -10,6 +10,11 @@ struct HeaderValidationTests {
     ]
     static let hostileNames = ["X-Bad\r\nX-Injected", "X Space", "X:Colon", "", "X-Caf\u{E9}"]
 
+    /// The ``PrismHTTPError`` that `send` must throw.
+    static func refusal<R>(_ send: () async throws -> R) async -> PrismHTTPError? {
+        await #expect(throws: PrismHTTPError.self) { _ = try await send() }
+    }
+
     @Test(
         "a hostile header value is invalidHeader on every path, and the server sees nothing",
         arguments: TransportKind.allCases)
@@ -19,35 +24,29 @@ struct HeaderValidationTests {
             for value in Self.hostileValues {
                 let client = PrismNetworkAdapter(transport: transportUnderTest, cache: nil)
                 let url = server.url("/echo/value")
-                var errors: [PrismHTTPError?] = []
-                // On the request itself, in the options, from an interceptor, and to the transport directly.
-                errors.append(
-                    await #expect(throws: PrismHTTPError.self) {
-                        try await client.send(PrismHTTPRequest(url: url, headers: ["X-Value": value]))
-                    })
-                errors.append(
-                    await #expect(throws: PrismHTTPError.self) {
-                        try await client.send(
-                            PrismHTTPRequest(url: url), options: PrismRequestOptions(headers: ["X-Value": value]))
-                    })
                 let intercepted = PrismNetworkAdapter(
                     transport: transportUnderTest, cache: nil,
                     interceptors: [PrismInterceptor.headers(["X-Value": value])])
-                errors.append(
-                    await #expect(throws: PrismHTTPError.self) {
-                        try await intercepted.send(PrismHTTPRequest(url: url))
-                    })
-                errors.append(
-                    await #expect(throws: PrismHTTPError.self) {
+                // On the request itself, in the options, from an interceptor, and to the transport directly.
+                let errors: [PrismHTTPError?] = [
+                    await Self.refusal {
+                        try await client.send(PrismHTTPRequest(url: url, headers: ["X-Value": value]))
+                    },
+                    await Self.refusal {
+                        try await client.send(
+                            PrismHTTPRequest(url: url), options: PrismRequestOptions(headers: ["X-Value": value]))
+                    },
+                    await Self.refusal { try await intercepted.send(PrismHTTPRequest(url: url)) },
+                    await Self.refusal {
                         try await transportUnderTest.send(PrismHTTPRequest(url: url, headers: ["X-Value": value]))
-                    })
-                errors.append(
-                    await #expect(throws: PrismHTTPError.self) {
+                    },
+                    await Self.refusal {
                         try await transportUnderTest.upload(
                             PrismHTTPRequest(url: url, method: .post, headers: ["X-Value": value]),
                             body: .data(Data("x".utf8))
                         ) { _ in }
-                    })
+                    },
+                ]
                 #expect(errors.allSatisfy { $0?.code == .invalidHeader }, "\(value.debugDescription)")
                 // The value may be a credential: the message never quotes it.
                 #expect(errors.allSatisfy { $0?.message.contains("X-Injected") == false })
@@ -60,13 +59,11 @@ struct HeaderValidationTests {
         "a header name that is not an HTTP token is invalidHeader, and nothing is sent",
         arguments: TransportKind.allCases)
     func hostileNames(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             for name in Self.hostileNames {
-                let error = await #expect(throws: PrismHTTPError.self) {
+                await expectHTTPError(.invalidHeader, "\(name.debugDescription)") {
                     try await client.send(PrismHTTPRequest(url: server.url("/echo/name"), headers: [name: "v"]))
                 }
-                #expect(error?.code == .invalidHeader, "\(name.debugDescription)")
             }
             #expect(server.requests.isEmpty)
         }
@@ -81,21 +78,18 @@ struct HeaderValidationTests {
 
     @Test("an authenticator whose token holds a line break cannot inject a header", arguments: TransportKind.allCases)
     func authenticatorToken(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let auth = PrismBearerTokenAuthenticator(accessToken: "t\r\nX-Injected: yes") { _ in "never" }
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
-            let error = await #expect(throws: PrismHTTPError.self) {
+        let auth = PrismBearerTokenAuthenticator(accessToken: "t\r\nX-Injected: yes") { _ in "never" }
+        try await withClient(transport, authenticator: auth) { (server, client) async throws in
+            await expectHTTPError(.invalidHeader) {
                 try await client.send(PrismHTTPRequest(url: server.url("/echo/auth")))
             }
-            #expect(error?.code == .invalidHeader)
             #expect(server.requests.isEmpty)
         }
     }
 
     @Test("tabs and spaces stay allowed in values", arguments: TransportKind.allCases)
     func legalValues(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.send(
                 PrismHTTPRequest(url: server.url("/echo/legal"), headers: ["X-Value": "a\tb c"]))
             #expect(try echo(response).headers["x-value"] == "a\tb c")

@@ -38,8 +38,7 @@ struct LineReaderTests {
     func bound() throws {
         var reader = PrismLineReader(maximumLineBytes: 8)
         #expect(try reader.read(Array("12345678\n".utf8)) == ["12345678"])
-        let error = #expect(throws: PrismHTTPError.self) { _ = try reader.read(Array("123456789".utf8)) }
-        #expect(error?.code == .responseTooLarge)
+        expectHTTPError(.responseTooLarge) { _ = try reader.read(Array("123456789".utf8)) }
         // The CR of a CRLF is not counted against the line.
         var crlf = PrismLineReader(maximumLineBytes: 3)
         #expect(try crlf.read(Array("abc\r\n".utf8)) == ["abc"])
@@ -68,10 +67,9 @@ struct LineReaderTests {
     @Test("a line that does not decode says which line it was")
     func badLine() throws {
         var reader = PrismJSONLinesReader(of: Record.self)
-        let error = #expect(throws: PrismHTTPError.self) {
+        let error = expectHTTPError(.decodingFailed) {
             _ = try reader.read(Array("{\"user_name\": \"ada\", \"count\": 1}\n{\"user_name\": 2}\n".utf8))
         }
-        #expect(error?.code == .decodingFailed)
         #expect(error?.message.contains("Line 2") == true)
     }
 }

@@ -145,10 +145,9 @@ struct LogSecrecyTests {
             let auth = PrismBearerTokenAuthenticator(accessToken: "SECRET-TOKEN") { _ in throw LeakyRefreshError() }
             let client = PrismNetworkAdapter(
                 transport: transport.make(), cache: nil, authenticator: auth, logger: logger)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.authenticationFailed) {
                 try await client.send(PrismHTTPRequest(url: server.url("/hostile/unauthorized")))
             }
-            #expect(error?.code == .authenticationFailed)
             #expect(error?.underlying is LeakyRefreshError)
             let log = lines.wrappedValue.joined(separator: "\n")
             #expect(log.contains("authenticationFailed"))

@@ -28,8 +28,7 @@ struct MultipartSafetyTests {
         ]
     )
     func invalidBoundaries(boundary: String) {
-        let error = #expect(throws: PrismHTTPError.self) { try PrismMultipartFormData(boundary: boundary) }
-        #expect(error?.code == .encodingFailed)
+        expectHTTPError(.encodingFailed) { try PrismMultipartFormData(boundary: boundary) }
     }
 
     @Test("a valid boundary with spaces and punctuation is quoted in Content-Type and parsed by the server")
@@ -67,14 +66,12 @@ struct MultipartSafetyTests {
             var request = URLRequest(url: server.url("/upload"))
             request.httpMethod = "POST"
             let task = PrismUploadTask(request: request, form: form, transport: transport.make())
-            let error = await #expect(throws: PrismHTTPError.self) { try await task.response }
-            #expect(error?.code == .encodingFailed)
-            let direct = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.encodingFailed) { try await task.response }
+            await expectHTTPError(.encodingFailed) {
                 try await transport.make().upload(
                     PrismHTTPRequest(url: server.url("/upload"), method: .post), body: .multipart(form)
                 ) { _ in }
             }
-            #expect(direct?.code == .encodingFailed)
             #expect(server.requests.isEmpty)
         }
     }
@@ -82,8 +79,7 @@ struct MultipartSafetyTests {
     @Test("encoded() says which file is unreadable; build() never sends an empty file in its place")
     func inMemoryBodies() throws {
         let form = try formWithVanishedFile()
-        let error = #expect(throws: PrismHTTPError.self) { try form.encoded() }
-        #expect(error?.code == .encodingFailed)
+        expectHTTPError(.encodingFailed) { try form.encoded() }
         #expect(form.build().body.isEmpty)
     }
 

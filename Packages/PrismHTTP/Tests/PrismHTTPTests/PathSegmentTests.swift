@@ -32,16 +32,14 @@ struct PathSegmentTests {
         "a login with a slash, a query or a dot-dot reaches the server as one segment, or not at all",
         arguments: TransportKind.allCases)
     func againstTheServer(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let split = try await client.request(
                 on: UserRequest(endpoint: UserEndpoint(port: server.port, login: "../../admin?x=1")))
             #expect(split.path == "/echo/users/..%2F..%2Fadmin%3Fx%3D1")
             for login in ["..", "."] {
-                let error = await #expect(throws: PrismHTTPError.self) {
+                await expectHTTPError(.invalidURL) {
                     try await client.request(on: UserRequest(endpoint: UserEndpoint(port: server.port, login: login)))
                 }
-                #expect(error?.code == .invalidURL)
             }
             #expect(server.requests.count == 1)
         }
@@ -52,8 +50,7 @@ struct PathSegmentTests {
         arguments: ["/users/../admin", "/users/./me", "/a/%2e%2E/b", "/a/%2E", "..", "/a/.."])
     func dotSegments(path: String) {
         let endpoint = EndpointTests.Local(path: path)
-        let error = #expect(throws: PrismHTTPError.self) { try endpoint.makeURL() }
-        #expect(error?.code == .invalidURL)
+        expectHTTPError(.invalidURL) { try endpoint.makeURL() }
         #expect(endpoint.url.absoluteString == "about:blank")
     }
 
@@ -65,8 +62,7 @@ struct PathSegmentTests {
 
     @Test("a + in a query value is sent as %2B, so the server does not read a space", arguments: TransportKind.allCases)
     func plusInQuery(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.request(
                 on: ServerRequest<Echo>(endpoint: ServerEndpoint(server, "/echo/q", query: ["q": "c++ & a=b #1"])))
             #expect(response.path == "/echo/q")

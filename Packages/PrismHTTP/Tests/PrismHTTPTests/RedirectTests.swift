@@ -18,8 +18,7 @@ struct RedirectTests {
     @Test(
         "a chain of same-origin redirects is followed to the end, credentials kept", arguments: TransportKind.allCases)
     func sameOriginChain(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.send(
                 PrismHTTPRequest(url: server.url("/hostile/redirect-chain/3"), headers: Self.credentials))
             #expect(response.statusCode == 200)
@@ -35,8 +34,7 @@ struct RedirectTests {
         "a redirect to another origin drops Authorization, Proxy-Authorization, Cookie and every secret header",
         arguments: TransportKind.allCases)
     func crossOriginDropsCredentials(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let target = otherOrigin(server, "/echo/landing")
             let response = try await client.send(
                 PrismHTTPRequest(url: redirectURL(server, to: target), headers: Self.credentials))
@@ -55,9 +53,8 @@ struct RedirectTests {
         "credentials an authenticator added do not follow a redirect to another origin either",
         arguments: TransportKind.allCases)
     func authenticatorCredentialsStayHome(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in "token-1" }
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+        let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in "token-1" }
+        try await withClient(transport, authenticator: auth) { (server, client) async throws in
             let response = try await client.send(
                 PrismHTTPRequest(url: redirectURL(server, to: otherOrigin(server, "/echo/elsewhere"))))
             #expect(try echo(response).headers["authorization"] == nil)
@@ -67,8 +64,7 @@ struct RedirectTests {
 
     @Test("a 307 of a request with a body is not followed to another origin", arguments: TransportKind.allCases)
     func bodyNeverResentCrossOrigin(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             for status in [307, 308] {
                 let response = try await client.send(
                     PrismHTTPRequest(
@@ -89,8 +85,7 @@ struct RedirectTests {
         "a 307 on the same origin resends method and body; a 303 becomes a GET without it",
         arguments: TransportKind.allCases)
     func methodAndBodyRules(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let body = Data("the body".utf8)
             let kept = try await client.send(
                 PrismHTTPRequest(
@@ -112,30 +107,26 @@ struct RedirectTests {
         "more redirects than the maximum fail with tooManyRedirects; fewer are followed",
         arguments: TransportKind.allCases)
     func maximum(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             // The default follows five.
             let five = try await client.send(PrismHTTPRequest(url: server.url("/hostile/redirect-chain/5")))
             #expect(five.statusCode == 200)
-            let six = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.tooManyRedirects) {
                 try await client.send(PrismHTTPRequest(url: server.url("/hostile/redirect-chain/6")))
             }
-            #expect(six?.code == .tooManyRedirects)
             let two = PrismNetworkAdapter(
                 transport: transport.make(PrismTransportConfiguration(redirects: .follow(maximum: 2))), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.tooManyRedirects) {
                 try await two.send(PrismHTTPRequest(url: server.url("/hostile/redirect-chain/3")))
             }
-            #expect(error?.code == .tooManyRedirects)
             #expect(server.hits("/hostile/redirect-chain/0") == 1)
         }
     }
 
     @Test("with .none every redirect is the response", arguments: TransportKind.allCases)
     func none(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(
-                transport: transport.make(PrismTransportConfiguration(redirects: .none)), cache: nil)
+        try await withClient(transport, PrismTransportConfiguration(redirects: .none)) {
+            (server, client) async throws in
             let response = try await client.send(PrismHTTPRequest(url: server.url("/hostile/redirect-chain/1")))
             #expect(response.statusCode == 302)
             #expect(response.headers["Location"] == "/hostile/redirect-chain/0")
@@ -145,9 +136,8 @@ struct RedirectTests {
 
     @Test("with .sameOrigin a redirect to another origin is the response", arguments: TransportKind.allCases)
     func sameOriginOnly(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(
-                transport: transport.make(PrismTransportConfiguration(redirects: .sameOrigin())), cache: nil)
+        try await withClient(transport, PrismTransportConfiguration(redirects: .sameOrigin())) {
+            (server, client) async throws in
             let away = try await client.send(
                 PrismHTTPRequest(url: redirectURL(server, to: otherOrigin(server, "/echo/away"))))
             #expect(away.statusCode == 302)
@@ -161,8 +151,7 @@ struct RedirectTests {
         "a Location that is not a followable http(s) URL is the response, and nothing crashes",
         arguments: TransportKind.allCases)
     func hostileLocations(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             for location in [
                 "file:///etc/passwd", "ftp://127.0.0.1/x", "javascript:alert(1)", "http://", "http:///nohost",
                 "//", "http://[::1", "\u{1F4A5}://x",

@@ -12,8 +12,7 @@ struct RequestDirectiveTests {
         "no-cache, max-age=0 and Pragma: no-cache ask the server although a fresh response is stored, under every policy",
         arguments: TransportKind.allCases)
     func noCache(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url("/cache/a?max-age=60")
             _ = try await client.send(PrismHTTPRequest(url: url))
             var expected = 1
@@ -39,8 +38,7 @@ struct RequestDirectiveTests {
         "responses(on:) yields no stored value the request's directives refuse, and only the stored one with only-if-cached"
     )
     func streamedDirectives() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
+        try await withCachingClient { (server, client) async throws in
             func sources(_ path: String, _ headers: [String: String]) async throws -> [Int] {
                 var endpoint = ServerEndpoint(server, path, query: ["max-age": "60"])
                 endpoint.headers = headers
@@ -69,8 +67,7 @@ struct RequestDirectiveTests {
     @Test(
         "only-if-cached never asks the server: a 504 when nothing usable is stored", arguments: TransportKind.allCases)
     func onlyIfCached(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let url = server.url("/cache/b?max-age=60")
             let offline = PrismHTTPRequest(url: url, headers: ["Cache-Control": "only-if-cached"])
             let missing = try await client.send(offline)

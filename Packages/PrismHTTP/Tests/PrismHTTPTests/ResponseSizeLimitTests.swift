@@ -10,19 +10,17 @@ struct ResponseSizeLimitTests {
         "a chunked body with no Content-Length is cut off once it passes the limit",
         arguments: TransportKind.allCases)
     func chunkedBodyCutOff(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let limit = 1 << 20
-            let client = PrismNetworkAdapter(
-                transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: limit)), cache: nil)
+        let limit = 1 << 20
+        try await withClient(transport, PrismTransportConfiguration(maximumResponseBytes: limit)) {
+            (server, client) async throws in
             // libcurl (URLSession on Linux) reads a body that keeps arriving to its end, whatever
             // the cancellation: a smaller one for it (eight times the limit), so that the test
             // does not wait on it.
             let total = transport == .urlSession ? 8 << 20 : 64 << 20
             let path = "/hostile/oversized/\(total)"
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.responseTooLarge) {
                 try await client.send(PrismHTTPRequest(url: server.url(path)))
             }
-            #expect(error?.code == .responseTooLarge)
             // The transport stays usable. (Whether the server got to write the rest is not
             // asserted: on a loaded machine the server was seen to finish writing its 64 MB into
             // the connection before the client's close reached it. Memory is bounded either way:
@@ -35,13 +33,11 @@ struct ResponseSizeLimitTests {
     @Test(
         "a Content-Length above the limit is refused before the body is read", arguments: TransportKind.allCases)
     func announcedTooLarge(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(
-                transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: 1_000)), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+        try await withClient(transport, PrismTransportConfiguration(maximumResponseBytes: 1_000)) {
+            (server, client) async throws in
+            let error = await expectHTTPError(.responseTooLarge) {
                 try await client.send(PrismHTTPRequest(url: server.url("/hostile/stall?length=5000&sent=0&ms=20000")))
             }
-            #expect(error?.code == .responseTooLarge)
             #expect(error?.message.contains("5000") == true)
             // The connection is closed, not left in the pool with a body nobody reads.
             try await eventually { server.abandonedResponses("/hostile/stall") == 1 }

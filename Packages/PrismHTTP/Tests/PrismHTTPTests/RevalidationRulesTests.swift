@@ -9,21 +9,20 @@ import Testing
 struct RevalidationRulesTests {
     @Test("no-cache is revalidated before use even with .cacheFirst, .staleWhileRevalidate and .cacheThenNetwork")
     func noCacheUnderEveryPolicy() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter()
+        try await withCachingClient { (server, client) async throws in
             // /etag/:name answers with an ETag and Cache-Control: no-cache.
             let request = ServerRequest<Versioned>(endpoint: ServerEndpoint(server, "/etag/n", cacheInterval: 60))
             #expect(try await client.request(on: request).version == 1)
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).version == 1)
             #expect(server.hits("/etag/n") == 2)
             #expect(server.requests.last?.headers["if-none-match"] != nil)
-            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            try await bump("/etag/n", on: server, through: client)
             // The server changed it: a policy that served the stale copy would say 1.
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).version == 2)
-            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            try await bump("/etag/n", on: server, through: client)
             #expect(try await client.request(on: request, cachePolicy: .staleWhileRevalidate).version == 3)
             // The stale copy is not yielded first either: only the network's answer arrives.
-            _ = try await client.send(PrismHTTPRequest(url: server.url("/etag/n/bump"), method: .post))
+            try await bump("/etag/n", on: server, through: client)
             var updates: [PrismNetworkUpdate<Versioned>] = []
             for try await update in client.responses(on: request, cachePolicy: .cacheThenNetwork) {
                 updates.append(update)
@@ -35,13 +34,10 @@ struct RevalidationRulesTests {
 
     @Test("must-revalidate is served while fresh, and revalidated once stale, whatever the policy")
     func mustRevalidate() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
+        try await withClockedCachingClient { (server, clock, client) async throws in
             // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
             // arrival counts it, on the wall clock) never moves a response across a boundary.
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/m", query: ["must-revalidate": "1", "max-age": "1000"]))
+            let request = cacheHitRequest(server, "m", maxAge: 1000, query: ["must-revalidate": "1"])
             #expect(try await client.request(on: request).hit == 1)
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)  // fresh
             await clock.advance(by: .seconds(1_100))
@@ -57,11 +53,8 @@ struct RevalidationRulesTests {
 
     @Test("a stale entry without such directives is still served by .cacheFirst")
     func plainStaleStillServed() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(cache: PrismResponseCache(maxSize: 10, clock: clock))
-            let request = ServerRequest<CacheHit>(
-                endpoint: ServerEndpoint(server, "/cache/p", query: ["max-age": "10"]))
+        try await withClockedCachingClient { (server, clock, client) async throws in
+            let request = cacheHitRequest(server, "p", maxAge: 10)
             #expect(try await client.request(on: request).hit == 1)
             await clock.advance(by: .seconds(11))
             #expect(try await client.request(on: request, cachePolicy: .cacheFirst).hit == 1)
@@ -70,8 +63,7 @@ struct RevalidationRulesTests {
 
     @Test("an error status is not cached because the endpoint has a cacheInterval", arguments: TransportKind.allCases)
     func errorsNeedServerPermission(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             let notFound = RawRequest(endpoint: ServerEndpoint(server, "/status/404", cacheInterval: 300))
             for _ in 0..<2 { await #expect(throws: PrismHTTPError.self) { try await client.request(on: notFound) } }
             #expect(server.hits("/status/404") == 2)
@@ -87,14 +79,11 @@ struct RevalidationRulesTests {
 
 @Suite("Entity tags in the conditional requests the cache makes")
 struct EntityTagTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
     @Test(
         "a bare ETag from the server is sent back quoted in If-None-Match; a quoted or weak one as it came",
         arguments: TransportKind.allCases)
     func bareTagsAreQuoted(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             for (name, sent, expected) in [
                 ("bare", "abcdef", #""abcdef""#), ("quoted", #""abcdef""#, #""abcdef""#),
                 ("weak", #"W/"abcdef""#, #"W/"abcdef""#),

@@ -135,10 +135,9 @@ struct ServerSentEventParserTests {
         let long = Array(("data: " + String(repeating: "x", count: 64)).utf8)
         #expect(throws: PrismHTTPError.self) { _ = try parser.parse(long) }
         var lines = PrismServerSentEventParser(maximumEventBytes: 16)
-        let error = #expect(throws: PrismHTTPError.self) {
+        expectHTTPError(.responseTooLarge) {
             _ = try lines.parse(Array(String(repeating: "data: 123456789\n", count: 4).utf8))
         }
-        #expect(error?.code == .responseTooLarge)
     }
 
     @Test("an event's data decodes as a type, and a bad one says so")
@@ -149,10 +148,9 @@ struct ServerSentEventParserTests {
         }
         let event = PrismServerSentEvent(data: #"{"user_name": "ada", "text": "hi"}"#)
         #expect(try event.decode(Message.self) == Message(userName: "ada", text: "hi"))
-        let error = #expect(throws: PrismHTTPError.self) {
+        let error = expectHTTPError(.decodingFailed) {
             _ = try PrismServerSentEvent(type: "chat", data: "not json").decode(Message.self)
         }
-        #expect(error?.code == .decodingFailed)
         #expect(error?.message.contains("\"chat\"") == true)
     }
 }

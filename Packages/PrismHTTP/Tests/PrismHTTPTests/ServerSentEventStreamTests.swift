@@ -6,9 +6,15 @@ import Testing
 
 @Suite("Server-Sent Events over the wire: parsing, reconnection with Last-Event-ID, retry, 204")
 struct ServerSentEventStreamTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
     static let eventStream: [(name: String, value: String)] = [("Content-Type", "text/event-stream; charset=utf-8")]
+
+    /// An event stream's answer: `body`, then `parts`, then its end or a dropped connection.
+    static func stream(_ body: String, parts: [Scripted.Part] = [], dropsConnection: Bool = false) -> Scripted {
+        Scripted(headers: eventStream, body: body, parts: parts, dropsConnection: dropsConnection)
+    }
+
+    /// The end of an event stream: `204 No Content` says not to reconnect.
+    static let done = Scripted(status: 204)
 
     struct Message: Codable, Sendable, Equatable {
         var text: String
@@ -20,20 +26,35 @@ struct ServerSentEventStreamTests {
             baseDelay: .milliseconds(20), maxDelay: .milliseconds(50), maxAttempts: attempts, jitter: .zero)
     }
 
+    /// Scripts `answers` for `/scripted/<name>` on `server`, and reads every event `client` gets
+    /// from there, reconnecting as `reconnection` says.
+    static func events(
+        _ client: PrismNetworkAdapter, _ server: PrismTestServer, _ name: String, _ answers: [Scripted],
+        reconnection: PrismExponentialBackoff = quick()
+    ) async throws -> [PrismServerSentEvent] {
+        server.script(name, answers)
+        var events: [PrismServerSentEvent] = []
+        for try await event in client.events(
+            on: ServerEndpoint(server, "/scripted/\(name)"), reconnection: reconnection)
+        {
+            events.append(event)
+        }
+        return events
+    }
+
     @Test(
         "every parsing rule of the specification holds over the wire, with the stream split at awkward places",
         arguments: TransportKind.allCases)
     func parsingOverTheWire(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             // A byte order mark, CRLF, CR and LF line ends, a comment, a field without a colon,
             // multi-line data, an event type, an id, an unknown field, a retry that is not a
             // number, and a CRLF split between two writes.
-            server.script(
-                "events",
+            let events = try await Self.events(
+                client, server, "events",
                 [
-                    Scripted(
-                        headers: Self.eventStream,
-                        body: "\u{FEFF}: a comment\r\ndata: first\r\n\r\n",
+                    Self.stream(
+                        "\u{FEFF}: a comment\r\ndata: first\r\n\r\n",
                         parts: [
                             .init(after: 20, "event: greeting\rdata: hello\rdata:  world\r\r"),
                             .init(after: 20, "id: 42\nfoo: ignored\nretry: soon\ndata\n\n"),
@@ -41,15 +62,8 @@ struct ServerSentEventStreamTests {
                             .init(after: 20, "\n\r\n"),
                             .init(after: 20, "data: never dispatched"),
                         ]),
-                    Scripted(status: 204),
+                    Self.done,
                 ])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            var events: [PrismServerSentEvent] = []
-            for try await event in client.events(
-                on: ServerEndpoint(server, "/scripted/events"), reconnection: Self.quick())
-            {
-                events.append(event)
-            }
             #expect(
                 events == [
                     PrismServerSentEvent(data: "first"),
@@ -69,23 +83,16 @@ struct ServerSentEventStreamTests {
         "a connection dropped midway reconnects with Last-Event-ID, and the stream goes on where it left off",
         arguments: TransportKind.allCases)
     func reconnectsWithLastEventID(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            server.script(
-                "resume",
+        try await withClient(transport) { (server, client) async throws in
+            let data = try await Self.events(
+                client, server, "resume",
                 [
-                    Scripted(
-                        headers: Self.eventStream, body: "id: 1\ndata: one\n\n",
-                        parts: [.init(after: 20, "id: 2\ndata: two\n\ndata: half an ev")], dropsConnection: true),
-                    Scripted(headers: Self.eventStream, body: "id: 3\ndata: three\n\n"),
-                    Scripted(status: 204),
-                ])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            var data: [String] = []
-            for try await event in client.events(
-                on: ServerEndpoint(server, "/scripted/resume"), reconnection: Self.quick())
-            {
-                data.append(event.data)
-            }
+                    Self.stream(
+                        "id: 1\ndata: one\n\n", parts: [.init(after: 20, "id: 2\ndata: two\n\ndata: half an ev")],
+                        dropsConnection: true),
+                    Self.stream("id: 3\ndata: three\n\n"), Self.done,
+                ]
+            ).map(\.data)
             // The half event of the dropped connection is never dispatched.
             let requests = server.requests.filter { $0.path == "/scripted/resume" }
             if transport == .asyncHTTPClient && data == ["one", "three"] {
@@ -109,25 +116,16 @@ struct ServerSentEventStreamTests {
         "a connection cut inside an event, after its id, resumes after the event before it: the cut event comes again",
         arguments: TransportKind.allCases)
     func cutAfterID(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             // As a server that honours Last-Event-ID does: the second connection starts after
             // the event the header names.
-            server.script(
-                "cut",
+            let events = try await Self.events(
+                client, server, "cut",
                 [
-                    Scripted(
-                        headers: Self.eventStream, body: "id: 1\ndata: one\n\n",
-                        parts: [.init(after: 20, "id: 2\ndata: two\n")], dropsConnection: true),
-                    Scripted(headers: Self.eventStream, body: "id: 2\ndata: two\n\nid: 3\ndata: three\n\n"),
-                    Scripted(status: 204),
+                    Self.stream(
+                        "id: 1\ndata: one\n\n", parts: [.init(after: 20, "id: 2\ndata: two\n")], dropsConnection: true),
+                    Self.stream("id: 2\ndata: two\n\nid: 3\ndata: three\n\n"), Self.done,
                 ])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            var events: [PrismServerSentEvent] = []
-            for try await event in client.events(
-                on: ServerEndpoint(server, "/scripted/cut"), reconnection: Self.quick())
-            {
-                events.append(event)
-            }
             #expect(events.map(\.data) == ["one", "two", "three"])
             #expect(events.map(\.lastEventID) == ["1", "2", "3"])
             let requests = server.requests.filter { $0.path == "/scripted/cut" }
@@ -137,15 +135,9 @@ struct ServerSentEventStreamTests {
 
     @Test("the server's retry field sets the wait before reconnecting", arguments: TransportKind.allCases)
     func serverRetryDelay(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             server.script(
-                "retry",
-                [
-                    Scripted(headers: Self.eventStream, body: "retry: 400\ndata: before\n\n"),
-                    Scripted(headers: Self.eventStream, body: "data: after\n\n"),
-                    Scripted(status: 204),
-                ])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+                "retry", [Self.stream("retry: 400\ndata: before\n\n"), Self.stream("data: after\n\n"), Self.done])
             var arrivals: [ContinuousClock.Instant] = []
             for try await _ in client.events(on: ServerEndpoint(server, "/scripted/retry"), reconnection: Self.quick())
             {
@@ -161,15 +153,11 @@ struct ServerSentEventStreamTests {
         "a server that closes every stream without an event exhausts the reconnection policy",
         arguments: TransportKind.allCases)
     func exhaustsThePolicy(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            server.script("empty", [Scripted(headers: Self.eventStream, body: ": nothing\n")])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
-                for try await _ in client.events(
-                    on: ServerEndpoint(server, "/scripted/empty"), reconnection: Self.quick(3))
-                {}
+        try await withClient(transport) { (server, client) async throws in
+            let error = await expectHTTPError(.retriesExhausted) {
+                try await Self.events(
+                    client, server, "empty", [Self.stream(": nothing\n")], reconnection: Self.quick(3))
             }
-            #expect(error?.code == .retriesExhausted)
             #expect(error?.attempts.count == 3)
             #expect(server.hits("/scripted/empty") == 3)
         }
@@ -203,18 +191,17 @@ struct ServerSentEventStreamTests {
         arguments: TransportKind.allCases)
     func reconnectionStorm(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            server.script("storm", [Scripted(headers: Self.eventStream, body: "retry: 0\ndata: again\n\n")])
+            server.script("storm", [Self.stream("retry: 0\ndata: again\n\n")])
             let clock = SteppingClock()
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryClock: clock)
             let policy = PrismExponentialBackoff(
                 baseDelay: .seconds(1), maxDelay: .seconds(4), maxAttempts: 4, jitter: .zero)
             var received = 0
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.retriesExhausted) {
                 for try await _ in client.events(on: ServerEndpoint(server, "/scripted/storm"), reconnection: policy) {
                     received += 1
                 }
             }
-            #expect(error?.code == .retriesExhausted)
             // Each connection brought its event and lived no time on the client's clock: four
             // failed attempts, after the first connection, and the policy's waits between them.
             #expect(server.hits("/scripted/storm") == 4)
@@ -230,12 +217,7 @@ struct ServerSentEventStreamTests {
         try await withServer { (server: PrismTestServer) async throws in
             server.script(
                 "healthy",
-                [
-                    Scripted(headers: Self.eventStream, body: "data: a\n\n"),
-                    Scripted(headers: Self.eventStream, body: "data: b\n\n"),
-                    Scripted(headers: Self.eventStream, body: "data: c\n\n"),
-                    Scripted(status: 204),
-                ])
+                [Self.stream("data: a\n\n"), Self.stream("data: b\n\n"), Self.stream("data: c\n\n"), Self.done])
             let clock = SteppingClock()
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, retryClock: clock)
             // Two attempts in a row: without the count starting again, the second loss would end
@@ -257,50 +239,29 @@ struct ServerSentEventStreamTests {
         "a 503 reconnects; a 404 and a body that is not an event stream end the sequence with typed errors",
         arguments: TransportKind.allCases)
     func statusesAndMediaTypes(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            server.script(
-                "flaky",
-                [
-                    Scripted(status: 503),
-                    Scripted(headers: Self.eventStream, body: "data: back\n\n"),
-                    Scripted(status: 204),
-                ])
-            server.script("missing", [Scripted(status: 404, body: "no such stream")])
-            server.script("json", [Scripted(headers: [("Content-Type", "application/json")], body: "{}")])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
+            let flaky = try await Self.events(
+                client, server, "flaky", [Scripted(status: 503), Self.stream("data: back\n\n"), Self.done])
+            #expect(flaky.map(\.data) == ["back"])
 
-            var data: [String] = []
-            for try await event in client.events(
-                on: ServerEndpoint(server, "/scripted/flaky"), reconnection: Self.quick())
-            {
-                data.append(event.data)
+            let missing = await expectHTTPError(.unacceptableStatus) {
+                try await Self.events(client, server, "missing", [Scripted(status: 404, body: "no such stream")])
             }
-            #expect(data == ["back"])
-
-            let missing = await #expect(throws: PrismHTTPError.self) {
-                for try await _ in client.events(
-                    on: ServerEndpoint(server, "/scripted/missing"), reconnection: Self.quick())
-                {}
-            }
-            #expect(missing?.code == .unacceptableStatus)
             #expect(missing?.statusCode == 404)
             #expect(server.hits("/scripted/missing") == 1)
 
-            let json = await #expect(throws: PrismHTTPError.self) {
-                for try await _ in client.events(
-                    on: ServerEndpoint(server, "/scripted/json"), reconnection: Self.quick())
-                {}
+            await expectHTTPError(.decodingFailed) {
+                try await Self.events(
+                    client, server, "json", [Scripted(headers: [("Content-Type", "application/json")], body: "{}")])
             }
-            #expect(json?.code == .decodingFailed)
             #expect(server.hits("/scripted/json") == 1)
         }
     }
 
     @Test("a lastEventID from an earlier run is sent on the first connection", arguments: TransportKind.allCases)
     func resumesAnEarlierRun(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            server.script("earlier", [Scripted(status: 204)])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
+            server.script("earlier", [Self.done])
             for try await _ in client.events(on: ServerEndpoint(server, "/scripted/earlier"), lastEventID: "77") {}
             #expect(server.requests.last?.headers["last-event-id"] == "77")
         }
@@ -310,14 +271,13 @@ struct ServerSentEventStreamTests {
     func eventTooLarge() async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let big = "data: " + String(repeating: "x", count: 5_000) + "\n\n"
-            server.script("big", [Scripted(headers: Self.eventStream, body: big)])
+            server.script("big", [Self.stream(big)])
             let client = PrismNetworkAdapter(cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.responseTooLarge) {
                 for try await _ in client.events(
                     on: ServerEndpoint(server, "/scripted/big"), reconnection: Self.quick(), maximumEventBytes: 1_000)
                 {}
             }
-            #expect(error?.code == .responseTooLarge)
             #expect(server.hits("/scripted/big") == 1)
         }
     }

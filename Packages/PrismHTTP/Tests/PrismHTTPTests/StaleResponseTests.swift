@@ -11,23 +11,11 @@ import Testing
 /// about where it came from.
 @Suite("Stale responses: RFC 5861, an unreachable server, the request's own limits, and their source")
 struct StaleResponseTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
-    func client(_ transport: TransportKind, clock: TestClock<Duration>) -> PrismNetworkAdapter {
-        PrismNetworkAdapter(transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
-    }
-
-    func text(_ response: PrismHTTPResponse) -> String {
-        String(decoding: response.body, as: UTF8.self)
-    }
-
     @Test(
         "within stale-while-revalidate a stale response answers at once and is revalidated in the background; past it, in the foreground",
         arguments: TransportKind.allCases)
     func staleWhileRevalidate(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
             // arrival counts it, on the wall clock) never moves a response across a boundary.
             let control = ("Cache-Control", "max-age=1000, stale-while-revalidate=6000")
@@ -61,9 +49,7 @@ struct StaleResponseTests {
         "stale-if-error serves the stored response for a 5xx within its window and keeps it; past it the error is the answer",
         arguments: TransportKind.allCases)
     func staleIfError(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script(
                 "sie",
                 [
@@ -95,9 +81,7 @@ struct StaleResponseTests {
         "when the server does not answer, a stale response is served and says why; one that must be revalidated is not",
         arguments: TransportKind.allCases)
     func unreachable(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             // The second answer comes too late for the request's timeout: no answer at all.
             server.script(
                 "gone",
@@ -121,8 +105,7 @@ struct StaleResponseTests {
             let stale = try await client.send(gone)
             #expect(text(stale) == "saved")
             #expect(stale.source == .stale(.networkFailed(.timedOut)))
-            let error = await #expect(throws: PrismHTTPError.self) { try await client.send(strict) }
-            #expect(error?.code == .timedOut)
+            await expectHTTPError(.timedOut) { try await client.send(strict) }
         }
     }
 
@@ -130,9 +113,7 @@ struct StaleResponseTests {
         "the request's max-age and min-fresh send a fresh response's request to the server; max-stale serves a stale one",
         arguments: TransportKind.allCases)
     func requestLimits(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = client(transport, clock: clock)
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script("limits", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "body")])
             server.script(
                 "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "b")])
@@ -176,10 +157,7 @@ struct StaleResponseTests {
     @Test(
         "the typed API returns the value with where it came from and how old it is", arguments: TransportKind.allCases)
     func typedSource(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(
-                transport: transport.make(), cache: PrismResponseCache(maxSize: 10, clock: clock))
+        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             server.script(
                 "typed",
                 [

@@ -12,12 +12,27 @@ struct StreamedBodyTests {
         var text: String
     }
 
+    /// The first 10,000 bytes of `response`'s body as UTF-8 text.
+    static func text(of response: PrismHTTPStreamedResponse) async throws -> String {
+        String(decoding: try await response.body.collect(upTo: 10_000), as: UTF8.self)
+    }
+
+    /// Starts a test server and a client that caches nothing, on a transport of `kind` whose
+    /// timeouts are measured on a clock the test moves; runs `body` and shuts the server down
+    /// whatever happens.
+    static func withClockedClient(
+        _ kind: TransportKind, _ body: (PrismTestServer, TestClock<Duration>, PrismNetworkAdapter) async throws -> Void
+    ) async throws {
+        try await UploadDeadlineTests.withClockedTransport(kind) { server, clock, transport in
+            try await body(server, clock, PrismNetworkAdapter(transport: transport, cache: nil))
+        }
+    }
+
     @Test(
         "a 4 MB body streams in several chunks that together are the body send returns",
         arguments: TransportKind.allCases)
     func wholeBody(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.stream(on: ServerEndpoint(server, "/large/4194304"))
             #expect(response.statusCode == 200)
             #expect(response.headers["Content-Length"] == "4194304")
@@ -37,11 +52,9 @@ struct StreamedBodyTests {
         "a body that keeps flowing outlasts the request's timeout; the idle timeout bounds only the gaps",
         arguments: TransportKind.allCases)
     func flowingBodyOutlastsTimeout(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            // Both timeouts are measured on a clock the test moves, between the body's chunks:
-            // how long the machine takes to deliver them does not count.
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(transport: UploadDeadlineTests.make(transport, clock: clock), cache: nil)
+        // Both timeouts are measured on a clock the test moves, between the body's chunks: how long
+        // the machine takes to deliver them does not count.
+        try await Self.withClockedClient(transport) { (server, clock, client) async throws in
             var request = PrismHTTPRequest(url: server.url("/hostile/drip?bytes=30&interval=100"))
             request.timeout = .seconds(10)
             let response = try await client.stream(request, idleTimeout: .seconds(60))
@@ -67,9 +80,7 @@ struct StreamedBodyTests {
         "a body that stalls after its first bytes ends with timedOut after the idle timeout, and the connection is closed",
         arguments: TransportKind.allCases)
     func stalledBody(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let client = PrismNetworkAdapter(transport: UploadDeadlineTests.make(transport, clock: clock), cache: nil)
+        try await Self.withClockedClient(transport) { (server, clock, client) async throws in
             let response = try await client.stream(
                 PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=600000")),
                 idleTimeout: .seconds(60))
@@ -79,10 +90,9 @@ struct StreamedBodyTests {
             #expect(received == 100)
             // A minute of silence on the idle timeout's clock; the server waits ten of the wall's.
             await clock.advance(by: .seconds(60))
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.timedOut) {
                 while let chunk = try await iterator.next() { received += chunk.count }
             }
-            #expect(error?.code == .timedOut)
             #expect(received == 100)
             try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
         }
@@ -125,8 +135,7 @@ struct StreamedBodyTests {
 
     @Test("leaving the loop early closes the connection at once", arguments: TransportKind.allCases)
     func leavingEarly(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.stream(
                 PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")))
             for try await chunk in response.body {
@@ -140,8 +149,7 @@ struct StreamedBodyTests {
 
     @Test("cancelling the reading task ends the loop and closes the connection", arguments: TransportKind.allCases)
     func cancellingTheReader(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let url = server.url("/hostile/stall?sent=100&length=200&ms=30000")
             let started = LockedBox(false)
             let reader = Task {
@@ -158,8 +166,7 @@ struct StreamedBodyTests {
 
     @Test("a stream dropped unread closes its connection", arguments: TransportKind.allCases)
     func droppedUnread(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             do {
                 let response = try await client.stream(
                     PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&length=200&ms=30000")))
@@ -173,7 +180,7 @@ struct StreamedBodyTests {
         "lines and JSON lines arrive as the server writes them, split across chunks and CRLF",
         arguments: TransportKind.allCases)
     func linesAsTheyArrive(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             server.script(
                 "lines",
                 [
@@ -185,7 +192,6 @@ struct StreamedBodyTests {
                             .init(after: 50, "\n\n" + #"{"id":3,"text":"three"}"#),
                         ])
                 ])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let records = try await client.stream(on: ServerEndpoint(server, "/scripted/lines")).body
                 .jsonLines(of: Record.self)
             var decoded: [Record] = []
@@ -201,19 +207,17 @@ struct StreamedBodyTests {
 
     @Test("a line longer than its bound ends the stream with responseTooLarge", arguments: TransportKind.allCases)
     func lineTooLong(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             // A line that never ends: the server keeps writing, the client must not keep reading.
             let endless = (0..<50).map { _ in
-                PrismTestServer.ScriptedResponse.Part(after: 10, String(repeating: "x", count: 500))
+                Scripted.Part(after: 10, String(repeating: "x", count: 500))
             }
             server.script("endless", [.init(body: "short\n", parts: endless)])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let lines = try await client.stream(on: ServerEndpoint(server, "/scripted/endless")).body
                 .lines(maximumLineBytes: 1_000)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.responseTooLarge) {
                 for try await _ in lines {}
             }
-            #expect(error?.code == .responseTooLarge)
         }
     }
 
@@ -221,9 +225,8 @@ struct StreamedBodyTests {
         "a connection the server drops midway ends the loop with an error after what did arrive",
         arguments: TransportKind.allCases)
     func droppedMidway(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
+        try await withClient(transport) { (server, client) async throws in
             server.script("cut", [.init(body: "first\n", parts: [.init(after: 50, "second\n")], dropsConnection: true)])
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let lines = try await client.stream(on: ServerEndpoint(server, "/scripted/cut")).body.lines()
             var texts: [String] = []
             await #expect(throws: PrismHTTPError.self) {
@@ -248,14 +251,12 @@ struct StreamedBodyTests {
 
     @Test("redirects are followed to the stream's answer", arguments: TransportKind.allCases)
     func redirects(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let response = try await client.stream(
                 PrismHTTPRequest(url: redirectURL(server, to: server.url("/hostile/redirect-chain/2"))))
             #expect(response.statusCode == 200)
             #expect(response.url.path == "/hostile/redirect-chain/0")
-            let body = try await response.body.collect(upTo: 10_000)
-            #expect(String(decoding: body, as: UTF8.self).contains("\"end\""))
+            #expect(try await Self.text(of: response).contains("\"end\""))
         }
     }
 
@@ -278,8 +279,7 @@ struct StreamedBodyTests {
                 transport: transport.make(), cache: nil, interceptors: [counting], authenticator: auth)
             let response = try await client.stream(on: ServerEndpoint(server, "/auth/protected"))
             #expect(response.statusCode == 200)
-            let body = try await response.body.collect(upTo: 10_000)
-            #expect(String(decoding: body, as: UTF8.self).contains("\"ok\":true"))
+            #expect(try await Self.text(of: response).contains("\"ok\":true"))
             #expect(refreshes.wrappedValue == 1)
             #expect(adapted.wrappedValue == 2)
             #expect(server.hits("/auth/protected") == 2)
@@ -288,10 +288,8 @@ struct StreamedBodyTests {
 
     @Test("a transient status before the body is retried as the retry policy says", arguments: TransportKind.allCases)
     func retriedHead(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(
-                transport: transport.make(), cache: nil,
-                retryPolicy: PrismExponentialBackoff(baseDelay: .milliseconds(10), maxAttempts: 3))
+        let retryPolicy = PrismExponentialBackoff(baseDelay: .milliseconds(10), maxAttempts: 3)
+        try await withClient(transport, retryPolicy: retryPolicy) { (server, client) async throws in
             let response = try await client.stream(
                 on: ServerEndpoint(server, "/flaky/stream", query: ["failures": "2"]))
             #expect(response.statusCode == 200)
@@ -302,12 +300,10 @@ struct StreamedBodyTests {
 
     @Test("an idle timeout that is not a positive duration is refused before anything is sent")
     func invalidIdleTimeout() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+        try await withClient { (server, client) async throws in
+            await expectHTTPError(.invalidTimeout) {
                 _ = try await client.stream(PrismHTTPRequest(url: server.url("/json/10")), idleTimeout: .zero)
             }
-            #expect(error?.code == .invalidTimeout)
             #expect(server.hits("/json/10") == 0)
         }
     }

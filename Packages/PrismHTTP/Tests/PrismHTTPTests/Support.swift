@@ -1,13 +1,23 @@
 import Foundation
 import Logging
+import PrismCache
 @_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
+import Testing
+
+#if AsyncHTTPClient && os(Linux)
+import AsyncHTTPClient
+#endif
 
 /// The transports every behaviour is tested on: PrismHTTP's two.
 typealias TransportKind = PrismTransportKind
 
+/// An answer a test scripts for `/scripted/<name>` on the test server.
+typealias Scripted = PrismTestServer.ScriptedResponse
+
 /// Starts a test server, runs `body`, and shuts the server down whatever happens.
+@discardableResult
 func withServer<T>(_ body: (PrismTestServer) async throws -> T) async throws -> T {
     try await PrismTestServer.withRunning(body)
 }
@@ -110,4 +120,179 @@ func redirectURL(_ server: PrismTestServer, to target: URL, status: Int = 302) -
 /// The echo route's answer in a response.
 func echo(_ response: PrismHTTPResponse) throws -> Echo {
     try Echo.decoder.decode(Echo.self, from: response.body)
+}
+
+/// A new transport of `kind` made with `configuration`; without a kind, the one a client uses by
+/// default.
+func makeTransport(_ kind: TransportKind?, _ configuration: PrismTransportConfiguration = .default)
+    -> any PrismHTTPTransport
+{
+    kind?.make(configuration) ?? PrismNetworkAdapter.defaultTransport(configuration: configuration)
+}
+
+/// Starts a test server and a client that caches nothing, on a new transport of `kind` (the default
+/// one without a kind) made with `configuration`, with `authenticator` and `retryPolicy`; runs
+/// `body` and shuts the server down whatever happens.
+func withClient(
+    _ kind: TransportKind? = nil, _ configuration: PrismTransportConfiguration = .default,
+    authenticator: (any PrismAuthenticator)? = nil, retryPolicy: (any PrismRetryPolicy)? = nil,
+    _ body: (PrismTestServer, PrismNetworkAdapter) async throws -> Void
+) async throws {
+    let transport = makeTransport(kind, configuration)
+    try await withServer { server in
+        try await body(
+            server,
+            PrismNetworkAdapter(
+                transport: transport, cache: nil, authenticator: authenticator, retryPolicy: retryPolicy)
+        )
+    }
+}
+
+/// Starts a test server and a client with the default cache, on a new transport of `kind` (the
+/// default one without a kind), that sends every request to the server whatever host it names
+/// (see ``redirect(to:)``); runs `body` and shuts the server down whatever happens.
+func withRedirectingClient(
+    _ kind: TransportKind? = nil, _ body: (PrismTestServer, PrismNetworkAdapter) async throws -> Void
+) async throws {
+    try await withServer { server in
+        try await body(
+            server, PrismNetworkAdapter(transport: makeTransport(kind), interceptors: [redirect(to: server)]))
+    }
+}
+
+/// Starts a test server and a client with the default cache, on a new transport of `kind` (the
+/// default one without a kind); runs `body` and shuts the server down whatever happens.
+func withCachingClient(
+    _ kind: TransportKind? = nil, _ body: (PrismTestServer, PrismNetworkAdapter) async throws -> Void
+) async throws {
+    try await withServer { server in
+        try await body(server, PrismNetworkAdapter(transport: makeTransport(kind)))
+    }
+}
+
+/// Starts a test server and a client whose ten-entry cache tells time by a clock the test moves,
+/// on a new transport of `kind` (the default one without a kind); runs `body` and shuts the server
+/// down whatever happens.
+func withClockedCachingClient(
+    _ kind: TransportKind? = nil,
+    _ body: (PrismTestServer, TestClock<Duration>, PrismNetworkAdapter) async throws -> Void
+) async throws {
+    try await withServer { server in
+        let clock = TestClock()
+        let cache = PrismResponseCache(maxSize: 10, clock: clock)
+        return try await body(server, clock, PrismNetworkAdapter(transport: makeTransport(kind), cache: cache))
+    }
+}
+
+/// Expects `body` to throw a ``PrismHTTPError`` whose code is `code`; returns the error, for
+/// whatever else a test checks in it.
+@discardableResult
+func expectHTTPError<R>(
+    _ code: PrismHTTPError.Code, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    performing body: () async throws -> R
+) async -> PrismHTTPError? {
+    let error = await #expect(throws: PrismHTTPError.self, comment, sourceLocation: sourceLocation) {
+        _ = try await body()
+    }
+    #expect(error?.code == code, comment, sourceLocation: sourceLocation)
+    return error
+}
+
+/// Expects `body` to throw a ``PrismHTTPError`` whose code is `code`; returns the error, for
+/// whatever else a test checks in it.
+@discardableResult
+func expectHTTPError<R>(
+    _ code: PrismHTTPError.Code, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    performing body: () throws -> R
+) -> PrismHTTPError? {
+    let error = #expect(throws: PrismHTTPError.self, comment, sourceLocation: sourceLocation) { _ = try body() }
+    #expect(error?.code == code, comment, sourceLocation: sourceLocation)
+    return error
+}
+
+/// A response's body as UTF-8 text.
+func text(_ response: PrismHTTPResponse) -> String {
+    String(decoding: response.body, as: UTF8.self)
+}
+
+/// `/cache/<name>` on `server`, which the server lets a cache store for `maxAge` seconds; `query`
+/// and `headers` add to the request.
+func cacheEndpoint(
+    _ server: PrismTestServer, _ name: String, maxAge: Int = 60, query: [String: String] = [:],
+    headers: [String: String] = [:]
+) -> ServerEndpoint {
+    ServerEndpoint(server, "/cache/\(name)", query: query.merging(["max-age": String(maxAge)]) { $1 }, headers: headers)
+}
+
+/// GET ``cacheEndpoint(_:_:maxAge:query:headers:)``, decoded as a ``CacheHit``.
+func cacheHitRequest(
+    _ server: PrismTestServer, _ name: String, maxAge: Int = 60, query: [String: String] = [:],
+    headers: [String: String] = [:]
+) -> ServerRequest<CacheHit> {
+    ServerRequest(endpoint: cacheEndpoint(server, name, maxAge: maxAge, query: query, headers: headers))
+}
+
+/// `/auth/protected`'s answer.
+struct Protected: PrismEntity {
+    var ok: Bool
+    var token: String
+}
+
+/// GET `/auth/protected` on `server`: 401 without the server's current token.
+func protectedRequest(_ server: PrismTestServer) -> ServerRequest<Protected> {
+    ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected"))
+}
+
+/// `/auth/refresh`'s answer.
+struct Tokens: PrismEntity {
+    var accessToken: String
+    var refreshToken: String
+}
+
+/// What `/auth/refresh` is sent.
+struct RefreshBody: Encodable, Sendable {
+    var refreshToken: String
+}
+
+/// The access token `/auth/refresh` on `server` answers, asked through `client` with the refresh
+/// token `refresh-0`.
+func refreshedToken(
+    through client: PrismNetworkAdapter, _ server: PrismTestServer, query: [String: String] = [:]
+) async throws -> String {
+    let refresh = ServerEndpoint(
+        server, "/auth/refresh", method: .post, query: query, payload: RefreshBody(refreshToken: "refresh-0"))
+    return try await client.request(on: ServerRequest<Tokens>(endpoint: refresh)).accessToken
+}
+
+/// `request` as the client prepares it, with `policy` as its cache policy.
+func prepared(_ request: PrismHTTPRequest, cachePolicy policy: PrismCachePolicy?) -> PrismPreparedRequest {
+    PrismPreparedRequest(original: request, request: request, options: PrismRequestOptions(cachePolicy: policy))
+}
+
+#if AsyncHTTPClient && os(Linux)
+/// Runs `body` with a new `HTTPClient` made with `configuration`, which follows up to `maximum`
+/// redirects itself when `followingRedirects`, and none otherwise; shuts the client down whatever
+/// happens.
+func withHTTPClient<T>(
+    _ configuration: HTTPClient.Configuration = HTTPClient.Configuration(), followingRedirects follow: Bool,
+    maximum: Int = 5, _ body: (HTTPClient) async throws -> T
+) async throws -> T {
+    var configuration = configuration
+    configuration.redirectConfiguration = follow ? .follow(max: maximum, allowCycles: false) : .disallow
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        let result = try await body(client)
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
+#endif
+
+/// Changes the document at `path` on `server` (`/etag/<name>` or `/last-modified/<name>`) to its next
+/// version: POSTs to `<path>/bump` through `client`.
+func bump(_ path: String, on server: PrismTestServer, through client: PrismNetworkAdapter) async throws {
+    _ = try await client.send(PrismHTTPRequest(url: server.url(path + "/bump"), method: .post))
 }

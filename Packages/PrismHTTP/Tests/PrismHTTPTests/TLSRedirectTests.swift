@@ -17,23 +17,15 @@ struct TLSRedirectTests {
         tls.additionalTrustRoots = [
             .certificates(try NIOSSLCertificate.fromPEMBytes(Array(PrismTestServer.certificatePEM.utf8)))
         ]
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.redirectConfiguration = follow ? .follow(max: 5, allowCycles: false) : .disallow
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let result = try await body(PrismAsyncHTTPClientTransport(client: client))
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
+        return try await withHTTPClient(HTTPClient.Configuration(tlsConfiguration: tls), followingRedirects: follow) {
+            client in
+            try await body(PrismAsyncHTTPClientTransport(client: client))
         }
     }
 
     @Test("a redirect from https to http is not followed: the credentials and the answer would travel in clear")
     func neverDowngrade() async throws {
-        let plain = try await PrismTestServer.start()
-        do {
+        try await withServer { (plain: PrismTestServer) async throws in
             try await PrismTestServer.withRunning(tls: true) { (secure: PrismTestServer) async throws in
                 try await Self.withTrustingTransport { (transport: PrismAsyncHTTPClientTransport) async throws in
                     let client = PrismNetworkAdapter(transport: transport, cache: nil)
@@ -48,38 +40,28 @@ struct TLSRedirectTests {
                     #expect(upgrade.url.scheme == "https")
                 }
             }
-        } catch {
-            try? await plain.shutdown()
-            throw error
         }
-        try await plain.shutdown()
     }
 
     @Test(
         "an HTTPClient that follows redirects itself is refused before it sends anything: the other origin hears nothing"
     )
     func clientThatFollowsIsRefused() async throws {
-        let other = try await PrismTestServer.start()
-        do {
+        try await withServer { (other: PrismTestServer) async throws in
             try await PrismTestServer.withRunning(tls: true) { (secure: PrismTestServer) async throws in
                 try await Self.withTrustingTransport(follow: true) {
                     (transport: PrismAsyncHTTPClientTransport) async throws in
                     let elsewhere = redirectURL(secure, to: other.url("/echo/elsewhere"))
-                    let error = await #expect(throws: PrismHTTPError.self) {
+                    let error = await expectHTTPError(.transportFailed) {
                         try await transport.send(
                             PrismHTTPRequest(url: elsewhere, headers: ["Authorization": "Bearer secret-token"]))
                     }
-                    #expect(error?.code == .transportFailed)
                     #expect(error?.message.contains("redirectConfiguration = .disallow") == true)
                     #expect(other.hits("/echo/elsewhere") == 0)
                     #expect(secure.requests.isEmpty, "the request was refused before it was sent")
                 }
             }
-        } catch {
-            try? await other.shutdown()
-            throw error
         }
-        try await other.shutdown()
     }
 
     @Test("the reflection that reads whether an HTTPClient follows redirects still sees AsyncHTTPClient's field")
@@ -87,11 +69,9 @@ struct TLSRedirectTests {
         // If AsyncHTTPClient stores its configuration otherwise, `followsRedirects` answers false
         // for every client: this test fails, rather than the refusal above passing unseen.
         for (follow, expected) in [(true, true), (false, false)] {
-            var configuration = HTTPClient.Configuration()
-            configuration.redirectConfiguration = follow ? .follow(max: 3, allowCycles: false) : .disallow
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            #expect(PrismAsyncHTTPClientTransport.followsRedirects(client) == expected)
-            try await client.shutdown()
+            try await withHTTPClient(followingRedirects: follow, maximum: 3) { client in
+                #expect(PrismAsyncHTTPClientTransport.followsRedirects(client) == expected)
+            }
         }
     }
 
@@ -99,10 +79,9 @@ struct TLSRedirectTests {
     func untrustedCertificate() async throws {
         try await PrismTestServer.withRunning(tls: true) { (secure: PrismTestServer) async throws in
             let client = PrismNetworkAdapter(transport: PrismAsyncHTTPClientTransport(), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.connectionFailed) {
                 try await client.send(PrismHTTPRequest(url: secure.url("/users/octocat")))
             }
-            #expect(error?.code == .connectionFailed)
             #expect(error?.underlying is NIOSSLError || error?.underlying is BoringSSLError)
         }
     }

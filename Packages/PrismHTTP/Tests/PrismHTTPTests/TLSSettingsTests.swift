@@ -27,8 +27,7 @@ struct TLSSettingsValueTests {
             "-----BEGIN CERTIFICATE-----\nAAAAAAAA\n-----END CERTIFICATE-----",
         ])
     func notACertificate(text: String) {
-        let error = #expect(throws: PrismHTTPError.self) { try PrismCertificate(pem: text) }
-        #expect(error?.code == .invalidTLSConfiguration)
+        expectHTTPError(.invalidTLSConfiguration) { try PrismCertificate(pem: text) }
     }
 
     @Test("every truncation of a real certificate is refused, never read past its end")
@@ -85,10 +84,9 @@ struct TLSSettingsValueTests {
             (PrismTestCertificates.clientCertificatePEM, ""),
             (PrismTestCertificates.clientCertificatePEM, PrismTestCertificates.clientCertificatePEM),
         ] {
-            let error = #expect(throws: PrismHTTPError.self) {
+            expectHTTPError(.invalidTLSConfiguration) {
                 try PrismClientIdentity(certificateChainPEM: chain, privateKeyPEM: key)
             }
-            #expect(error?.code == .invalidTLSConfiguration)
         }
     }
 }
@@ -133,12 +131,11 @@ struct TLSSettingsTransportTests {
             }
             let client = try PrismCertificate(pem: PrismTestCertificates.clientAuthorityPEM)
             for roots in [PrismTLSConfiguration.TrustRoots.only([client]), .system] {
-                let error = await #expect(throws: PrismHTTPError.self) {
+                await expectHTTPError(.connectionFailed) {
                     try await Self.get(
                         "/users/octocat", on: server,
                         tls: PrismTLSConfiguration(trustRoots: roots, minimumVersion: .tls12))
                 }
-                #expect(error?.code == .connectionFailed)
             }
             #expect(server.hits("/users/octocat") == 2)
         }
@@ -157,10 +154,9 @@ struct TLSSettingsTransportTests {
             let wrong = PrismTLSConfiguration(
                 trustRoots: .only([authority]),
                 pins: [try PrismCertificatePin(host: "127.0.0.1", certificates: [authority])])
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.pinMismatch) {
                 try await Self.get("/echo/mispinned", on: server, tls: wrong, retry: true)
             }
-            #expect(error?.code == .pinMismatch)
             #expect(error?.message.contains("127.0.0.1") == true)
             #expect(error?.message.contains(self.server.publicKeySHA256) == true)
             #expect(error?.url == server.url("/echo/mispinned"))
@@ -180,10 +176,9 @@ struct TLSSettingsTransportTests {
             let tls = PrismTLSConfiguration(pins: [
                 try PrismCertificatePin(host: "127.0.0.1", certificates: [self.server])
             ])
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.pinMismatch) {
                 try await Self.get("/echo/clear", on: server, tls: tls)
             }
-            #expect(error?.code == .pinMismatch)
             #expect(server.hits("/echo/clear") == 0)
         }
     }
@@ -215,12 +210,11 @@ struct TLSSettingsTransportTests {
             let stranger = try PrismClientIdentity(
                 certificateChainPEM: PrismTestCertificates.strangerCertificatePEM,
                 privateKeyPEM: PrismTestCertificates.strangerPrivateKeyPEM)
-            let refused = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.connectionFailed) {
                 try await Self.get(
                     path, on: server,
                     tls: PrismTLSConfiguration(trustRoots: .only([authority]), clientIdentity: stranger))
             }
-            #expect(refused?.code == .connectionFailed)
             #expect(server.hits(path) == 3)
         }
     }
@@ -231,12 +225,11 @@ struct TLSSettingsTransportTests {
     func unusableIdentity() async throws {
         try await PrismTestServer.withRunning(tls: true) { (server: PrismTestServer) async throws in
             let wrongPassphrase = PrismClientIdentity(pkcs12: PrismTestCertificates.clientPKCS12, passphrase: "nope")
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.invalidTLSConfiguration) {
                 try await Self.get(
                     "/echo/identity", on: server,
                     tls: PrismTLSConfiguration(trustRoots: .only([authority]), clientIdentity: wrongPassphrase))
             }
-            #expect(error?.code == .invalidTLSConfiguration)
             #expect(error?.url == server.url("/echo/identity"))
             #expect(server.hits("/echo/identity") == 0)
         }
@@ -247,10 +240,9 @@ struct TLSSettingsTransportTests {
         let server = try await PrismTestServer.start(tls: true, highestTLSVersion: .tls12)
         do {
             let modern = PrismTLSConfiguration(trustRoots: .only([authority]), minimumVersion: .tls13)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.connectionFailed) {
                 try await Self.get("/echo/old", on: server, tls: modern)
             }
-            #expect(error?.code == .connectionFailed)
             let lenient = PrismTLSConfiguration(trustRoots: .only([authority]))
             #expect(try await Self.get("/echo/old", on: server, tls: lenient).statusCode == 200)
             #expect(server.hits("/echo/old") == 1)
@@ -270,10 +262,9 @@ struct TLSSettingsTransportTests {
             let transport = PrismAsyncHTTPClientTransport(
                 client: own,
                 configuration: PrismTransportConfiguration(tls: PrismTLSConfiguration(minimumVersion: .tls13)))
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.invalidTLSConfiguration) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/echo/own")))
             }
-            #expect(error?.code == .invalidTLSConfiguration)
             #expect(server.hits("/echo/own") == 0)
         }
     }
@@ -289,10 +280,9 @@ struct TLSSettingsURLSessionTests {
             let tls = PrismTLSConfiguration(
                 trustRoots: .only([try PrismCertificate(pem: PrismTestCertificates.authorityPEM)]))
             let transport = PrismURLSessionTransport(configuration: PrismTransportConfiguration(tls: tls))
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.invalidTLSConfiguration) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/echo/curl")))
             }
-            #expect(error?.code == .invalidTLSConfiguration)
             #expect(server.hits("/echo/curl") == 0)
         }
     }

@@ -6,25 +6,7 @@ import Testing
 
 @Suite("Token refresh: failures reach every waiter, cancellation is immediate, storms are bounded, no deadlock")
 struct TokenRefreshTests {
-    struct Protected: PrismEntity {
-        var ok: Bool
-        var token: String
-    }
-
-    struct Tokens: PrismEntity {
-        var accessToken: String
-        var refreshToken: String
-    }
-
-    struct RefreshBody: Encodable, Sendable {
-        var refreshToken: String
-    }
-
     struct Denied: Error {}
-
-    func protected(_ server: PrismTestServer) -> ServerRequest<Protected> {
-        ServerRequest<Protected>(endpoint: ServerEndpoint(server, "/auth/protected"))
-    }
 
     @Test(
         "without a token, the first request waits for a refresh and is sent once, with the new token",
@@ -34,13 +16,11 @@ struct TokenRefreshTests {
             let refreshClient = PrismNetworkAdapter(transport: transport.make(), cache: nil)
             let auth = PrismBearerTokenAuthenticator(accessToken: nil) { expired in
                 #expect(expired == nil)
-                let refresh = ServerEndpoint(
-                    server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))
-                return try await refreshClient.request(on: ServerRequest<Tokens>(endpoint: refresh)).accessToken
+                return try await refreshedToken(through: refreshClient, server)
             }
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
-            async let first = client.request(on: protected(server))
-            async let second = client.request(on: protected(server))
+            async let first = client.request(on: protectedRequest(server))
+            async let second = client.request(on: protectedRequest(server))
             let answers = try await [first, second]
             #expect(answers.map(\.token) == ["token-1", "token-1"])
             // No request went out without credentials to be told 401: one refresh, two requests.
@@ -63,7 +43,7 @@ struct TokenRefreshTests {
             }
             let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
             server.expireToken()
-            let request = protected(server)
+            let request = protectedRequest(server)
             let results = try await withThrowingTaskGroup(of: Result<Protected, any Error>.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
@@ -98,13 +78,11 @@ struct TokenRefreshTests {
             let refreshClient = PrismNetworkAdapter(cache: nil)
             let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
                 await gate.wait()
-                let refresh = ServerEndpoint(
-                    server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))
-                return try await refreshClient.request(on: ServerRequest<Tokens>(endpoint: refresh)).accessToken
+                return try await refreshedToken(through: refreshClient, server)
             }
             let client = PrismNetworkAdapter(cache: nil, authenticator: auth)
             server.expireToken()
-            let request = protected(server)
+            let request = protectedRequest(server)
             let first = Task { try await client.request(on: request) }
             try await eventually { server.hits("/auth/protected") == 1 }
             let waiter = Task { try await client.request(on: request) }
@@ -138,8 +116,7 @@ struct TokenRefreshTests {
                 _ = try? await client.send(request)
             }
             #expect(refreshes.wrappedValue == 2)
-            let refused = await #expect(throws: PrismHTTPError.self) { try await client.send(request) }
-            #expect(refused?.code == .authenticationFailed)
+            await expectHTTPError(.authenticationFailed) { try await client.send(request) }
             await clock.advance(by: .seconds(61))
             _ = try? await client.send(request)
             #expect(refreshes.wrappedValue == 3)
@@ -147,29 +124,37 @@ struct TokenRefreshTests {
         }
     }
 
+    /// Runs `body` with a client on `transport` whose authenticator (holding `token-0`) refreshes
+    /// with `refresh`, handed that same client; then lets the client go (it keeps the closure that
+    /// keeps it).
+    func withSelfRefreshingClient(
+        _ transport: TransportKind, refresh: @escaping @Sendable (PrismNetworkAdapter) async throws -> String,
+        _ body: (PrismNetworkAdapter) async throws -> Void
+    ) async throws {
+        let box = LockedBox<PrismNetworkAdapter?>(nil)
+        let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
+            try await refresh(try #require(box.wrappedValue))
+        }
+        let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
+        box.mutate { $0 = client }
+        defer { box.mutate { $0 = nil } }
+        try await body(client)
+    }
+
     @Test(
         "a refresh closure that sends its request through the same client does not deadlock",
         arguments: TransportKind.allCases)
     func refreshThroughTheSameClient(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let box = LockedBox<PrismNetworkAdapter?>(nil)
-            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
-                let client = try #require(box.wrappedValue)
-                let tokens = try await client.request(
-                    on: ServerRequest<Tokens>(
-                        endpoint: ServerEndpoint(
-                            server, "/auth/refresh", method: .post, payload: RefreshBody(refreshToken: "refresh-0"))))
-                return tokens.accessToken
+            try await withSelfRefreshingClient(transport, refresh: { try await refreshedToken(through: $0, server) }) {
+                client in
+                server.expireToken()
+                let result = try await withDeadlockGuard {
+                    try await client.request(on: protectedRequest(server))
+                }
+                #expect(result.token == "token-1")
+                #expect(server.refreshCount == 1)
             }
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
-            box.mutate { $0 = client }
-            server.expireToken()
-            let result = try await withDeadlockGuard {
-                try await client.request(on: protected(server))
-            }
-            #expect(result.token == "token-1")
-            #expect(server.refreshCount == 1)
-            box.mutate { $0 = nil }  // the client keeps the closure that keeps the client
         }
     }
 
@@ -178,23 +163,22 @@ struct TokenRefreshTests {
         arguments: TransportKind.allCases)
     func refreshRequestRejected(transport: TransportKind) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let box = LockedBox<PrismNetworkAdapter?>(nil)
             let attempts = LockedBox(0)
-            let auth = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
-                attempts.mutate { $0 += 1 }
-                let client = try #require(box.wrappedValue)
-                _ = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/hostile/unauthorized")))
-                return "never"
+            let rejected = RawRequest(endpoint: ServerEndpoint(server, "/hostile/unauthorized"))
+            try await withSelfRefreshingClient(
+                transport,
+                refresh: { client in
+                    attempts.mutate { $0 += 1 }
+                    _ = try await client.request(on: rejected)
+                    return "never"
+                }
+            ) { client in
+                server.expireToken()
+                await expectHTTPError(.authenticationFailed) {
+                    try await withDeadlockGuard { try await client.request(on: protectedRequest(server)) }
+                }
+                #expect(attempts.wrappedValue == 1)
             }
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil, authenticator: auth)
-            box.mutate { $0 = client }
-            server.expireToken()
-            let error = await #expect(throws: PrismHTTPError.self) {
-                try await withDeadlockGuard { try await client.request(on: protected(server)) }
-            }
-            #expect(error?.code == .authenticationFailed)
-            #expect(attempts.wrappedValue == 1)
-            box.mutate { $0 = nil }
         }
     }
 

@@ -35,10 +35,9 @@ struct TransportLifetimeTests {
                 (transport, try await transport.send(PrismHTTPRequest(url: url)).statusCode)
             }
             #expect(status == 200)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            let error = await expectHTTPError(.connectionFailed) {
                 try await escaped.send(PrismHTTPRequest(url: server.url("/users/octocat")))
             }
-            #expect(error?.code == .connectionFailed)
             #expect(error?.message.contains("shut down") == true, "\(error?.message ?? "")")
             // A second shutdown is harmless.
             try await escaped.shutdown()
@@ -59,10 +58,9 @@ struct TransportLifetimeTests {
                 }
             }
             let transport = try #require(escaped.wrappedValue)
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.connectionFailed) {
                 try await transport.send(PrismHTTPRequest(url: server.url("/users/octocat")))
             }
-            #expect(error?.code == .connectionFailed)
         }
     }
 }

@@ -24,6 +24,18 @@ struct UploadDeadlineTests {
         }
     }
 
+    /// Starts a test server and a transport of `kind` whose deadlines are measured on a clock the
+    /// test moves; runs `body` and shuts the server down whatever happens.
+    static func withClockedTransport(
+        _ kind: TransportKind,
+        _ body: (PrismTestServer, TestClock<Duration>, any PrismHTTPTransport) async throws -> Void
+    ) async throws {
+        try await withServer { server in
+            let clock = TestClock()
+            try await body(server, clock, make(kind, clock: clock))
+        }
+    }
+
     /// A body of `chunks` chunks of 64 KB, each handed over when the test opens its gate; `asked`
     /// hears the number of each chunk the transport asks for (when it asks for chunk n, what came
     /// before was counted as progress), and ends when `asking` is finished.
@@ -52,11 +64,8 @@ struct UploadDeadlineTests {
         "an upload that keeps sending outlasts its timeout many times over: each bit of progress moves the deadline",
         arguments: TransportKind.allCases)
     func steadyUploadOutlastsItsTimeout(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let sender = Self.make(transport, clock: clock)
-            let chunks = 20
-            let (body, asked, asking, gates) = Self.gatedBody(chunks: chunks)
+        try await Self.withClockedTransport(transport) { (server, clock, sender) async throws in
+            let (body, asked, asking, gates) = Self.gatedBody(chunks: 20)
             let upload = Task {
                 // However the upload ends, the loop below stops waiting for the next chunk.
                 defer { asking.finish() }
@@ -82,9 +91,7 @@ struct UploadDeadlineTests {
         "once the whole body is sent, the response must arrive within the timeout, on the same clock",
         arguments: TransportKind.allCases)
     func responseAfterTheBodyIsBounded(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let clock = TestClock()
-            let sender = Self.make(transport, clock: clock)
+        try await Self.withClockedTransport(transport) { (server, clock, sender) async throws in
             let length: Int64 = 10_000
             let (sent, sending) = AsyncStream<Int64>.makeStream()
             let finished = LockedBox(false)
@@ -108,8 +115,7 @@ struct UploadDeadlineTests {
                 if finished.wrappedValue { break }
                 await clock.advance(by: .seconds(2))
             }
-            let error = await #expect(throws: PrismHTTPError.self) { try await upload.value }
-            #expect(error?.code == .timedOut)
+            await expectHTTPError(.timedOut) { try await upload.value }
             #expect(server.hits("/delay/600000") == 1)
         }
     }
@@ -121,13 +127,12 @@ struct UploadDeadlineTests {
         try await withServer { (server: PrismTestServer) async throws in
             // A real one-second timeout: /delay never reads the body, so the send stalls once the
             // socket buffers (a few MB at most) are full, and no progress comes again.
-            let error = await #expect(throws: PrismHTTPError.self) {
+            await expectHTTPError(.timedOut) {
                 try await transport.make().upload(
                     PrismHTTPRequest(url: server.url("/delay/20000"), method: .post, timeout: .seconds(1)),
                     body: .data(Data(count: 16 << 20))
                 ) { _ in }
             }
-            #expect(error?.code == .timedOut)
         }
     }
 }

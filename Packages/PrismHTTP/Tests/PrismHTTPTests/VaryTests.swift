@@ -15,8 +15,7 @@ struct VaryTests {
     @Test(
         "a response that varies on Accept-Language is served only to that language", arguments: TransportKind.allCases)
     func varyOnLanguage(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "fr")).hit == 1)
             #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "fr")).hit == 1)
             #expect(try await client.request(on: request(server, vary: "Accept-Language", language: "en")).hit == 2)
@@ -27,8 +26,7 @@ struct VaryTests {
 
     @Test("Vary: * is never served from the cache", arguments: TransportKind.allCases)
     func varyStar(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             for expected in 1...3 {
                 #expect(try await client.request(on: request(server, vary: "*", language: "fr")).hit == expected)
             }

@@ -8,20 +8,13 @@ import Testing
 /// requests select the same one, and an unsafe method drops them all.
 @Suite("Vary: one stored response per variant")
 struct VaryVariantTests {
-    typealias Scripted = PrismTestServer.ScriptedResponse
-
     func scripted(_ bodies: [String], vary: String) -> [Scripted] {
         bodies.map { Scripted(headers: [("Cache-Control", "max-age=3600"), ("Vary", vary)], body: $0) }
     }
 
-    func text(_ response: PrismHTTPResponse) -> String {
-        String(decoding: response.body, as: UTF8.self)
-    }
-
     @Test("two variants of one URL are both kept, and an unsafe method drops both", arguments: TransportKind.allCases)
     func variantsSideBySide(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             // The third answer is the POST's.
             server.script("lang", scripted(["en 1", "fr 1", "posted", "en 2", "fr 2"], vary: "Accept-Language"))
             let url = server.url("/scripted/lang")
@@ -45,8 +38,7 @@ struct VaryVariantTests {
         "requests that say the same thing differently select the same variant; a different value does not",
         arguments: TransportKind.allCases)
     func normalised(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make())
+        try await withCachingClient(transport) { (server, client) async throws in
             server.script("norm", scripted(["one", "two", "three"], vary: "Accept-Language, X-Flavour"))
             let url = server.url("/scripted/norm")
             func send(_ language: String, _ flavour: String) async throws -> String {

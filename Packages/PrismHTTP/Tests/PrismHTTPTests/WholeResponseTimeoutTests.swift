@@ -11,17 +11,22 @@ struct WholeResponseTimeoutTests {
     // body the timeout has to cut short. What shows the request ended early is what the server
     // saw (the body it never finished sending), not the time it took.
 
+    /// Sends GET `path` to `server` through `client`, with `timeout` if any, and expects it to
+    /// time out.
+    static func timesOut(
+        _ client: PrismNetworkAdapter, _ server: PrismTestServer, _ path: String, timeout: Duration? = nil
+    ) async {
+        await expectHTTPError(.timedOut) {
+            try await client.send(PrismHTTPRequest(url: server.url(path), timeout: timeout))
+        }
+    }
+
     @Test(
         "a server that sends its headers and then stalls fails the request with timedOut, and loses the connection",
         arguments: TransportKind.allCases)
     func stall(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
-                try await client.send(
-                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&ms=20000"), timeout: .seconds(2)))
-            }
-            #expect(error?.code == .timedOut)
+        try await withClient(transport) { (server, client) async throws in
+            await Self.timesOut(client, server, "/hostile/stall?sent=100&ms=20000", timeout: .seconds(2))
             // The client closed the connection rather than keeping it, stalled, in its pool. (On a
             // machine so loaded that the head had not arrived within two seconds, the server never
             // started the body, and there is nothing to abandon.)
@@ -36,14 +41,9 @@ struct WholeResponseTimeoutTests {
         "a server that drips its body a byte at a time fails the request with timedOut",
         arguments: TransportKind.allCases)
     func drip(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
-                // 200 bytes, one every 100 ms: 20 s in all, never 100 ms without a byte.
-                try await client.send(
-                    PrismHTTPRequest(url: server.url("/hostile/drip?bytes=200&interval=100"), timeout: .seconds(2)))
-            }
-            #expect(error?.code == .timedOut)
+        try await withClient(transport) { (server, client) async throws in
+            // 200 bytes, one every 100 ms: 20 s in all, never 100 ms without a byte.
+            await Self.timesOut(client, server, "/hostile/drip?bytes=200&interval=100", timeout: .seconds(2))
             #expect(server.bodyBytesSent("/hostile/drip") < 200)
             // The client closed the connection (on a machine so loaded that the request never
             // reached the route within two seconds, there is nothing to abandon).
@@ -57,13 +57,9 @@ struct WholeResponseTimeoutTests {
         "the configuration's request timeout bounds the body too when the request sets none",
         arguments: TransportKind.allCases)
     func configurationTimeout(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(
-                transport: transport.make(PrismTransportConfiguration(requestTimeout: .milliseconds(500))), cache: nil)
-            let error = await #expect(throws: PrismHTTPError.self) {
-                try await client.send(PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000")))
-            }
-            #expect(error?.code == .timedOut)
+        try await withClient(transport, PrismTransportConfiguration(requestTimeout: .milliseconds(500))) {
+            (server, client) async throws in
+            await Self.timesOut(client, server, "/hostile/stall?sent=10&ms=20000")
         }
     }
 
@@ -88,8 +84,7 @@ struct WholeResponseTimeoutTests {
         "a shorter timeout after a longer one on the same transport still ends its request first",
         arguments: TransportKind.allCases)
     func shorterAfterLonger(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             let finished = LockedBox(false)
             // The first request stalls with thirty seconds to go; the second one, sent after it,
             // stalls with half a second: its deadline comes first, and must end it first.
@@ -99,11 +94,7 @@ struct WholeResponseTimeoutTests {
                     PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=60000"), timeout: .seconds(30)))
             }
             try await eventually { server.hits("/hostile/stall") == 1 }
-            let error = await #expect(throws: PrismHTTPError.self) {
-                try await client.send(
-                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=60000"), timeout: .milliseconds(500)))
-            }
-            #expect(error?.code == .timedOut)
+            await Self.timesOut(client, server, "/hostile/stall?sent=10&ms=60000", timeout: .milliseconds(500))
             #expect(finished.wrappedValue == false)
             long.cancel()
             _ = await long.result
@@ -112,8 +103,7 @@ struct WholeResponseTimeoutTests {
 
     @Test("after a timed-out body the transport still serves the next request", arguments: TransportKind.allCases)
     func transportRecovers(transport: TransportKind) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
+        try await withClient(transport) { (server, client) async throws in
             _ = try? await client.send(
                 PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000"), timeout: .milliseconds(300)))
             let next = try await client.send(PrismHTTPRequest(url: server.url("/users/octocat")))

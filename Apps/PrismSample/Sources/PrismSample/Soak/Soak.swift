@@ -184,6 +184,13 @@ final class Soak {
             problems.append("The inspector page was no longer connected at the end.")
         }
         taskAdded.cancel()
+        // The server sends its current revision as soon as the feed connects, so a feed that
+        // works has one. On a loaded machine connecting can take longer than a short run: wait
+        // for it, within `stepGrace`, rather than race it (a feed with none by then is a problem).
+        let feedGrace = ContinuousClock.now + plan.stepGrace
+        while feed.state.isFollowing, feed.state.received == 0, ContinuousClock.now < feedGrace {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         await feed.send(.stop).finish()
         await watch.send(.stop).finish()
         // Network steps get `stepGrace` (10 s) to end; one still running then is stuck, and a

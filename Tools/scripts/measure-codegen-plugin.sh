@@ -10,6 +10,10 @@
 # the 21 operations of PrismGraphQLLargeSchemaTests (Tools/scripts/generate-large-schema.py made
 # the schema): its clean build, its build after one operation changed, and the generator alone
 # on them (the prism-graphql-codegen the plugin built, run as the plugin runs it).
+#
+# With PRISM_MEASURE_SCHEMA=FILE and PRISM_MEASURE_OPERATIONS=DIR, the same three figures are also
+# taken for that schema (SDL) and the .graphql files in DIR (GitHub's published schema and your own
+# operations, say); the change is a query added to the first file.
 set -euo pipefail
 unset PRISM_WARNINGS_AS_ERRORS
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -93,3 +97,26 @@ large_tool=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - s
 echo "clean debug build, 1 MB schema and 21 operations:    $large_clean s"
 echo "the same after one operation changed:                $large_incremental s"
 echo "the generator alone on them:                         $large_tool s"
+
+# Optionally, a schema and operations of the caller's: the same three figures.
+if [[ -n "${PRISM_MEASURE_SCHEMA:-}" && -n "${PRISM_MEASURE_OPERATIONS:-}" ]]; then
+    rm -f "$app/Sources/App/"*.graphql "$app/Sources/App/"*.graphqls
+    cp "$PRISM_MEASURE_SCHEMA" "$app/Sources/App/schema.graphqls"
+    cp "$PRISM_MEASURE_OPERATIONS"/*.graphql "$app/Sources/App/"
+    printf 'import PrismGraphQL\n\nprint(PrismGraphQLClient.self)\n' >"$app/Sources/App/main.swift"
+    own_clean=$(clean_build)
+    first=$(find "$app/Sources/App" -name '*.graphql' | sort | head -1)
+    printf '\nquery PrismMeasureAdded { __typename }\n' >>"$first"
+    start=$(date +%s.%N)
+    (cd "$app" && swift build >/dev/null)
+    end=$(date +%s.%N)
+    own_incremental=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - start }')
+    start=$(date +%s.%N)
+    (cd "$app/Sources/App" && "$tool" --schema schema.graphqls --output "$work/generated-own" ./*.graphql >/dev/null 2>&1)
+    end=$(date +%s.%N)
+    own_tool=$(awk -v start="$start" -v end="$end" 'BEGIN { printf "%.1f", end - start }')
+    count=$(cat "$PRISM_MEASURE_OPERATIONS"/*.graphql | grep -cE '^\s*(query|mutation|subscription)\b' || true)
+    echo "clean debug build, $(basename "$PRISM_MEASURE_SCHEMA") and $count operations: $own_clean s"
+    echo "the same after a query was added to one file:        $own_incremental s"
+    echo "the generator alone on them:                         $own_tool s"
+fi

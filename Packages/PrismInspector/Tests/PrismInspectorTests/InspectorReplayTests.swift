@@ -10,8 +10,13 @@ final class Hearing: @unchecked Sendable {
     private let lock = NSLock()
     private var actions: [TodoAction] = []
     private var replacements = 0
+    private var linked = false
 
     func heard(_ action: TodoAction) { lock.withLock { actions.append(action) } }
+    func link() { lock.withLock { linked = true } }
+    /// Whether the middleware found its store (`PrismStoreContext`), and so would hear a
+    /// replaced state.
+    var isLinked: Bool { lock.withLock { linked } }
     func replaced() { lock.withLock { replacements += 1 } }
     var heardActions: [TodoAction] { lock.withLock { actions } }
     var replacedCount: Int { lock.withLock { replacements } }
@@ -22,11 +27,11 @@ struct CountingMiddleware: PrismMiddleware {
 
     func run(state: TodoState, action: TodoAction) -> PrismEffect<TodoAction> {
         hearing.heard(action)
+        if !hearing.isLinked, let store = PrismStoreContext.current(for: state) {
+            hearing.link()
+            store.onStateReplaced { [hearing] _ in hearing.replaced() }
+        }
         return .none
-    }
-
-    func stateReplaced(_ state: TodoState) {
-        hearing.replaced()
     }
 }
 
@@ -121,6 +126,7 @@ struct InspectorReplayTests {
             store.send(.add("mine"))
             store.send(.increment)  // pending until the window ends
             let apps = TodoState(count: 1, items: ["mine"])
+            #expect(hearing.isLinked, "the middleware found its store, so it would hear a replacement")
 
             let recording = PrismSessionRecording<TodoState, TodoAction>(
                 initialState: TodoState(items: ["attacker-token"]),
@@ -146,6 +152,7 @@ struct InspectorReplayTests {
             try await persist.flush()
             #expect(try disk.load(key: "todos") == apps, "the pending save saved the app's state")
             #expect(hearing.heardActions == [.add("mine"), .increment], "no replayed action was heard")
+            #expect(hearing.isLinked)
             #expect(hearing.replacedCount == 0)
             await page.close()
         }
@@ -208,6 +215,7 @@ struct InspectorReplayTests {
             try await persist.flush()
             #expect(try disk.load(key: "todos") == saved, "the recording's states were not saved")
             #expect(hearing.heardActions == [.add("the user's")], "the replayed actions were not heard")
+            #expect(hearing.isLinked)
             #expect(hearing.replacedCount == 0, "neither the load nor the jump was heard")
 
             // The app goes on from the state the page put it in, and that is saved as usual.
@@ -244,6 +252,7 @@ struct InspectorReplayTests {
             try await persist.flush()
             #expect(try disk.load(key: "todos") == saved, "the recomputed states were not saved")
             #expect(hearing.heardActions == [.add("milk"), .increment, .increment], "the replays were not heard")
+            #expect(hearing.isLinked)
             #expect(hearing.replacedCount == 0)
             await page.close()
         }

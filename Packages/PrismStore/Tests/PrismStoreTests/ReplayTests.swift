@@ -110,13 +110,15 @@ struct ReplayTests {
 
     @Test("replacing the state unheard tells observers but not the reducer's middleware")
     func replaceUnheard() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        var replaced: [Int] = []
-        store.hearReplacements { replaced.append($0.count) }
+        let journal = StoreMiddlewareTests.Journal()
+        let store = PrismStore(
+            initialState: Counter(), reducer: CounterFeature(),
+            middleware: StoreMiddlewareTests.StoreFinder(name: "m", journal: journal))
+        store.send(.increment)
         store._replaceStateUnheard(with: Counter(count: 7))
         #expect(store.state.count == 7)
-        #expect(replaced.isEmpty)
+        #expect(journal.all == ["m found its store at 1"])
         store.replaceState(with: Counter(count: 8))
-        #expect(replaced == [8])
+        #expect(journal.all == ["m found its store at 1", "m heard a replaced state at 8"])
     }
 }

@@ -155,55 +155,64 @@ struct StoreMiddlewareTests {
         #expect(PrismSideEffect<Counter, CounterAction>.none.run(state: Counter(), action: .increment).isNone)
     }
 
-    /// Hears the store's hooks: replaced states and the store's attachment.
-    struct HookRecorder: PrismMiddleware {
+    /// Asks for its store on every action until it finds it, then notes what it read there and
+    /// every state the app replaces.
+    final class StoreFinder: PrismMiddleware, @unchecked Sendable {  // main actor only
         let name: String
         let journal: Journal
+        var found: PrismStoreContext<Counter>?
+        var asked = 0
 
-        func run(state: Counter, action: CounterAction) -> PrismEffect<CounterAction> { .none }
-
-        func stateReplaced(_ state: Counter) {
-            journal.write("\(name) heard a replaced state at \(state.count)")
+        init(name: String, journal: Journal) {
+            self.name = name
+            self.journal = journal
         }
 
-        func storeAttached(reading currentState: @escaping @MainActor () -> Counter?) {
-            journal.write("\(name) attached at \(currentState()?.count ?? -1)")
+        func run(state: Counter, action: CounterAction) -> PrismEffect<CounterAction> {
+            guard found == nil else { return .none }
+            asked += 1
+            guard let store = PrismStoreContext.current(for: state) else { return .none }
+            found = store
+            journal.write("\(name) found its store at \(store.read()?.count ?? -1)")
+            store.onStateReplaced { [name, journal] in journal.write("\(name) heard a replaced state at \($0.count)") }
+            return .none
         }
     }
 
     @Test(
-        "middleware attached with handling(with:) inside combined reducers, an if, an if/else and a for hears replaced states and the store's attachment"
+        "middleware inside combined reducers, handling(with:), an if, an if/else and a for finds its store on the first action and hears replaced states"
     )
-    func hooksReachMiddlewareInsideComposedReducers() {
+    func middlewareInsideComposedReducersFindsItsStore() {
         let journal = Journal()
         let flag = true
         let names = ["loop1", "loop2"]
+        let finders = ["line", "if", "then", "loop1", "loop2"].map { StoreFinder(name: $0, journal: journal) }
         let store = PrismStore(
             initialState: Counter(count: 3),
             reducer: PrismCombineReducers {
                 CounterFeature()
-                HookRecorder(name: "line", journal: journal)
+                finders[0]
                 if flag {
-                    PrismEmptyReducer<Counter, CounterAction>()
-                        .handling(with: HookRecorder(name: "if", journal: journal))
+                    PrismEmptyReducer<Counter, CounterAction>().handling(with: finders[1])
                 }
                 if flag {
-                    PrismEmptyReducer<Counter, CounterAction>()
-                        .handling(with: HookRecorder(name: "then", journal: journal))
+                    PrismEmptyReducer<Counter, CounterAction>().handling(with: finders[2])
                 } else {
                     CounterFeature()
                 }
-                for name in names {
-                    PrismEmptyReducer<Counter, CounterAction>()
-                        .handling(with: HookRecorder(name: name, journal: journal))
+                for (index, _) in names.enumerated() {
+                    PrismEmptyReducer<Counter, CounterAction>().handling(with: finders[3 + index])
                 }
             }
         )
+        #expect(journal.all.isEmpty)
+        store.send(.increment)
         #expect(
             journal.all == [
-                "line attached at 3", "if attached at 3", "then attached at 3", "loop1 attached at 3",
-                "loop2 attached at 3",
+                "line found its store at 4", "if found its store at 4", "then found its store at 4",
+                "loop1 found its store at 4", "loop2 found its store at 4",
             ])
+        #expect(finders.allSatisfy { $0.asked == 1 })
         store.replaceState(with: Counter(count: 9))
         #expect(
             Array(journal.all.dropFirst(5)) == [
@@ -211,26 +220,30 @@ struct StoreMiddlewareTests {
                 "then heard a replaced state at 9",
                 "loop1 heard a replaced state at 9", "loop2 heard a replaced state at 9",
             ])
+        // The store is what they read, from now on.
+        store.send(.increment)
+        #expect(finders.allSatisfy { $0.found?.read()?.count == 10 })
     }
 
-    @Test("an erased reducer and an if #available block pass replaced states and the store's attachment on")
-    func hooksReachMiddlewareThroughErasure() {
+    @Test("an erased reducer, an if #available block and a feature's body hide nothing from the middleware in them")
+    func middlewareFindsItsStoreThroughErasure() {
         let journal = Journal()
+        let erased = StoreFinder(name: "erased", journal: journal)
+        let available = StoreFinder(name: "available", journal: journal)
         let store = PrismStore(
             initialState: Counter(count: 1),
             reducer: PrismCombineReducers {
-                CounterFeature()
-                    .handling(with: HookRecorder(name: "erased", journal: journal))
-                    .eraseToReduce()
+                CounterFeature().handling(with: erased).eraseToReduce()
                 if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
-                    HookRecorder(name: "available", journal: journal)
+                    available
                 }
             }
         )
+        store.send(.increment)
         store.replaceState(with: Counter(count: 5))
         #expect(
             journal.all == [
-                "erased attached at 1", "available attached at 1", "erased heard a replaced state at 5",
+                "erased found its store at 2", "available found its store at 2", "erased heard a replaced state at 5",
                 "available heard a replaced state at 5",
             ])
     }
@@ -239,7 +252,7 @@ struct StoreMiddlewareTests {
     struct RecordedFeature: PrismFeature {
         typealias State = Counter
         typealias Action = CounterAction
-        let recorder: HookRecorder
+        let recorder: StoreFinder
 
         var body: some PrismReducer<Counter, CounterAction> {
             CounterFeature()
@@ -247,16 +260,85 @@ struct StoreMiddlewareTests {
         }
     }
 
-    @Test("a feature's body passes replaced states and the store's attachment on to the middleware it lists")
-    func hooksReachMiddlewareInAFeatureBody() {
+    @Test("a feature's body hides nothing from the middleware it lists")
+    func middlewareInAFeatureBodyFindsItsStore() {
         let journal = Journal()
         let store = PrismStore(
             initialState: Counter(count: 2),
-            reducer: RecordedFeature(recorder: HookRecorder(name: "feature", journal: journal))
+            reducer: RecordedFeature(recorder: StoreFinder(name: "feature", journal: journal))
         )
         store.send(.increment)
         store.replaceState(with: Counter(count: 7))
-        #expect(journal.all == ["feature attached at 2", "feature heard a replaced state at 7"])
+        #expect(journal.all == ["feature found its store at 3", "feature heard a replaced state at 7"])
+    }
+
+    @Test("a closure of the app's that runs the middleware on a value of its own making gets no store")
+    func aCombinatorOfTheAppsCannotLendTheStore() {
+        let journal = Journal()
+        let finder = StoreFinder(name: "borrowed", journal: journal)
+        // Same type as the store's state, but not the store's value: the middleware must not
+        // take the store's state for the value it was given.
+        let store = PrismStore(
+            initialState: Counter(count: 1),
+            reducer: PrismReduce<Counter, CounterAction> { state, action in
+                var scratch = Counter(count: 100, log: ["scratch"])
+                return finder.reduce(into: &scratch, action: action)
+            }
+        )
+        for _ in 0..<3 { store.send(.increment) }
+        #expect(finder.found == nil)
+        #expect(finder.asked == 3)
+        store.replaceState(with: Counter(count: 5))
+        #expect(journal.all.isEmpty)
+    }
+
+    @Test("a middleware of a store that another store's reducer sends to finds its own store")
+    func nestedStoresEachFindTheirOwn() {
+        let journal = Journal()
+        let inner = PrismStore(
+            initialState: Counter(count: 40),
+            reducer: CounterFeature(),
+            middleware: StoreFinder(name: "inner", journal: journal)
+        )
+        let outerFinder = StoreFinder(name: "outer", journal: journal)
+        let outer = PrismStore(
+            initialState: Counter(count: 0),
+            reducer: PrismCombineReducers {
+                PrismReduce<Counter, CounterAction> { _, _ in
+                    inner.send(.increment)
+                    return .none
+                }
+                CounterFeature()
+                outerFinder
+            }
+        )
+        outer.send(.increment)
+        #expect(journal.all == ["inner found its store at 41", "outer found its store at 1"])
+        inner.replaceState(with: Counter(count: 7))
+        outer.replaceState(with: Counter(count: 8))
+        #expect(
+            Array(journal.all.dropFirst(2)) == [
+                "inner heard a replaced state at 7", "outer heard a replaced state at 8",
+            ])
+    }
+
+    @Test("a middleware first run on a store made long before still finds it, on its second action")
+    func aLateMiddlewareFindsItsStore() {
+        let journal = Journal()
+        let finder = StoreFinder(name: "late", journal: journal)
+        let store = PrismStore(
+            initialState: Counter(),
+            reducer: PrismCombineReducers {
+                CounterFeature()
+                PrismReduce<Counter, CounterAction> { state, action in
+                    // Runs the middleware from the third action on.
+                    state.count >= 3 ? finder.reduce(into: &state, action: action) : .none
+                }
+            }
+        )
+        for _ in 0..<4 { store.send(.increment) }
+        #expect(finder.asked == 2)
+        #expect(journal.all == ["late found its store at 4"])
     }
 
     struct Parent: Sendable {
@@ -269,9 +351,10 @@ struct StoreMiddlewareTests {
         case other
     }
 
-    @Test("a scope passes its part of a replaced state, and a reader of its part, to the middleware of its child")
-    func hooksReachMiddlewareInsideAScope() {
+    @Test("a scope shows the middleware of its child the child's part of the store")
+    func middlewareInsideAScopeSeesItsPart() {
         let journal = Journal()
+        let child = StoreFinder(name: "child", journal: journal)
         let store = PrismStore(
             initialState: Parent(child: Counter(count: 4)),
             reducer: PrismScope(
@@ -280,13 +363,14 @@ struct StoreMiddlewareTests {
                 toChildAction: { if case .child(let action) = $0 { action } else { nil } }
             ) {
                 CounterFeature()
-                HookRecorder(name: "child", journal: journal)
+                child
             }
         )
         store.send(.child(.increment))
         var replaced = store.state
         replaced.child.count = 11
         store.replaceState(with: replaced)
-        #expect(journal.all == ["child attached at 4", "child heard a replaced state at 11"])
+        #expect(journal.all == ["child found its store at 5", "child heard a replaced state at 11"])
+        #expect(child.found?.read()?.count == 11)
     }
 }

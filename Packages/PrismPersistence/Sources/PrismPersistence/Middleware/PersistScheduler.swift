@@ -1,3 +1,5 @@
+import PrismStore
+
 /// Decides when `PrismPersistMiddleware` saves: the first change at once, then at most one
 /// save of the latest state per window.
 ///
@@ -7,12 +9,12 @@
 /// changes meanwhile, hands the latest state to the writer and sleeps again; after a quiet
 /// window it ends, and the next change is saved at once again.
 ///
-/// The latest state comes from one of two places. Attached to its store (every root store made
-/// with the middleware does it, through `PrismMiddleware.storeAttached(reading:)`), the
-/// scheduler reads the store's state when the window ends, and a send only sets a flag.
-/// Otherwise (the middleware inside a child feature's scope, which no store attaches) it keeps
-/// the state of every send; keeping it is a retain, but it also means the reducer's next change
-/// to a collection of the state copies that collection first.
+/// The latest state comes from one of two places. Attached to its store (the middleware finds
+/// it on its first actions, `look(for:)`), the scheduler reads the store's state when the window
+/// ends, and a send only sets a flag. Otherwise (before that, or run by a reducer that changes
+/// the state's type, such as `ifLet`) it keeps the state of every send; keeping it is a retain,
+/// but it also means the reducer's next change to a collection of the state copies that
+/// collection first.
 ///
 /// `record` and `attach` are nonisolated, for a shared value's backing, which hears about changes
 /// in code the compiler does not know to be on the main actor (a property wrapper's accessor):
@@ -37,6 +39,15 @@ final class PersistScheduler<State: Codable & Sendable> {
     @exclusivity(unchecked)
     nonisolated(unsafe) var readsStore = false
 
+    /// Whether the middleware still looks for its store (`look(for:)`): on its first actions.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var isLooking = true
+    /// How many more actions it looks on: the first may find no store published yet (see
+    /// `PrismStoreContext.current(for:)`), the second finds it unless a reducer in between
+    /// changed the state's type.
+    private var looksLeft = 3
+
     /// Whether a window is open: a change now waits for its end. Read by the tests too.
     private(set) nonisolated(unsafe) var isWindowOpen = false
     private nonisolated(unsafe) var readState: (@MainActor () -> State?)?
@@ -57,6 +68,20 @@ final class PersistScheduler<State: Codable & Sendable> {
         readState = read
         readsStore = true
         latest = nil
+    }
+
+    /// Looks for the store that runs the middleware, which gave it `state`: found, the
+    /// scheduler reads that store's state from now on, and records a state the app replaced.
+    @usableFromInline
+    func look(for state: State) {
+        guard let store = PrismStoreContext.current(for: state) else {
+            looksLeft -= 1
+            isLooking = looksLeft > 0
+            return
+        }
+        isLooking = false
+        attach(store.read)
+        store.onStateReplaced { [weak self] in self?.record($0) }
     }
 
     /// The state after an action: the whole cost of persistence on the send path. On the main

@@ -24,10 +24,12 @@ import PrismStore
 /// A send only notes the change on the main actor. Encoding and writing happen on a serial queue
 /// of the middleware's own, off the main actor, in order. However it is attached
 /// (`PrismStore(initialState:reducer:middleware:)`, a `PrismCombineReducers` block, `handling(with:)` or
-/// `PrismStore(restoringWith:default:reducer:)`), the store tells it how to read its state
-/// (``storeAttached(reading:)``) and it reads the state when it saves, keeping no copy between
-/// sends: a reducer's change to a large collection is made in place. (Until the store is made,
-/// or used inside a child feature's scope, it keeps the latest state it was given instead.)
+/// `PrismStore(restoringWith:default:reducer:)`, inside a `PrismScope`), it finds its store on
+/// its first action (`PrismStoreContext`) and reads the state when it saves, keeping no copy
+/// between sends: a reducer's change to a large collection is made in place. (Until then, or
+/// run by a reducer that changes the state's type, such as `ifLet` or `forEach`, it keeps the
+/// latest state it was given instead.) A state the app puts back without an action (an undo, a
+/// redo, `replaceState(with:)`) is saved like one after an action.
 ///
 /// Call ``flush()`` to save the latest state now and wait for it, for example when the app
 /// moves to the background. A command-line tool or a service calls ``flushOnExit(timeout:)``
@@ -108,24 +110,14 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
     /// The key the state is saved under.
     public nonisolated var key: String { scheduler.writer.key }
 
-    /// Records `state` to be saved; returns no effect.
+    /// Records `state` to be saved; returns no effect. On its first actions, finds its store
+    /// (`PrismStoreContext`): from then on it reads the store's state when it saves, and saves
+    /// a state the app puts back without an action (an undo, a redo, `replaceState(with:)`).
     @inlinable
     public func run(state: State, action: Action) -> PrismEffect<Action> {
+        if scheduler.isLooking { scheduler.look(for: state) }
         scheduler.record(state)
         return .none
-    }
-
-    /// Records `state`, put in place without an action (an undo, a redo, time travel), to be
-    /// saved like the state after an action.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        scheduler.record(state)
-    }
-
-    /// Reads the store's state when it saves, from now on, instead of keeping the state of every
-    /// send: what any store made with this middleware does.
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        scheduler.attach(currentState)
     }
 
     /// Saves the latest state now, after any save in progress, and returns when it is saved.

@@ -25,9 +25,8 @@
 ///
 /// A feature is a ``PrismReducer``: a store runs it, another feature scopes it, a test store
 /// tests it. Its `reduce(into:action:)` runs ``body``, which is built anew for each action
-/// (its parts are plain values), and so do its hooks (``PrismReducer/stateReplaced(_:)``,
-/// ``PrismReducer/storeAttached(reading:)``): keep a middleware that holds state of its own (a
-/// persisting one) in a property of the feature, and list the property in the body.
+/// (its parts are plain values): keep a middleware that holds state of its own (a persisting
+/// one) in a property of the feature, and list the property in the body.
 ///
 /// Name the state and action types with `typealias State` and `typealias Action` (or nest
 /// types with those names) when Swift cannot infer them from ``body``.
@@ -45,19 +44,6 @@ extension PrismFeature {
     @inlinable
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         body.reduce(into: &state, action: action)
-    }
-
-    /// Tells the reducers of ``body`` (built for this): a middleware the feature keeps in a
-    /// property and lists in its body hears of the replaced state.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        body.stateReplaced(state)
-    }
-
-    /// Tells the reducers of ``body`` (built for this) how to read the store's state.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        body.storeAttached(reading: currentState)
     }
 }
 
@@ -91,17 +77,5 @@ public struct PrismCombineReducers<Reducers: PrismReducer>: PrismReducer {
     @inlinable
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         reducers.reduce(into: &state, action: action)
-    }
-
-    /// Tells the reducers (and the middleware they carry).
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        reducers.stateReplaced(state)
-    }
-
-    /// Tells the reducers (and the middleware they carry).
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        reducers.storeAttached(reading: currentState)
     }
 }

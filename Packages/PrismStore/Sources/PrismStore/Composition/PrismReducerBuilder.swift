@@ -130,20 +130,6 @@ where First.State == Second.State, First.Action == Second.Action {
         let firstEffect = first.reduce(into: &state, action: action)
         return firstEffect.merge(with: second.reduce(into: &state, action: action))
     }
-
-    /// Tells `first`, then `second` (and the middleware they carry).
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        first.stateReplaced(state)
-        second.stateReplaced(state)
-    }
-
-    /// Tells `first`, then `second` (and the middleware they carry).
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        first.storeAttached(reading: currentState)
-        second.storeAttached(reading: currentState)
-    }
 }
 
 /// A reducer that runs only when it is there: what an `if` without `else` builds.
@@ -167,18 +153,6 @@ public struct PrismOptionalReducer<Wrapped: PrismReducer>: PrismReducer {
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         wrapped?.reduce(into: &state, action: action) ?? .none
     }
-
-    /// Tells `wrapped`, when it is there.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        wrapped?.stateReplaced(state)
-    }
-
-    /// Tells `wrapped`, when it is there.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        wrapped?.storeAttached(reading: currentState)
-    }
 }
 
 /// One of two reducers: what `if`/`else` and `switch` build.
@@ -200,24 +174,6 @@ where First.State == Second.State, First.Action == Second.Action {
         switch self {
         case .first(let first): first.reduce(into: &state, action: action)
         case .second(let second): second.reduce(into: &state, action: action)
-        }
-    }
-
-    /// Tells the reducer of the branch taken.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        switch self {
-        case .first(let first): first.stateReplaced(state)
-        case .second(let second): second.stateReplaced(state)
-        }
-    }
-
-    /// Tells the reducer of the branch taken.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        switch self {
-        case .first(let first): first.storeAttached(reading: currentState)
-        case .second(let second): second.storeAttached(reading: currentState)
         }
     }
 }
@@ -244,17 +200,5 @@ public struct PrismReducerArray<Element: PrismReducer>: PrismReducer {
         var effect = PrismEffect<Action>.none
         for reducer in reducers { effect = effect.merge(with: reducer.reduce(into: &state, action: action)) }
         return effect
-    }
-
-    /// Tells each of the reducers, in order.
-    @inlinable
-    public func stateReplaced(_ state: State) {
-        for reducer in reducers { reducer.stateReplaced(state) }
-    }
-
-    /// Tells each of the reducers, in order.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        for reducer in reducers { reducer.storeAttached(reading: currentState) }
     }
 }

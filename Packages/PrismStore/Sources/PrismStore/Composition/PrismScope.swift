@@ -118,6 +118,24 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
     @inlinable
     public func reduce(into state: inout ParentState, action: ParentAction) -> PrismEffect<ParentAction> {
         guard let childAction = toChildAction(action) else { return .none }
+        if SharedReduceMarker.shared.link != nil { return reduceShowingStore(into: &state, childAction: childAction) }
+        return reduceChild(into: &state, childAction: childAction)
+    }
+
+    /// `reduce` while the store is published to reducers that ask for it (`PrismStoreContext`):
+    /// the child's reducers see the store with the child's part of the state.
+    @usableFromInline
+    func reduceShowingStore(into state: inout ParentState, childAction: Child.Action) -> PrismEffect<ParentAction> {
+        let project: (ParentState) -> Child.State?
+        switch toChildState {
+        case .keyPath(let keyPath): project = { $0[keyPath: keyPath] }
+        case .enumCase(let extract, _, _): project = extract
+        }
+        return withProjectedLink(ParentState.self, project) { reduceChild(into: &state, childAction: childAction) }
+    }
+
+    @inlinable
+    func reduceChild(into state: inout ParentState, childAction: Child.Action) -> PrismEffect<ParentAction> {
         switch toChildState {
         case .keyPath(let keyPath):
             return child.reduce(into: &state[keyPath: keyPath], action: childAction).map(fromChildAction)
@@ -134,27 +152,6 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
             let effect = child.reduce(into: &childState, action: childAction)
             state = embed(childState)
             return effect.map(fromChildAction)
-        }
-    }
-
-    /// Tells `child`, with its part of the new state (when the state is in the child's case).
-    @inlinable
-    public func stateReplaced(_ state: ParentState) {
-        switch toChildState {
-        case .keyPath(let keyPath): child.stateReplaced(state[keyPath: keyPath])
-        case .enumCase(let extract, _, _): if let childState = extract(state) { child.stateReplaced(childState) }
-        }
-    }
-
-    /// Tells `child` how to read its part of the store's state (nil while the state is in another
-    /// case).
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> ParentState?) {
-        switch toChildState {
-        case .keyPath(let keyPath):
-            child.storeAttached(reading: { currentState()?[keyPath: keyPath] })
-        case .enumCase(let extract, _, _):
-            child.storeAttached(reading: { currentState().flatMap(extract) })
         }
     }
 }

@@ -59,10 +59,8 @@ extension PrismStore {
         core.root?.setEffectContext { body in
             await dependencies.yield { await body() }
         }
-        hearReplacements { reducer.stateReplaced($0) }
         core.root?.reducerType = R.self
         core.root?.dependencyOverrides = overrides
-        reducer.storeAttached(reading: storageReader())
     }
 }
 

@@ -104,23 +104,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         reducer: R
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
-        hearReplacements { reducer.stateReplaced($0) }
         core.root?.reducerType = R.self
-        reducer.storeAttached(reading: storageReader())
-    }
-
-    /// How a persisting middleware reads this (root) store's state when it saves: the state the
-    /// app's own actions left, never one a tool put in it (a loaded recording, a jump), and nil
-    /// once the store is gone.
-    @usableFromInline
-    func storageReader() -> @MainActor () -> State? {
-        { [weak self] in self?.core.root?.stateForStorage() }
-    }
-
-    /// Makes `body` hear every ``replaceState(with:)`` of this (root) store, with the new state.
-    @usableFromInline
-    func hearReplacements(_ body: @escaping (State) -> Void) {
-        core.root?.stateReplaced = body
     }
 
     /// Creates a store that runs `reducer`, then `middleware`, for every action.
@@ -178,13 +162,6 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
             }
             return effect
         }
-        hearReplacements { state in
-            reducer.stateReplaced(state)
-            for each in middleware { each.stateReplaced(state) }
-        }
-        let read = storageReader()
-        reducer.storeAttached(reading: read)
-        for each in middleware { each.storeAttached(reading: read) }
     }
 
     /// The current state.

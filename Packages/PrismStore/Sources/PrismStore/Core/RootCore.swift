@@ -94,7 +94,12 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// their reads in it skip Observation: set when the first shared value was made before
     /// this store (its state holds them); a store made earlier reads them at full price.
     @usableFromInline
-    let marksReduces = SharedReads.areInUse
+    let marksShared = SharedReads.areInUse
+    /// `marksShared`, or the store has not reduced an action yet (its first publishes it to the
+    /// reducers that ask for it, `PrismStoreContext`): whether a reduce takes `reduceMarked`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var marksReduces = true
     /// `SharedReduceMarker.shared`, which lives as long as the process: not retained per use.
     @usableFromInline
     unowned(unsafe) let reduceMarker = SharedReduceMarker.shared
@@ -111,6 +116,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// while a tool traces, where it came from.
     private var queue: [(action: Action, task: PrismEffectTask?, origin: ActionOrigin)] = []
     private var queueHead = 0
+
+    /// What reducers that asked for this store were given (`PrismStoreContext`), and who hears
+    /// the app replace the state.
+    private var madeLink: StoreLink<State>?
+    private var replacementListeners: [@MainActor (State) -> Void] = []
 
     @usableFromInline
     init(
@@ -196,13 +206,45 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// Applies `action` to the state and notifies whoever is looking.
     @inlinable
     func reduce(_ action: Action) -> PrismEffect<Action> {
-        if marksReduces {
-            let outer = reduceMarker.begin()
-            let effect = reduceUnmarked(action)
-            reduceMarker.end(outer)
-            return effect
-        }
+        if marksReduces || reduceMarker.linkWanted { return reduceMarked(action) }
         return reduceUnmarked(action)
+    }
+
+    /// `reduce` with the marks a reducer may look for: that a reducer runs, for shared values
+    /// (`marksShared`), and this store's link, on its first action and while a reducer asks for
+    /// its store (`PrismStoreContext`). After the outermost reduce that published a link, nobody
+    /// asks any more until somebody asks again.
+    @usableFromInline
+    @inline(never)
+    func reduceMarked(_ action: Action) -> PrismEffect<Action> {
+        marksReduces = marksShared
+        let publishes = reduceMarker.linkWanted || madeLink == nil
+        let outerLink = reduceMarker.link
+        if publishes { reduceMarker.link = link }
+        let effect: PrismEffect<Action>
+        if marksShared {
+            let outer = reduceMarker.begin()
+            effect = reduceUnmarked(action)
+            reduceMarker.end(outer)
+        } else {
+            effect = reduceUnmarked(action)
+        }
+        if publishes {
+            reduceMarker.link = outerLink
+            if outerLink == nil { reduceMarker.linkWanted = false }
+        }
+        return effect
+    }
+
+    /// This store as a reducer sees it (`PrismStoreContext`), made the first time one asks.
+    private var link: StoreLink<State> {
+        if let made = madeLink { return made }
+        let made = StoreLink<State>(
+            read: { [weak self] in self?.stateForStorage() },
+            listen: { [weak self] body in self?.replacementListeners.append(body) }
+        )
+        madeLink = made
+        return made
     }
 
     @inlinable
@@ -358,16 +400,18 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         mutate { $0 = newState }
     }
 
-    /// Hears every ``replaceState(_:)`` with the new state: the reducer's middleware (see
-    /// ``PrismReducer/stateReplaced(_:)``).
-    @usableFromInline
-    var stateReplaced: ((State) -> Void)?
-
     @usableFromInline
     func replaceState(_ newState: State) {
-        recording?.appState = nil
         mutate { $0 = newState }
-        stateReplaced?(statePointer.pointee)
+        appReplacedState()
+    }
+
+    /// After the app replaced the state (``replaceState(_:)``, a scoped store writing through):
+    /// from here on the state is the app's, and the middleware that asked hear it
+    /// (`PrismStoreContext.onStateReplaced`).
+    func appReplacedState() {
+        recording?.appState = nil
+        for listener in replacementListeners { listener(statePointer.pointee) }
     }
 
     /// Changes the state in place, notifying whoever is looking.

@@ -21,18 +21,6 @@ public struct PrismDependencyReducer<Base: PrismReducer>: PrismReducer {
     public func reduce(into state: inout Base.State, action: Base.Action) -> PrismEffect<Base.Action> {
         withDependencies(update) { base.reduce(into: &state, action: action) }
     }
-
-    /// Tells the base reducer that the state was replaced.
-    @inlinable
-    public func stateReplaced(_ state: Base.State) {
-        base.stateReplaced(state)
-    }
-
-    /// Tells the base reducer how to read the store's state.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> Base.State?) {
-        base.storeAttached(reading: currentState)
-    }
 }
 
 extension PrismReducer {

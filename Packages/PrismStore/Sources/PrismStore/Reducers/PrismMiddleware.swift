@@ -19,8 +19,8 @@
 /// ``PrismStore/init(initialState:reducer:middleware:)-(_,_,M)`` and
 /// ``PrismReducer/handling(with:)`` place it there, and so does a line after the reducer in a
 /// ``PrismCombineReducers`` block, the way to attach several (with `if` and `if`/`else`).
-/// It hears ``PrismReducer/stateReplaced(_:)`` and ``PrismReducer/storeAttached(reading:)`` like
-/// any reducer. It never hears an action a tool replays (PrismInspector loading a recording,
+/// A middleware that must read the store's state later, or hear it replaced without an action,
+/// asks for its store in `run` (``PrismStoreContext``). It never hears an action a tool replays (PrismInspector loading a recording,
 /// skipping an action): the store silences every middleware while it replays, however the
 /// middleware is held. Keep what reaches outside the state (a save, a log line, a report) in a
 /// middleware's `run` or in an effect, never in a reducer's `reduce`.

@@ -12,22 +12,16 @@
 public struct PrismReduce<State: Sendable, Action: Sendable>: PrismReducer {
     @usableFromInline
     let body: @MainActor @Sendable (inout State, Action) -> PrismEffect<Action>
-    /// The erased reducer, when this is one (``PrismReducer/eraseToReduce()``): it hears
-    /// ``stateReplaced(_:)`` and ``storeAttached(reading:)``, as it would unerased.
-    @usableFromInline
-    let erased: (any PrismReducer<State, Action>)?
 
     /// Creates a reducer that runs `reduce` for every action.
     @inlinable
     nonisolated public init(_ reduce: @escaping @MainActor @Sendable (inout State, Action) -> PrismEffect<Action>) {
         self.body = reduce
-        self.erased = nil
     }
 
     @inlinable
     nonisolated init<R: PrismReducer>(erasing reducer: R) where R.State == State, R.Action == Action {
         self.body = { state, action in reducer.reduce(into: &state, action: action) }
-        self.erased = reducer
     }
 
     /// Runs the closure this reducer was created with.
@@ -35,21 +29,11 @@ public struct PrismReduce<State: Sendable, Action: Sendable>: PrismReducer {
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         body(&state, action)
     }
-
-    /// Tells the erased reducer, if this is one.
-    public func stateReplaced(_ state: State) {
-        erased?.stateReplaced(state)
-    }
-
-    /// Tells the erased reducer, if this is one.
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {
-        erased?.storeAttached(reading: currentState)
-    }
 }
 
 extension PrismReducer {
     /// This reducer as a ``PrismReduce``, its concrete type erased. The middleware it holds
-    /// still hears ``PrismReducer/stateReplaced(_:)`` and ``PrismReducer/storeAttached(reading:)``.
+    /// still finds its store (``PrismStoreContext``): nothing passes through a reducer's type.
     ///
     /// ```swift
     /// let erased: PrismReduce<ProfileState, ProfileAction> = ProfileReducer().eraseToReduce()

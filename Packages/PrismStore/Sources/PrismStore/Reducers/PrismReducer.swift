@@ -26,6 +26,11 @@
 ///
 /// Use ``PrismReduce`` for a reducer written as a closure, ``eraseToReduce()`` to erase a
 /// reducer's type, and ``handling(with:)`` to run a middleware after it.
+///
+/// `reduce(into:action:)` is the protocol's only requirement, so a combinator has nothing to
+/// pass on but the action: what the store's tools need (replaying, locking, recording, a
+/// middleware that reads the store's state later or hears it replaced, see
+/// ``PrismStoreContext``) goes through the store, never through a reducer's type.
 @MainActor
 public protocol PrismReducer<State, Action>: Sendable {
     /// The state this reducer changes.
@@ -35,31 +40,4 @@ public protocol PrismReducer<State, Action>: Sendable {
 
     /// Applies `action` to `state` and returns the effect to run next (often `.none`).
     func reduce(into state: inout State, action: Action) -> PrismEffect<Action>
-
-    /// Hears that the store's state was replaced without an action (``PrismStore/replaceState(with:)``:
-    /// an undo, a redo, a jump in time travel). Does nothing by default; a middleware that keeps
-    /// the state somewhere (a persisting one) records the new state as after an action, so that
-    /// an undone state is saved like any other. Reducers combined with ``PrismCombineReducers``
-    /// or ``handling(with:)`` (and an `if`, `if`/`else`, `for` or `if #available` of a block), a
-    /// reducer erased with ``eraseToReduce()`` and a ``PrismFeature``'s `body` pass it on to each
-    /// of them, and ``PrismScope`` to its child with
-    /// the child's part of the state; `ifLet` and `forEach` children do not hear it.
-    func stateReplaced(_ state: State)
-
-    /// Hears, once, that a root store was made with this reducer, and how to read that store's
-    /// current state (nil once the store is gone). Does nothing by default, and is passed on like
-    /// ``stateReplaced(_:)``. A persisting middleware reads the latest state when it saves
-    /// instead of keeping a copy of every state, a copy that would make the reducer's next change
-    /// to a large collection copy the collection.
-    func storeAttached(reading currentState: @escaping @MainActor () -> State?)
-}
-
-extension PrismReducer {
-    /// Does nothing.
-    @inlinable
-    public func stateReplaced(_ state: State) {}
-
-    /// Does nothing.
-    @inlinable
-    public func storeAttached(reading currentState: @escaping @MainActor () -> State?) {}
 }

@@ -58,7 +58,7 @@ final class ScopedCore<RootState: Sendable, RootAction: Sendable, State: Sendabl
             )
         }
         rootCore.mutate { write(&$0, state) }
-        rootCore.stateReplaced?(rootCore.statePointer.pointee)
+        rootCore.appReplacedState()
     }
 
     func makeReader<Value>(

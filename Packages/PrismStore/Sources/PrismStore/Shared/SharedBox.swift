@@ -308,10 +308,25 @@ enum SharedReads {
 /// (a reducer's reads are no view's). Root stores made once shared values exist mark each
 /// reduce (`RootCore.reduceMarker`); one object, kept in a field by each store and each shared
 /// value, so that neither pays for a lazy global on every use.
+///
+/// It also holds the link of the store that is reducing, while one is asked for
+/// (`PrismStoreContext`): `linkWanted` is the one flag a send checks for it.
 @usableFromInline
 final class SharedReduceMarker: @unchecked Sendable {  // `reducing` is the main thread's (Darwin)
     @usableFromInline
     static let shared = SharedReduceMarker()
+
+    /// Whether the next reduce of any root store publishes its link: set when a reducer asks for
+    /// its store and finds none; cleared after a reduce that published. (A store's first reduce
+    /// publishes it anyway.) Main actor only.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var linkWanted = false
+    /// The `StoreLink` of the store reducing now, as the reducer running now sees it, while
+    /// one is published. Main actor only.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var link: AnyObject?
 
     #if canImport(Darwin)
     /// How many reducers are running, on the main thread.

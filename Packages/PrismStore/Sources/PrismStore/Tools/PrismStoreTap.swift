@@ -225,7 +225,7 @@ extension PrismStore {
         tappedRoot.reducer
     }
 
-    /// Replaces the root's state without telling its reducer (``PrismReducer/stateReplaced(_:)``):
+    /// Replaces the root's state without telling the middleware that asked (``PrismStoreContext``):
     /// for a tool that puts the store in a state the app did not reach by itself (a loaded
     /// recording, a jump in a debugger's history), which its middleware must not save or report
     /// as the app's. Observers are told, as for any change. Until the app reduces an action of

@@ -79,7 +79,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         self.url = url
         self.history = PrismTimeTravelDebugger(maxSnapshots: configuration.historyLimit)
         self.detachFromStore = { [weak store] owner in
-            Task { @MainActor in store?._detach(owner: owner) }
+            Task { @MainActor in store?.tools.detach(owner: owner) }
         }
     }
 
@@ -110,14 +110,14 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     /// Read it here rather than keeping it: reading moves what the store logged since the last
     /// read into it.
     public var debugger: PrismTimeTravelDebugger<State> {
-        store?._moveRecording()
+        store?.tools.moveRecording()
         return history
     }
 
     /// Whether actions are recorded. While not, the store reduces as usual and the inspector
     /// counts what it missed; resuming records a note with that count.
     public var isRecording: Bool {
-        get { store?._isRecording ?? false }
+        get { store?.tools.isRecording ?? false }
         set { setRecording(newValue) }
     }
 
@@ -155,9 +155,9 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
     public func stop() async {
         guard !isStopped else { return }
         isStopped = true
-        store?._measuresReduceDuration = false
-        store?._moveRecording()
-        store?._detach(owner: owner)
+        store?.tools.measuresReduceDuration = false
+        store?.tools.moveRecording()
+        store?.tools.detach(owner: owner)
         if journalsShared.withLock({ $0 }) {
             journalsShared.withLock { $0 = false }
             PrismSharedJournal.end()
@@ -180,9 +180,9 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         capabilities: InspectorCapabilities<State, Action>,
         joining host: PrismInspectorHost?
     ) async throws -> PrismInspector {
-        precondition(store._isRoot, "Attach PrismInspector to the root store, not a scoped store.")
+        precondition(store.tools.isRoot, "Attach PrismInspector to the root store, not a scoped store.")
         precondition(configuration.historyLimit >= 1, "PrismInspector needs a history of at least one snapshot.")
-        guard store._attachedOwner == nil else { throw alreadyInspected }
+        guard store.tools.attachedOwner == nil else { throw alreadyInspected }
         let server: InspectorServer
         let url: URL
         if let host {
@@ -281,24 +281,26 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
 
     /// Attaches to `store`, unless another inspector is attached.
     private func attach(to store: PrismStore<State, Action>) -> Bool {
-        guard store._attachedOwner == nil else { return false }
+        guard store.tools.attachedOwner == nil else { return false }
         // The history holds shared values by reference: the journal keeps what they were at
         // each snapshot, for the tests and exports written from it.
         PrismSharedJournal.begin()
         journalsShared.withLock { $0 = true }
         history._record(
-            state: store._currentState,
+            state: store.tools.currentState,
             payload: InspectorMarker.attached,
             secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
             reduceNanoseconds: -1
         )
-        return store._attach(
+        return store.tools.attach(
             owner: owner,
             recordingInto: history,
-            tap: PrismStoreTap(
-                didReplaceState: { [weak self] state in self?.stateReplaced(state) },
-                didStartEffects: { [weak self] task in self?.effectsStarted(task) }
-            )
+            listener: { [weak self] event in
+                switch event {
+                case .stateReplaced(let state, _): self?.stateReplaced(state)
+                case .effectsStarted(let task): self?.effectsStarted(task)
+                }
+            }
         )
     }
 }

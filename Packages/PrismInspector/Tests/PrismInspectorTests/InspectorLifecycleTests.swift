@@ -68,9 +68,9 @@ struct InspectorLifecycleTests {
             await first.stop()
             store.send(.increment)
             #expect(second.debugger.snapshots.count == 2)
-            #expect(store._isRecording)
+            #expect(store.tools.isRecording)
         }
-        #expect(!store._isRecording)
+        #expect(!store.tools.isRecording)
     }
 
     @Test("an inspector released without stop() detaches: the store stops recording")
@@ -78,18 +78,18 @@ struct InspectorLifecycleTests {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         var inspector: PrismInspector<TodoState, TodoAction>? = try await startInspector(store)
         weak let released = inspector
-        #expect(store._isRecording)
+        #expect(store.tools.isRecording)
         inspector = nil
         #expect(released == nil)
         var turns = 0
-        while store._isRecording && turns < 1_000 {
+        while store.tools.isRecording && turns < 1_000 {
             await Task.yield()
             turns += 1
         }
-        #expect(!store._isRecording)
+        #expect(!store.tools.isRecording)
         // And a new inspector may attach.
         try await withInspector(store) { _ in
-            #expect(store._isRecording)
+            #expect(store.tools.isRecording)
         }
     }
 

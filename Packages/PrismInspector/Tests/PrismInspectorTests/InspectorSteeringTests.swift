@@ -121,7 +121,7 @@ struct InspectorSteeringTests {
             _ = try await page.next("actions")
             try await page.send(["type": "lock", "on": true])
             _ = try await page.next("notice") { ($0["message"] as? String)?.hasPrefix("Locked") == true }
-            #expect(store._isLocked)
+            #expect(store.tools.isLocked)
 
             store.send(.increment)
             store.send(.addLater("later"))
@@ -154,7 +154,7 @@ struct InspectorSteeringTests {
             store.send(.increment)
             try await page.send(["type": "lock", "on": false, "drop": true])
             _ = try await page.next("notice") { ($0["message"] as? String)?.contains("dropped 2") == true }
-            #expect(store.state.count == 0 && !store._isLocked)
+            #expect(store.state.count == 0 && !store.tools.isLocked)
 
             try await page.send(["type": "lock"])
             _ = try await page.next("notice") { ($0["message"] as? String)?.hasPrefix("Locked") == true }
@@ -162,7 +162,7 @@ struct InspectorSteeringTests {
             await page.close()
             #expect(try await eventually { inspector.connectedPages == 0 })
             #expect(store.state.items == ["kept"], "a closed page does not leave the app frozen")
-            #expect(!store._isLocked)
+            #expect(!store.tools.isLocked)
         }
     }
 

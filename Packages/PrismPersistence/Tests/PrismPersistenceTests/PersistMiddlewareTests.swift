@@ -274,7 +274,7 @@ struct PersistMiddlewareTests {
             try await eventually { strategy.counts == [1, 500, 501] }
             // The window's timer ends: a task left asleep on a clock nobody advances holds the
             // middleware forever (make test-leaks reports it).
-            await clock.run()
+            await clock.run(timeout: .seconds(60))  // real time: only a failing run waits it
         }
     }
 
@@ -302,7 +302,7 @@ struct PersistMiddlewareTests {
             try await persist.flush()
             let saved: Counter? = try strategy.disk.load(key: "counter")
             #expect(saved == Counter(count: 500, note: "flushed"))
-            await clock.run()
+            await clock.run(timeout: .seconds(60))  // real time: only a failing run waits it
         }
     }
 

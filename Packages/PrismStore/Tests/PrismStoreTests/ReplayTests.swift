@@ -86,10 +86,10 @@ struct ReplayTests {
         let replayed = RunLog()
         let replaying = PrismStore(initialState: ListState.three, reducer: ReplayFeature(log: replayed))
         var state = ListState.three
-        for action in actions { replaying._replay(&state, action) }
-        #expect(state == store._currentState)
+        for action in actions { replaying.tools.replay(&state, action) }
+        #expect(state == store.tools.currentState)
         #expect(replayed.all.isEmpty, "no middleware ran: \(replayed.all)")
-        #expect(replaying._currentState == ListState.three, "the store itself was not touched")
+        #expect(replaying.tools.currentState == ListState.three, "the store itself was not touched")
     }
 
     @Test("middleware passed as an array is not replayed either")
@@ -101,7 +101,7 @@ struct ReplayTests {
             middleware: [LoggingMiddleware<Counter, CounterAction>(name: "array", log: log)]
         )
         var state = Counter()
-        store._replay(&state, .increment)
+        store.tools.replay(&state, .increment)
         #expect(state.count == 1)
         #expect(log.all.isEmpty)
         store.send(.increment)
@@ -115,7 +115,7 @@ struct ReplayTests {
             initialState: Counter(), reducer: CounterFeature(),
             middleware: StoreMiddlewareTests.StoreFinder(name: "m", journal: journal))
         store.send(.increment)
-        store._replaceStateUnheard(with: Counter(count: 7))
+        store.tools.replaceStateUnheard(with: Counter(count: 7))
         #expect(store.state.count == 7)
         #expect(journal.all == ["m found its store at 1"])
         store.replaceState(with: Counter(count: 8))

@@ -41,10 +41,10 @@ struct SendTraceTests {
     func sendAndEffectSites() async throws {
         let store = PrismStore(initialState: 0, reducer: Feature())
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         let sendLine: UInt = #line + 1
         await store.send(.start).finish()
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(sites(debugger) == ["\(#fileID):\(sendLine)", "\(#fileID):\(Feature.effectLine)"])
         let function = try #require(debugger.snapshots.first?._callSite(as: Action.self)).function
         #expect("\(function)" == "sendAndEffectSites()")
@@ -54,11 +54,11 @@ struct SendTraceTests {
     func scopedSends() {
         let store = PrismStore(initialState: 0, reducer: Feature())
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         let child = store.scope(state: { $0 }, action: Action.child)
         let line: UInt = #line + 1
         child.send(5)
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(sites(debugger) == ["\(#fileID):\(line)"])
     }
 
@@ -68,9 +68,9 @@ struct SendTraceTests {
         store.send(.child(1))
         #expect(store.trace.origin.site == nil && !store.trace.isOn)
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         #expect(store.trace.isOn)
-        store._attach(recordingInto: nil, tap: nil)
+        store.tools.attach(recordingInto: nil, listener: nil)
         store.send(.child(1))
         #expect(store.trace.origin.site == nil && !store.trace.isOn)
     }
@@ -79,11 +79,11 @@ struct SendTraceTests {
     func byEffect() async throws {
         let store = PrismStore(initialState: 0, reducer: Feature())
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         await store.send(.start).finish()
         store.send(.sendsNow)
         store.send(.child(1))
-        store._moveRecording()
+        store.tools.moveRecording()
         let origins = debugger.snapshots.map {
             ($0._recordedAction(as: Action.self), $0._isSentByEffect(as: Action.self))
         }
@@ -102,7 +102,7 @@ struct StoreLockTests {
     func attached() -> (PrismStore<Int, Action>, PrismTimeTravelDebugger<Int>) {
         let store = PrismStore(initialState: 0, reducer: Feature())
         let debugger = PrismTimeTravelDebugger<Int>(maxSnapshots: 200)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         return (store, debugger)
     }
 
@@ -110,16 +110,16 @@ struct StoreLockTests {
     func holdsAndReleases() async throws {
         let (store, debugger) = attached()
         let running = store.send(.start)  // its effect's action arrives while locked
-        store._lock()
+        store.tools.lock()
         store.send(.child(2))
         store.scope(state: { $0 }, action: Action.child).send(3)
         await running.finish()
         #expect(store.state == 1, "nothing after the lock was reduced")
-        #expect(store._heldActions == 3)
-        #expect(store._unlock(releasing: true) == 3)
+        #expect(store.tools.heldActions == 3)
+        #expect(store.tools.unlock(releasing: true) == 3)
         #expect(store.state == 1 + 2 + 3 + 10)
-        #expect(!store._isLocked && store._heldActions == 0)
-        store._moveRecording()
+        #expect(!store.tools.isLocked && store.tools.heldActions == 0)
+        store.tools.moveRecording()
         let actions = debugger.snapshots.compactMap { $0._recordedAction(as: Action.self) }
         #expect(actions == [.start, .child(2), .child(3), .fromEffect])
         let effectFlags = debugger.snapshots.map { $0._isSentByEffect(as: Action.self) }
@@ -129,12 +129,12 @@ struct StoreLockTests {
     @Test("dropping the held actions reduces none of them; the tool's own send passes the lock")
     func dropsAndPasses() {
         let (store, _) = attached()
-        store._lock()
+        store.tools.lock()
         store.send(.child(1))
-        store._sendPastLock(.child(5))
+        store.tools.sendPastLock(.child(5))
         #expect(store.state == 5)
         store.send(.child(1))
-        #expect(store._unlock(releasing: false) == 2)
+        #expect(store.tools.unlock(releasing: false) == 2)
         #expect(store.state == 5)
         store.send(.child(1))
         #expect(store.state == 6, "unlocked")
@@ -143,26 +143,26 @@ struct StoreLockTests {
     @Test("detaching the tool releases what it held; a store without a tool cannot be locked")
     func detachReleases() {
         let (store, _) = attached()
-        store._lock()
+        store.tools.lock()
         store.send(.child(7))
-        store._attach(recordingInto: nil, tap: nil)
+        store.tools.attach(recordingInto: nil, listener: nil)
         #expect(store.state == 7)
-        store._lock()
+        store.tools.lock()
         store.send(.child(1))
-        #expect(store.state == 8 && !store._isLocked)
+        #expect(store.state == 8 && !store.tools.isLocked)
     }
 
     @Test("past 100,000 held actions the store unlocks itself and reduces every one, in order")
     func overflowUnlocks() {
         let (store, debugger) = attached()
-        store._lock()
+        store.tools.lock()
         for _ in 0..<100_000 { store.send(.child(1)) }
-        #expect(store.state == 0 && store._heldActions == 100_000)
+        #expect(store.state == 0 && store.tools.heldActions == 100_000)
         store.send(.child(2))
         #expect(store.state == 100_002)
-        #expect(!store._isLocked && store._takeUnlockedByOverflow())
-        #expect(!store._takeUnlockedByOverflow(), "told once")
-        store._moveRecording()
+        #expect(!store.tools.isLocked && store.tools.takeUnlockedByOverflow())
+        #expect(!store.tools.takeUnlockedByOverflow(), "told once")
+        store.tools.moveRecording()
         #expect(debugger.snapshots.last?._recordedAction(as: Action.self) == .child(2))
     }
 }

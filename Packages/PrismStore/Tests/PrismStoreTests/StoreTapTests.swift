@@ -9,11 +9,13 @@ final class TapLog {
     var replaced: [Int] = []
     var effects: [PrismEffectTask] = []
 
-    func tap() -> PrismStoreTap<Counter, CounterAction> {
-        PrismStoreTap(
-            didReplaceState: { [unowned self] state in replaced.append(state.count) },
-            didStartEffects: { [unowned self] task in effects.append(task) }
-        )
+    func listener() -> (PrismStoreTools<Counter, CounterAction>.Event) -> Void {
+        { [unowned self] event in
+            switch event {
+            case .stateReplaced(let state, _): replaced.append(state.count)
+            case .effectsStarted(let task): effects.append(task)
+            }
+        }
     }
 }
 
@@ -24,11 +26,11 @@ struct StoreTapTests {
     func recordsEveryReduce() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         store.send(.increment)
         store.send(.many([.increment, .set(10)]))
         #expect(debugger.snapshots.isEmpty)
-        #expect(store._moveRecording() == 0)
+        #expect(store.tools.moveRecording() == 0)
         let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
         #expect(actions == [.increment, .many([.increment, .set(10)]), .increment, .set(10)])
         #expect(debugger.snapshots.map(\.state.count) == [1, 1, 2, 10])
@@ -40,11 +42,11 @@ struct StoreTapTests {
     func recordsTime() throws {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         let before = Date.now
         store.send(.increment)
         let after = Date.now
-        store._moveRecording()
+        store.tools.moveRecording()
         let time = try #require(debugger.snapshots.first).timestamp
         #expect(time >= before.addingTimeInterval(-0.05) && time <= after.addingTimeInterval(0.05))
     }
@@ -53,11 +55,11 @@ struct StoreTapTests {
     func durationsOnRequest() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         store.send(.increment)
-        store._measuresReduceDuration = true
+        store.tools.measuresReduceDuration = true
         store.send(.increment)
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(debugger.snapshots.map { $0._reduceNanoseconds >= 0 } == [false, true])
     }
 
@@ -65,17 +67,17 @@ struct StoreTapTests {
     func pause() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         store.send(.increment)
-        store._isRecording = false
+        store.tools.isRecording = false
         store.send(.increment)
         store.send(.increment)
-        #expect(store._actionsNotRecorded == 2)
-        store._isRecording = true
-        #expect(store._takeActionsNotRecorded() == 2)
-        #expect(store._actionsNotRecorded == 0)
+        #expect(store.tools.actionsNotRecorded == 2)
+        store.tools.isRecording = true
+        #expect(store.tools.takeActionsNotRecorded() == 2)
+        #expect(store.tools.actionsNotRecorded == 0)
         store.send(.set(7))
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(debugger.snapshots.map(\.state.count) == [1, 7])
     }
 
@@ -83,12 +85,12 @@ struct StoreTapTests {
     func observedSends() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         let whole = ObservationCounter { _ = store.state }
         let member = ObservationCounter { _ = store.count }
         store.send(.increment)
         store.send(.note("x"))
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(debugger.snapshots.map(\.state.count) == [1, 1])
         #expect(whole.count == 2)
         #expect(member.count == 1)
@@ -99,11 +101,11 @@ struct StoreTapTests {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store._attach(recordingInto: debugger, tap: log.tap())
+        store.tools.attach(recordingInto: debugger, listener: log.listener())
         store.replaceState(with: Counter(count: 7))
         let scoped: PrismStore<Int, CounterAction> = store.scope(state: \.count, action: { $0 })
         scoped.replaceState(with: 9)
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(log.replaced == [7, 9])
         #expect(debugger.snapshots.isEmpty)
     }
@@ -113,14 +115,14 @@ struct StoreTapTests {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store._attach(recordingInto: debugger, tap: log.tap())
+        store.tools.attach(recordingInto: debugger, listener: log.listener())
         store.send(.increment)
         let task = store.send(.sendLater(.increment))
         #expect(log.effects == [task])
         await task.finish()
         #expect(log.effects.allSatisfy { $0.isFinished })
         #expect(store.state.count == 2)
-        store._moveRecording()
+        store.tools.moveRecording()
         let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
         #expect(actions == [.increment, .sendLater(.increment), .increment])
     }
@@ -130,12 +132,12 @@ struct StoreTapTests {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store._attach(recordingInto: debugger, tap: log.tap())
+        store.tools.attach(recordingInto: debugger, listener: log.listener())
         store.send(.increment)
-        store._attach(recordingInto: nil, tap: nil)
+        store.tools.attach(recordingInto: nil, listener: nil)
         store.send(.increment)
         store.replaceState(with: Counter())
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(debugger.snapshots.isEmpty)
         #expect(log.replaced.isEmpty)
     }
@@ -144,16 +146,16 @@ struct StoreTapTests {
     func overflow() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 3)
-        store._attach(recordingInto: debugger, tap: nil)
+        store.tools.attach(recordingInto: debugger, listener: nil)
         store.send(.set(1))
-        #expect(store._moveRecording() == 0)
+        #expect(store.tools.moveRecording() == 0)
         for value in 2...7 { store.send(.set(value)) }
-        #expect(store._moveRecording() == 3)
+        #expect(store.tools.moveRecording() == 3)
         #expect(debugger.snapshots.map(\.state.count) == [5, 6, 7])
         // Numbers still count actions: the 7th action is snapshot 6.
         #expect(debugger.snapshots.map(\.index) == [4, 5, 6])
         store.send(.set(8))
-        #expect(store._moveRecording() == 0)
+        #expect(store.tools.moveRecording() == 0)
         #expect(debugger.snapshots.map(\.state.count) == [6, 7, 8])
     }
 
@@ -165,7 +167,7 @@ struct StoreTapTests {
             weakBox = box
             let store = PrismStore(initialState: Boxed(box: box), reducer: PrismReduce<Boxed, Int> { _, _ in .none })
             let debugger = PrismTimeTravelDebugger<Boxed>(maxSnapshots: 4)
-            store._attach(recordingInto: debugger, tap: nil)
+            store.tools.attach(recordingInto: debugger, listener: nil)
             store.send(1)
             store.send(2)
         }
@@ -177,31 +179,31 @@ struct StoreTapTests {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let first = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let second = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        let tap = PrismStoreTap<Counter, CounterAction>(didReplaceState: { _ in }, didStartEffects: { _ in })
-        #expect(store._attach(owner: ObjectIdentifier(first), recordingInto: first, tap: tap))
-        #expect(!store._attach(owner: ObjectIdentifier(second), recordingInto: second, tap: tap))
-        store._detach(owner: ObjectIdentifier(second))
+        let tap: (PrismStoreTools<Counter, CounterAction>.Event) -> Void = { _ in }
+        #expect(store.tools.attach(owner: ObjectIdentifier(first), recordingInto: first, listener: tap))
+        #expect(!store.tools.attach(owner: ObjectIdentifier(second), recordingInto: second, listener: tap))
+        store.tools.detach(owner: ObjectIdentifier(second))
         store.send(.increment)
-        store._moveRecording()
+        store.tools.moveRecording()
         #expect(first.snapshots.count == 1)
         #expect(second.snapshots.isEmpty)
-        #expect(store._attachedOwner == ObjectIdentifier(first))
-        store._detach(owner: ObjectIdentifier(first))
-        #expect(store._attachedOwner == nil)
-        #expect(!store._isRecording)
-        #expect(store._attach(owner: ObjectIdentifier(second), recordingInto: second, tap: tap))
-        store._detach(owner: ObjectIdentifier(second))
+        #expect(store.tools.attachedOwner == ObjectIdentifier(first))
+        store.tools.detach(owner: ObjectIdentifier(first))
+        #expect(store.tools.attachedOwner == nil)
+        #expect(!store.tools.isRecording)
+        #expect(store.tools.attach(owner: ObjectIdentifier(second), recordingInto: second, listener: tap))
+        store.tools.detach(owner: ObjectIdentifier(second))
     }
 
     @Test("the root's reducer computes states without touching the store")
     func reducerAccess() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         var state = Counter(count: 3)
-        _ = store._reducer(&state, .increment)
+        _ = store.tools.reducer(&state, .increment)
         #expect(state.count == 4)
         #expect(store.state.count == 0)
-        #expect(store._isRoot)
-        #expect(!store.scope(state: \.count, action: { (action: CounterAction) in action })._isRoot)
+        #expect(store.tools.isRoot)
+        #expect(!store.scope(state: \.count, action: { (action: CounterAction) in action }).tools.isRoot)
     }
 }
 

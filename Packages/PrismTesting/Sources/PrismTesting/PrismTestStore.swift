@@ -118,7 +118,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         // Effects run on an executor that counts their work, so that PrismTestClock can wait
         // until they have settled before it moves time on.
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            store._setEffectExecutor(PrismTestEffectExecutor())
+            store.tools.setEffectExecutor(PrismTestEffectExecutor())
         }
         store.unhandledEffectErrorHandler = { error in
             reportIssue(

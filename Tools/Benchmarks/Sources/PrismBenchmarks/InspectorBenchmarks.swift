@@ -43,13 +43,13 @@ private func inspectorSendBenchmarks() async throws -> [Result] {
     }
 
     // A page open: each reduce is also timed, with two precise clock reads.
-    attachedStore._measuresReduceDuration = true
+    attachedStore.tools.measuresReduceDuration = true
     let (timed, plainAgain) = measurePair(operations: sends) {
         for _ in 0..<sends { attachedStore.send(.increment) }
     } against: {
         plainSends()
     }
-    attachedStore._measuresReduceDuration = false
+    attachedStore.tools.measuresReduceDuration = false
     await inspector.stop()
     return [
         Result(

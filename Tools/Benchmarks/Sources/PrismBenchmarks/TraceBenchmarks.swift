@@ -4,7 +4,7 @@ import PrismArchitecture
 
 /// What noting a send's call site (for the inspector's trace) costs while no tool is attached:
 /// `store.send(_:)`, which passes `#fileID`, `#line` and `#function` and checks whether a tool
-/// traces, against the same send without them (`_sendUntraced`). The bar: at most 2 ns more.
+/// traces, against the same send without them (`tools.sendUntraced`). The bar: at most 2 ns more.
 @MainActor
 func traceBenchmarks() -> [Result] {
     guard selected("trace") else { return [] }
@@ -13,13 +13,13 @@ func traceBenchmarks() -> [Result] {
     let (traced, untraced) = measurePair(operations: sends) {
         for _ in 0..<sends { store.send(.increment) }
     } against: {
-        for _ in 0..<sends { store._sendUntraced(.increment) }
+        for _ in 0..<sends { store.tools.sendUntraced(.increment) }
     }
     let scoped = store.scope(state: \.count, action: { (_: Int) in CounterAction.increment })
     let (scopedTraced, scopedUntraced) = measurePair(operations: sends) {
         for _ in 0..<sends { scoped.send(1) }
     } against: {
-        for _ in 0..<sends { scoped._sendUntraced(1) }
+        for _ in 0..<sends { scoped.tools.sendUntraced(1) }
     }
     return [
         Result(

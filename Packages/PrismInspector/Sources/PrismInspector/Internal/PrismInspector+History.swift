@@ -13,7 +13,7 @@ extension PrismInspector {
     /// debugger's current snapshot: the next action the app sends drops the snapshots ahead.
     func jump(to index: Int, for page: PageConnection?) {
         guard let store else { return }
-        store._moveRecording()
+        store.tools.moveRecording()
         guard let snapshot = history.goTo(index: index) else {
             page?.send { NoticeMessage.error("Snapshot #\(index) is no longer kept.").jsonText }
             return
@@ -21,26 +21,26 @@ extension PrismInspector {
         isTraveling = true
         // Not heard by the store's middleware: a persisting one must not save a past state as
         // the app's (the app's next action is saved as usual).
-        store._replaceStateUnheard(with: snapshot.state)
+        store.tools.replaceStateUnheard(with: snapshot.state)
         isTraveling = false
         broadcast { JumpedMessage(index: index).jsonText }
         flush()
     }
 
     func setRecording(_ on: Bool) {
-        guard let store, on != store._isRecording else { return }
-        store._moveRecording()
+        guard let store, on != store.tools.isRecording else { return }
+        store.tools.moveRecording()
         if on {
-            store._isRecording = true
-            let missed = store._takeActionsNotRecorded()
+            store.tools.isRecording = true
+            let missed = store.tools.takeActionsNotRecorded()
             history._record(
-                state: store._currentState,
+                state: store.tools.currentState,
                 payload: InspectorMarker.resumed(skipping: missed),
                 secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
                 reduceNanoseconds: -1
             )
         } else {
-            store._isRecording = false
+            store.tools.isRecording = false
         }
         flush()
     }
@@ -48,8 +48,8 @@ extension PrismInspector {
     /// The store's state was replaced without an action (by the app: undo, a restored file):
     /// what follows starts from a state no recorded action explains.
     func stateReplaced(_ state: State) {
-        guard !isTraveling, let store, store._isRecording else { return }
-        store._moveRecording()
+        guard !isTraveling, let store, store.tools.isRecording else { return }
+        store.tools.moveRecording()
         history._record(
             state: state,
             payload: InspectorMarker.replaced,
@@ -60,9 +60,9 @@ extension PrismInspector {
 
     /// A send left effects running: remember which action started them until they finish.
     func effectsStarted(_ task: PrismEffectTask) {
-        guard let store, store._isRecording, !effects.contains(where: { $0.task == task }) else { return }
+        guard let store, store.tools.isRecording, !effects.contains(where: { $0.task == task }) else { return }
         // The action that started them is the newest recorded, moved into the history or not.
-        let index = history._nextIndex + store._recordingsNotMoved - 1
+        let index = history._nextIndex + store.tools.recordingsNotMoved - 1
         effects.append(RunningEffect(task: task, index: index, since: Date.now.timeIntervalSince1970))
         if effects.count > 64 {
             effects.removeAll { $0.task.isFinished }
@@ -80,7 +80,7 @@ extension PrismInspector {
             page.send { NoticeMessage.error("The store's state and action types are not Codable.").jsonText }
             return
         }
-        store?._moveRecording()
+        store?.tools.moveRecording()
         let all = history._snapshots(from: .min)
         guard !all.isEmpty else { return }
         let start = all.lastIndex { $0._payload is InspectorMarker } ?? 0
@@ -139,11 +139,11 @@ extension PrismInspector {
             return
         }
         guard let store else { return }
-        store._moveRecording()
+        store.tools.moveRecording()
         // The reducer alone: the recording's actions must not reach the store's middleware (a
         // persisting one would save the recording's states over the user's, an analytics one
         // would report them).
-        let replay = store._replay
+        let replay = store.tools.replay
         var state = parts.initialState
         let start = Date.now.timeIntervalSinceReferenceDate - (parts.entries.last?.offset ?? 0)
         history.clear()
@@ -161,7 +161,7 @@ extension PrismInspector {
                 entry.action, state: state, secondsSinceReferenceDate: start + entry.offset, reduceNanoseconds: -1)
         }
         isTraveling = true
-        store._replaceStateUnheard(with: state)
+        store.tools.replaceStateUnheard(with: state)
         isTraveling = false
         for id in pages.keys { pages[id]?.cursor = nil }
         let count = parts.entries.count

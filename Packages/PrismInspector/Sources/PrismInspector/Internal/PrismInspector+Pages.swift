@@ -50,7 +50,7 @@ extension PrismInspector {
             return
         }
         pages[page.id] = InspectorPage(connection: page)
-        store?._measuresReduceDuration = true
+        store?.tools.measuresReduceDuration = true
         let hello = HelloMessage(
             title: configuration.title ?? ValueNode.displayName(of: State.self),
             stateType: ValueNode.displayName(of: State.self),
@@ -59,9 +59,9 @@ extension PrismInspector {
             canExport: capabilities.encodeRecording != nil,
             canLoad: capabilities.decodeRecording != nil,
             historyLimit: configuration.historyLimit,
-            recording: store?._isRecording ?? false,
-            locked: store?._isLocked ?? false,
-            held: store?._heldActions ?? 0,
+            recording: store?.tools.isRecording ?? false,
+            locked: store?.tools.isLocked ?? false,
+            held: store?.tools.heldActions ?? 0,
             stores: server.directory.stores,
             store: storeID
         )
@@ -84,7 +84,7 @@ extension PrismInspector {
         pages[id] = nil
         if pages.isEmpty {
             releaseLockForClosedPages()
-            store?._measuresReduceDuration = false
+            store?.tools.measuresReduceDuration = false
             pumpTask?.cancel()
             pumpTask = nil
         }
@@ -117,10 +117,10 @@ extension PrismInspector {
     /// next batch says how many it will never see.
     func flush() {
         guard let store, !pages.isEmpty else { return }
-        store._moveRecording()
+        store.tools.moveRecording()
         let all = history._snapshots(from: .min)
         let current = history._currentIndex
-        let recording = store._isRecording
+        let recording = store.tools.isRecording
         pruneSkipped(all)
         sendLockState()
         for (id, var page) in pages {
@@ -237,7 +237,7 @@ extension PrismInspector {
     }
 
     private func select(_ index: Int, for page: PageConnection) {
-        store?._moveRecording()
+        store?.tools.moveRecording()
         let all = history._snapshots(from: .min)
         guard let offset = all.firstIndex(where: { $0.index == index }) else {
             page.send { NoticeMessage.error("Snapshot #\(index) is no longer kept.").jsonText }
@@ -279,8 +279,8 @@ extension PrismInspector {
         do {
             let action = try decode(data)
             // The page's own send passes a lock: it is how one steps a locked app.
-            let wasLocked = store?._isLocked ?? false
-            store?._sendPastLock(action)
+            let wasLocked = store?.tools.isLocked ?? false
+            store?.tools.sendPastLock(action)
             page.send { NoticeMessage.notice(wasLocked ? "Sent past the lock." : "Sent.").jsonText }
         } catch {
             let reason = "\(error)"

@@ -22,7 +22,7 @@
 // A reducer that reads a date or a UUID from its dependencies may compute other values than
 // the app did: the recomputed states are the reducer's, not the app's.
 //
-// Locking holds every action the app and its effects send (see `PrismStore._lock()`) until the
+// Locking holds every action the app and its effects send (see `PrismStore.tools.lock()`) until the
 // page unlocks, releasing them in order or dropping them; the page's own sends pass. The last
 // page to close releases what is held: a closed page must not leave the app frozen.
 extension PrismInspector {
@@ -30,7 +30,7 @@ extension PrismInspector {
 
     func setSkipped(_ index: Int, _ skip: Bool, for page: PageConnection) {
         guard let store else { return }
-        store._moveRecording()
+        store.tools.moveRecording()
         let all = history._snapshots(from: .min)
         guard let offset = all.firstIndex(where: { $0.index == index }) else {
             page.send { NoticeMessage.error("Snapshot #\(index) is no longer kept.").jsonText }
@@ -60,7 +60,7 @@ extension PrismInspector {
     /// one of those snapshots.
     private func recompute(from offset: Int, in all: [PrismTimeTravelDebugger<State>.Snapshot]) {
         guard let store else { return }
-        let replay = store._replay
+        let replay = store.tools.replay
         let current = history._currentIndex
         var state = all[offset - 1].state
         var stateAtCurrent: State?
@@ -74,7 +74,7 @@ extension PrismInspector {
             isTraveling = true
             // Not heard by the middleware: a persisting one must not save a state the app did
             // not reach by itself.
-            store._replaceStateUnheard(with: stateAtCurrent)
+            store.tools.replaceStateUnheard(with: stateAtCurrent)
             isTraveling = false
         }
     }
@@ -99,12 +99,12 @@ extension PrismInspector {
     func setLocked(_ on: Bool, dropping: Bool) {
         guard let store, !isStopped else { return }
         if on {
-            guard !store._isLocked else { return }
-            store._lock()
+            guard !store.tools.isLocked else { return }
+            store.tools.lock()
             broadcast { NoticeMessage.notice("Locked: the app's actions are held until you unlock.").jsonText }
         } else {
-            guard store._isLocked else { return }
-            let count = store._unlock(releasing: !dropping)
+            guard store.tools.isLocked else { return }
+            let count = store.tools.unlock(releasing: !dropping)
             let what = count == 1 ? "1 held action" : "\(count) held actions"
             broadcast {
                 NoticeMessage.notice(dropping ? "Unlocked; dropped \(what)." : "Unlocked; released \(what) in order.")
@@ -118,13 +118,13 @@ extension PrismInspector {
     /// changed since the last time; and if the store unlocked itself, why.
     func sendLockState() {
         guard let store else { return }
-        if store._takeUnlockedByOverflow() {
+        if store.tools.takeUnlockedByOverflow() {
             broadcast {
                 NoticeMessage.error("Unlocked by itself: 100,000 actions were held; they were released in order.")
                     .jsonText
             }
         }
-        let state = LockMessage(locked: store._isLocked, held: store._heldActions)
+        let state = LockMessage(locked: store.tools.isLocked, held: store.tools.heldActions)
         guard state != lastLockSent else { return }
         lastLockSent = state
         broadcast { state.jsonText }
@@ -132,8 +132,8 @@ extension PrismInspector {
 
     /// The last page closed: a locked store releases what it holds.
     func releaseLockForClosedPages() {
-        guard let store, store._isLocked else { return }
-        store._unlock(releasing: true)
+        guard let store, store.tools.isLocked else { return }
+        store.tools.unlock(releasing: true)
         lastLockSent = nil
     }
 }

@@ -30,7 +30,7 @@ extension PrismInspector {
 
     func testInput(from first: Int, through last: Int) -> Result<TestInput<State, Action>, TestGenerator.Failure> {
         guard let store else { return .failure(.init(reason: "The store is gone.")) }
-        store._moveRecording()
+        store.tools.moveRecording()
         let all = history._snapshots(from: .min)
         guard first <= last,
             let start = all.firstIndex(where: { $0.index == first }),
@@ -75,9 +75,9 @@ extension PrismInspector {
                 steps: steps,
                 effectsOutlastRange: running || effectActionsAfter,
                 title: configuration.title ?? ValueNode.displayName(of: State.self),
-                reducer: configuration.testReducer ?? Self.reducerExpression(store._reducerType),
+                reducer: configuration.testReducer ?? Self.reducerExpression(store.tools.reducerType),
                 dependencies: configuration.testDependencies,
-                dependencyOverrides: store._dependencyOverrides,
+                dependencyOverrides: store.tools.dependencyOverrides,
                 encodeState: capabilities.encodeStateForTest,
                 encodeAction: capabilities.encodeActionForTest,
                 decodeState: capabilities.decodeStateForTest

@@ -99,14 +99,3 @@ enum DependencyOverrides {
         return isEqual(a)
     }
 }
-
-@_spi(PrismInternals)
-extension PrismStore {
-    /// Starts the effect tasks of this root store with a preference for `executor`: their jobs,
-    /// and their child tasks', run there. PrismTestStore's executor counts them, so that its test
-    /// clock can wait until they have settled. Not a stable API; a scoped store ignores it.
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    public func _setEffectExecutor(_ executor: (any TaskExecutor)?) {
-        core.root?.setEffectExecutor(executor)
-    }
-}

@@ -208,15 +208,6 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         return sendAction(action)
     }
 
-    /// Sends `action` without noting a call site: the baseline the trace's benchmark compares
-    /// `send` with.
-    @_spi(PrismInternals)
-    @inlinable
-    @discardableResult
-    public func _sendUntraced(_ action: Action) -> PrismEffectTask {
-        sendAction(action)
-    }
-
     /// Replaces the whole state without running the reducer, notifying observers.
     ///
     /// For tools that restore an earlier state: time travel, undo/redo, restoring a saved

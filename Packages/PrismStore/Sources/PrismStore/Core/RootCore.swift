@@ -152,7 +152,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     }
 
     /// Starts this store's effect tasks with a preference for `executor` (see
-    /// `PrismStore._setEffectExecutor(_:)`).
+    /// `PrismStoreTools.setEffectExecutor(_:)`).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     func setEffectExecutor(_ executor: (any TaskExecutor)?) {
         effectRuntime.setTaskExecutor(executor)
@@ -398,6 +398,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     func replaceStateForTool(_ newState: State) {
         if let recording, recording.appState == nil { recording.appState = statePointer.pointee }
         mutate { $0 = newState }
+        recording?.listener?(.stateReplaced(statePointer.pointee, byTool: true))
     }
 
     @usableFromInline
@@ -411,6 +412,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// (`PrismStoreContext.onStateReplaced`).
     func appReplacedState() {
         recording?.appState = nil
+        recording?.listener?(.stateReplaced(statePointer.pointee, byTool: false))
         for listener in replacementListeners { listener(statePointer.pointee) }
     }
 
@@ -422,7 +424,6 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
             body(&statePointer.pointee)
             version &+= 1
         }
-        recording?.tap?.didReplaceState(statePointer.pointee)
     }
 
     /// Runs `body` on the state in place. A reader of the whole state hears `willSet` before

@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The root's side of `PrismStore._attach(recordingInto:tap:)`: logging every reduce for a tool
+// The root's side of `PrismStoreTools.attach(recordingInto:listener:)`: logging every reduce for a tool
 // that watches the store (PrismInspector), at a cost of a few nanoseconds per send.
 //
 // A send writes the action, the state after it and the time into a preallocated log, in code
@@ -21,8 +21,8 @@ import Foundation
 @MainActor
 @usableFromInline
 final class StoreRecording<State: Sendable, Action: Sendable> {
-    /// The tool's other hooks.
-    let tap: PrismStoreTap<State, Action>?
+    /// Who hears the store's events for the tool.
+    let listener: ((PrismStoreTools<State, Action>.Event) -> Void)?
     /// Where the log moves when somebody looks.
     let debugger: PrismTimeTravelDebugger<State>?
     /// Whether reduced actions are logged (false while the tool paused recording).
@@ -93,8 +93,8 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     @exclusivity(unchecked)
     var showsToolState = false
 
-    init(tap: PrismStoreTap<State, Action>?, debugger: PrismTimeTravelDebugger<State>?) {
-        self.tap = tap
+    init(listener: ((PrismStoreTools<State, Action>.Event) -> Void)?, debugger: PrismTimeTravelDebugger<State>?) {
+        self.listener = listener
         self.debugger = debugger
         self.isRecording = debugger != nil
         self.clockBase = Date.now.timeIntervalSinceReferenceDate - CoarseClock.seconds()
@@ -258,13 +258,14 @@ extension RootCore {
 
     /// Attaches a tool (replacing the one attached before), or detaches with two nils.
     func setTap(
-        _ newTap: PrismStoreTap<State, Action>?,
+        _ listener: ((PrismStoreTools<State, Action>.Event) -> Void)?,
         debugger: PrismTimeTravelDebugger<State>?,
         owner: ObjectIdentifier? = nil
     ) {
         // What a tool held is the app's: it goes on when the tool goes.
         let held = recording?.takeHeld() ?? []
-        recording = newTap != nil || debugger != nil ? StoreRecording(tap: newTap, debugger: debugger) : nil
+        recording =
+            listener != nil || debugger != nil ? StoreRecording(listener: listener, debugger: debugger) : nil
         trace.isOn = recording != nil
         trace.origin = .unknown
         tapOwner = recording == nil ? nil : owner
@@ -283,7 +284,7 @@ extension RootCore {
 
     /// Tells the tool, if any, that the effects of the action just reduced run under `task`.
     func reportEffects(_ task: PrismEffectTask) {
-        if let recording, !task.isFinished { recording.tap?.didStartEffects(task) }
+        if let recording, !task.isFinished { recording.listener?(.effectsStarted(task)) }
     }
 }
 

@@ -373,4 +373,31 @@ struct StoreMiddlewareTests {
         #expect(journal.all == ["child found its store at 5", "child heard a replaced state at 11"])
         #expect(child.found?.read()?.count == 11)
     }
+
+    struct OptionalParent: Sendable {
+        var child: Counter? = Counter(count: 1)
+    }
+
+    @Test("ifLet shows the middleware of its child no store: it keeps what run gives it, and hears no replacement")
+    func middlewareInsideAnIfLetFindsNoStore() {
+        let journal = Journal()
+        let child = StoreFinder(name: "child", journal: journal)
+        let store = PrismStore(
+            initialState: OptionalParent(),
+            reducer: PrismEmptyReducer<OptionalParent, ParentAction>().ifLet(
+                \.child,
+                action: { ParentAction.child($0) },
+                toChildAction: { if case .child(let action) = $0 { action } else { nil } }
+            ) {
+                CounterFeature()
+                child
+            }
+        )
+        for _ in 0..<3 { store.send(.child(.increment)) }
+        #expect(child.asked == 3)
+        #expect(child.found == nil)
+        store.replaceState(with: OptionalParent(child: Counter(count: 9)))
+        #expect(journal.all.isEmpty)
+        #expect(store.state.child?.count == 9)
+    }
 }

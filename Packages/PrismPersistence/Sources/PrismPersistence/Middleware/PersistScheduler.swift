@@ -40,9 +40,7 @@ final class PersistScheduler<State: Codable & Sendable> {
     nonisolated(unsafe) var readsStore = false
 
     /// Whether the middleware still looks for its store (`look(for:)`): on its first actions.
-    @usableFromInline
-    @exclusivity(unchecked)
-    nonisolated(unsafe) var isLooking = true
+    private var isLooking = true
     /// How many more actions it looks on: the first may find no store published yet (see
     /// `PrismStoreContext.current(for:)`), the second finds it unless a reducer in between
     /// changed the state's type.
@@ -70,10 +68,25 @@ final class PersistScheduler<State: Codable & Sendable> {
         latest = nil
     }
 
+    /// The state after an action, given by the store's reducer (the middleware's `run`): once
+    /// attached, a flag check and `record`'s, as before the middleware looked for its store.
+    @inlinable
+    func recordFromStore(_ state: State) {
+        if !readsStore { lookThenKeep(state) }
+        if !isDirty { becomeDirty(state) }
+    }
+
+    /// `recordFromStore` before the scheduler reads the store: looks for it (on the first
+    /// actions), and keeps `state` unless it found it.
+    @usableFromInline
+    func lookThenKeep(_ state: State) {
+        if isLooking { look(for: state) }
+        if !readsStore { latest = state }
+    }
+
     /// Looks for the store that runs the middleware, which gave it `state`: found, the
     /// scheduler reads that store's state from now on, and records a state the app replaced.
-    @usableFromInline
-    func look(for state: State) {
+    private func look(for state: State) {
         guard let store = PrismStoreContext.current(for: state) else {
             looksLeft -= 1
             isLooking = looksLeft > 0

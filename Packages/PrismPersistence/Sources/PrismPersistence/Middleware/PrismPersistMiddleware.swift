@@ -115,8 +115,7 @@ public struct PrismPersistMiddleware<State: Codable & Sendable, Action: Sendable
     /// a state the app puts back without an action (an undo, a redo, `replaceState(with:)`).
     @inlinable
     public func run(state: State, action: Action) -> PrismEffect<Action> {
-        if scheduler.isLooking { scheduler.look(for: state) }
-        scheduler.record(state)
+        scheduler.recordFromStore(state)
         return .none
     }
 

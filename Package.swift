@@ -611,7 +611,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PrismIntegrationTests",
-            dependencies: ["Prism", "PrismArchitecture", "PrismNetwork", "PrismTestServer"],
+            dependencies: [
+                "Prism",
+                "PrismArchitecture",
+                "PrismNetwork",
+                "PrismTestServer",
+                "PrismTestSupport",
+            ],
             path: "Tests/PrismIntegrationTests"
         ),
 

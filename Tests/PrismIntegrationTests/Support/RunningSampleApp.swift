@@ -1,9 +1,12 @@
 import Foundation
+import PrismTestSupport
 
 /// `prism-sample` running as a child process that a test talks to while it runs: it writes to
 /// the app's standard input and reads its standard output as it comes.
 final class RunningSampleApp: @unchecked Sendable {
-    private let process = Process()
+    /// Not Foundation's Process: its run() can crash a test process that holds many
+    /// descriptors (see ChildProcess).
+    private let process = ChildProcess()
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
@@ -33,7 +36,7 @@ final class RunningSampleApp: @unchecked Sendable {
 
     deinit {
         output.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
     }
 
     /// What the app wrote to standard output so far.

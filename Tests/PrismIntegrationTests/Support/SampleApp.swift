@@ -1,5 +1,6 @@
 import Foundation
 import PrismTestServer
+import PrismTestSupport
 
 /// What one run of `prism-sample` did.
 struct SampleRun: Sendable {
@@ -107,7 +108,9 @@ enum SampleApp {
             try? standardInput.close()
         }
 
-        let process = Process()
+        // Not Foundation's Process: its run() can crash a test process that holds many
+        // descriptors (see ChildProcess).
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment

@@ -77,14 +77,38 @@ struct BackgroundRevalidationTests {
         }
     }
 
+    /// A network client that sends the first request through a real adapter, and every later one
+    /// to a real route of the same server that fails it (`/graphql/flaky`, 503): a server that
+    /// goes down, without giving up its port (a server shut down instead could see its port
+    /// taken by another test's server, which would answer the revalidation).
+    struct FailingAfterFirst: PrismNetworkClient {
+        let base = PrismNetworkAdapter(cache: nil)
+        let failing: URL
+        let sent = LockedBox(0)
+
+        func send(_ prepared: PrismPreparedRequest) async throws -> PrismHTTPResponse {
+            let number = sent.mutate { count in
+                count += 1
+                return count
+            }
+            guard number > 1 else { return try await base.send(prepared) }
+            var request = prepared.request
+            request.url = failing
+            return try await base.send(request)
+        }
+    }
+
     @Test("a background revalidation that fails keeps the stale answer")
     func failedRevalidationKeepsTheAnswer() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+            let route = "down-\(UUID())"
+            let failing = FailingAfterFirst(failing: server.url("/graphql/flaky/\(route)?failures=1000"))
+            let graphql = PrismGraphQLClient(
+                endpointURL: server.url("/graphql"), networkClient: failing, cache: PrismResponseCache(maxSize: 10))
             #expect(try await number(graphql, policy: .staleWhileRevalidate) == 1)
-            try await server.shutdown()
             #expect(try await number(graphql, policy: .staleWhileRevalidate) == 1)
             await graphql.backgroundRevalidations.waitForAll()
+            #expect(server.flakyAttempts(route) == 1, "the revalidation was sent, and failed")
             #expect(await graphql.cache?.count == 1)
             #expect(try await number(graphql, policy: .cacheFirst) == 1)
         }

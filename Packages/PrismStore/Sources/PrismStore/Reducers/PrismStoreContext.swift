@@ -5,16 +5,23 @@
 /// asks for its store in `run`, once:
 ///
 /// ```swift
-/// struct MirrorMiddleware: PrismMiddleware {
-///     let mirror: Mirror  // a class of the app's
+/// @MainActor
+/// final class Backup {
+///     var store: PrismStoreContext<AppState>?
+///     var written: [AppState] = []
+///
+///     func write(_ state: AppState) { written.append(state) }
+/// }
+///
+/// struct BackupMiddleware: PrismMiddleware {
+///     let backup: Backup
 ///
 ///     func run(state: AppState, action: AppAction) -> PrismEffect<AppAction> {
-///         if !mirror.isLinked, let store = PrismStoreContext.current(for: state) {
-///             mirror.isLinked = true
-///             mirror.read = store.read  // the latest state, whenever the mirror wants it
-///             store.onStateReplaced { mirror.write($0) }  // an undo, a redo, replaceState(with:)
+///         if backup.store == nil, let store = PrismStoreContext.current(for: state) {
+///             backup.store = store  // store.read() gives the latest state, whenever asked
+///             store.onStateReplaced { backup.write($0) }  // an undo, a redo, replaceState(with:)
 ///         }
-///         mirror.write(state)
+///         backup.write(state)
 ///         return .none
 ///     }
 /// }

@@ -1,4 +1,4 @@
-/// The background revalidations a client is running (``PrismCachePlan/serveAndRevalidate(_:)``),
+/// The background revalidations a client is running (a stale entry served while it is revalidated),
 /// one per cache key: a second stale hit for a key that is being revalidated starts nothing.
 ///
 /// A client keeps one and nothing else does, so that when the client goes away this goes with

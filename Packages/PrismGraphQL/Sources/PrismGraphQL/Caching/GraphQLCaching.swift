@@ -49,25 +49,4 @@ enum GraphQLCaching {
         }
         return .nanoseconds(Int64((min(seconds, 365 * 24 * 3_600) * 1e9).rounded()))
     }
-
-    /// The entry to store for `response`, or nil when it must not be stored: it has errors or
-    /// no data, or its response varies on everything (`Vary: *`), or was sent with no request
-    /// known. It keeps the response's `Vary` and what the request sent for those headers (RFC
-    /// 9111 §4.1), so that a later request that sends them differently is not answered with it.
-    /// Without a cache interval (`ttl` zero) it is stored already stale: only the policies that
-    /// accept stale responses (`.cacheFirst`, `.staleWhileRevalidate`) return it.
-    static func entry<T>(
-        for response: PrismGraphQLResponse<T>,
-        reply: PrismGraphQLClient.Reply,
-        ttl: Duration
-    ) -> PrismCacheEntry? {
-        guard response.data != nil, !response.hasErrors, let sent = reply.sent,
-            let varyNames = PrismHTTPVary.names(in: reply.headers)
-        else { return nil }
-        var headers: [String: String] = [:]
-        if !varyNames.isEmpty { headers["Vary"] = reply.headers.values(for: "Vary").joined(separator: ", ") }
-        return PrismCacheEntry(
-            data: reply.body, statusCode: reply.statusCode ?? 200, headers: headers, ttl: ttl,
-            varyingRequestHeaders: PrismHTTPVary.values(of: varyNames, in: sent))
-    }
 }

@@ -53,17 +53,21 @@ extension PrismGraphQLClient {
             return try await exchange(query, as: type, first: first, options: networkOptions).response
         }
         let document = try body(of: query, sendingQuery: true, hash: nil)
-        let key = GraphQLCaching.key(url: endpointURL, document: document, request: first.prepared.request)
-        let lookup = cache.lookupNow(key)
-        let cached = lookup.entry.flatMap { entry -> PrismGraphQLResponse<T>? in
-            guard PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: entry.header("Vary"), first.prepared.request)
-            else { return nil }
-            return try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
+        let url = endpointURL
+        let rules = PrismCacheTransaction.Rules.operation {
+            GraphQLCaching.key(url: url, document: document, request: $0)
         }
-        let storage = Storage(cache: cache, key: key, document: document, ttl: ttl)
-        // An answer that no longer decodes, or that varies on a header this request sends
-        // differently, is as good as none.
-        switch (PrismCachePlan(lookup: cached == nil ? .miss : lookup, policy: policy), cached) {
+        var transaction = PrismCacheTransaction(
+            operation: first.prepared, rules: rules, policy: policy, in: cache,
+            key: rules.key(of: first.prepared.request))
+        // An answer that no longer decodes is as good as none (one that varies on a header this
+        // request sends differently the transaction already counts as none).
+        var cached: PrismGraphQLResponse<T>?
+        if let entry = transaction.found {
+            cached = try? GraphQLResponseDecoding.decode(T.self, from: entry.data, context: context(of: query))
+            if cached == nil { transaction.discardFound() }
+        }
+        switch (transaction.plan, cached) {
         case (.serve, let cached?):
             return cached
         case (.serveAndRevalidate, let cached?):
@@ -71,9 +75,9 @@ extension PrismGraphQLClient {
             // away they go too, and cancel it. It prepares its request again when it runs.
             var worker = self
             worker.revalidations = nil
-            await backgroundRevalidations.start(for: key) { [worker, networkOptions] in
+            await backgroundRevalidations.start(for: transaction.key) { [worker, networkOptions, transaction, ttl] in
                 _ = try? await worker.fetchAndStore(
-                    query, as: type, first: nil, options: networkOptions, in: storage, inBackground: true)
+                    query, as: type, first: nil, options: networkOptions, in: transaction, ttl: ttl, inBackground: true)
             }
             return cached
         case (.unavailable, _):
@@ -84,35 +88,27 @@ extension PrismGraphQLClient {
                 url: endpointURL, operationName: query.operationName,
                 underlying: PrismHTTPError(code: .notCached, message: "Nothing usable is cached.", url: endpointURL))
         default:
-            return try await fetchAndStore(query, as: type, first: first, options: networkOptions, in: storage)
+            return try await fetchAndStore(
+                query, as: type, first: first, options: networkOptions, in: transaction, ttl: ttl)
         }
     }
 
-    /// Where and how a query's answer is cached.
-    private struct Storage: Sendable {
-        var cache: PrismResponseCache
-        var key: PrismCacheKey
-        var document: Data
-        var ttl: Duration
-    }
-
+    /// Fetches the operation's answer and stores it through `transaction`, when it has data and
+    /// no errors. A background revalidation cancelled with its client stores nothing.
     private func fetchAndStore<T: Decodable & Sendable>(
         _ query: PrismGraphQLQuery,
         as type: T.Type,
         first: FirstRequest?,
         options: PrismRequestOptions,
-        in storage: Storage,
+        in transaction: PrismCacheTransaction,
+        ttl: Duration,
         inBackground: Bool = false
     ) async throws -> PrismGraphQLResponse<T> {
         let (response, reply) = try await exchange(query, as: type, first: first, options: options)
-        guard let sent = reply.sent, let entry = GraphQLCaching.entry(for: response, reply: reply, ttl: storage.ttl)
-        else { return response }
-        // A background revalidation cancelled with its client stores nothing.
+        guard response.data != nil, !response.hasErrors, let sent = reply.sent else { return response }
         if inBackground && Task.isCancelled { return response }
-        // The answer is stored under the headers it was sent with: when the credentials were
-        // refreshed on the way, under the new ones, never under those the lookup used.
-        let key = GraphQLCaching.key(url: endpointURL, document: storage.document, request: sent)
-        await storage.cache.set(entry, for: key)
+        await transaction.store(
+            body: reply.body, statusCode: reply.statusCode ?? 200, headers: reply.headers, sent: sent, ttl: ttl)
         return response
     }
 

@@ -161,6 +161,10 @@ struct RequestCacheControl {
     var maxStale: Int?
     var staleIfError: Int?
 
+    /// No directives: a request whose headers are not read as directives (an operation's).
+    init() {}
+
+    /// The directives of `headers`.
     init(_ headers: PrismHTTPHeaders) {
         let lines = headers.values(for: "Cache-Control")
         if lines.isEmpty {
@@ -197,12 +201,6 @@ struct RequestCacheControl {
         return true
     }
 
-    /// Whether the request itself lets a stale `entry` be served without asking (`max-stale`).
-    func acceptsStale(_ entry: PrismCacheEntry) -> Bool {
-        guard !noCache, let maxStale else { return false }
-        if let maxAge, entry.age > .seconds(maxAge) { return false }
-        return maxStale == Int.max || HTTPCaching.staleness(of: entry) <= .seconds(maxStale)
-    }
 }
 
 /// HTTP caching rules (RFC 9111, the parts a private client cache needs), plus the rule that
@@ -391,14 +389,9 @@ enum HTTPCaching {
     /// Whether `entry` may be served to `request`: the request sends the same values for every
     /// header the stored response varies on (RFC 9111 §4.1).
     static func varyMatches(_ entry: PrismCacheEntry, _ request: PrismHTTPRequest) -> Bool {
-        PrismHTTPVary.matches(entry.varyingRequestHeaders, vary: entry.header("Vary"), request)
-    }
-
-    /// Whether the server forbade serving `entry` once stale without asking it first
-    /// (`no-cache`, `must-revalidate`): then no policy serves it stale.
-    static func requiresRevalidation(_ entry: PrismCacheEntry) -> Bool {
-        let control = CacheControl(entry.header("Cache-Control"))
-        return control.noCache || control.mustRevalidate
+        guard let vary = entry.header("Vary") else { return true }
+        guard let names = varyNames(PrismHTTPHeaders(["Vary": vary])) else { return false }
+        return values(of: names, in: request) == entry.varyingRequestHeaders
     }
 
     /// The statuses `stale-if-error` covers (RFC 5861 §4).
@@ -407,28 +400,6 @@ enum HTTPCaching {
     /// How long `entry` has been stale; zero while it is fresh.
     static func staleness(of entry: PrismCacheEntry) -> Duration {
         max(.zero, .zero - entry.remainingFreshness)
-    }
-
-    /// Whether the stale `entry` is within its `stale-while-revalidate` window (RFC 5861 §3) and
-    /// may be served while it is revalidated in the background.
-    static func mayServeWhileRevalidating(_ entry: PrismCacheEntry) -> Bool {
-        let control = CacheControl(entry.header("Cache-Control"))
-        guard !control.noCache, !control.mustRevalidate, let window = control.staleWhileRevalidate else { return false }
-        return staleness(of: entry) <= .seconds(window)
-    }
-
-    /// Whether the stale `entry` may answer `asked` when asking the server failed: within the
-    /// response's or the request's `stale-if-error` window (RFC 5861 §4), or, when
-    /// `disconnected` (no answer at all), whenever the response allows serving it stale (RFC 9111
-    /// §4.2.4: a cache that cannot reach the server may).
-    static func mayServeOnError(_ entry: PrismCacheEntry, asked: RequestCacheControl, disconnected: Bool) -> Bool {
-        let control = CacheControl(entry.header("Cache-Control"))
-        guard !control.noCache, !control.mustRevalidate else { return false }
-        if disconnected { return true }
-        let stale = staleness(of: entry)
-        if let window = asked.staleIfError, stale <= .seconds(window) { return true }
-        if let window = control.staleIfError, stale <= .seconds(window) { return true }
-        return false
     }
 
     /// The entry to store for `response` to `request` (as sent), or nil when it must not be

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-@_spi(PrismInternals) import PrismCache
+import PrismCache
 
 /// The request pipeline: every request, whichever way it comes in, crosses these stages in this
 /// order, each named once.
@@ -11,9 +11,9 @@ import Logging
 /// | 2. intercept | ``prepare(built:options:cacheInterval:revalidating:)`` | every interceptor, in order |
 /// | 3. authorize | same | the authenticator's credentials |
 /// | 4. validate | same | URL, header names and values, timeout: once per attempt, the last step before the transport |
-/// | 5. look up | ``deliver(_:decodedBy:)`` | the cache, keyed on the prepared request (credentials included) |
+/// | 5. look up and plan | ``deliver(_:decodedBy:transaction:)`` | the cache, keyed on the prepared request (credentials included), and the plan (``PrismCacheTransaction``) |
 /// | 6. fetch | ``fetch(_:revalidating:)`` | the retry loop: each ``attempt(_:revalidating:open:)`` goes out through the ``TransportChannel`` (the transport follows redirects), refreshes refused credentials once |
-/// | 7. store | ``deliver(_:decodedBy:)`` (``store(_:context:)``) | the response, under the key of the request as finally sent |
+/// | 7. store | ``deliver(_:decodedBy:transaction:)`` (``PrismCacheTransaction/store(_:)``) | the response, under the key of the request as finally sent |
 /// | 8. decode | ``value(of:for:)`` | the status checked, the body decoded (or the decoded value kept beside a cache hit) |
 ///
 /// Ways in: ``request(on:options:)`` (1-8), ``send(_:)`` and ``send(_:options:)`` (2-7),
@@ -25,7 +25,7 @@ import Logging
 ///
 /// Nothing waits where nothing needs to: a client with no interceptor and no authenticator
 /// prepares without a suspension (``prepareNow(built:options:cacheInterval:)``), and a fresh hit
-/// whose decoded value is kept beside it is served at once (``freshValue(_:for:prepared:)``), the
+/// whose decoded value is kept beside it is served at once (``freshValue(_:for:)``), the
 /// same checks as stages 5 and 8 make; whatever else the lookup found goes on to stage 5 with it.
 /// The internal stages are `nonisolated(nonsending)`: they run on their caller's executor, with
 /// no hop between stages.
@@ -40,21 +40,21 @@ extension PrismNetworkAdapter {
         let built = try build(request.endpoint, options: options)
         let decoding = DecodedReuse.identity(of: Request.self)
         let prepared: PrismPreparedRequest
-        var found: Found?
+        var transaction: PrismCacheTransaction?
         if let now = try prepareNow(built: built.request, options: options, cacheInterval: built.cacheInterval) {
             // A fresh hit with the value kept beside it goes from stage 2 to 8 without a
             // suspension; whatever else the lookup found, stage 5 goes on with it.
             if let decoding, let cache = cache(for: now) {
-                let lookup = lookUp(now, in: cache, decodedBy: decoding)
-                if let value = freshValue(lookup, for: request, prepared: now) { return value }
-                found = lookup
+                let lookup = PrismCacheTransaction(now, in: cache, key: now.cacheKey, decodedBy: decoding)
+                if let value = freshValue(lookup, for: request) { return value }
+                transaction = lookup
             }
             prepared = now
         } else {
             prepared = try await prepare(
                 built: built.request, options: options, cacheInterval: built.cacheInterval, fromEndpoint: true)
         }
-        let delivery = try await deliver(prepared, decodedBy: decoding, found: found)
+        let delivery = try await deliver(prepared, decodedBy: decoding, transaction: transaction)
         return try await value(of: delivery, for: request)
     }
 
@@ -201,88 +201,45 @@ extension PrismNetworkAdapter {
 
     // MARK: 5-7. Look up, fetch, store
 
-    /// The cache, then the network: a cache hit comes back as the entry (with the value
-    /// `decodedBy` kept beside it, if there is one), a fetched response is stored as HTTP and
-    /// the policy allow. The key is made (and hashed) once, and the cache's clock read once.
+    /// The cache, then the network: the request's ``PrismCacheTransaction`` looks it up and
+    /// plans; a cache hit comes back as the entry (with the value `decodedBy` kept beside it, if
+    /// there is one), a fetched response is stored as HTTP and the policy allow.
     ///
-    /// `found` is what a lookup of `prepared` already found, if one was made.
+    /// `transaction` is the one a lookup of `prepared` already made, if one was made.
     nonisolated(nonsending) func deliver(
-        _ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?, found: Found? = nil
+        _ prepared: PrismPreparedRequest, decodedBy decoding: ObjectIdentifier?,
+        transaction made: PrismCacheTransaction? = nil
     ) async throws -> Delivery {
-        let policy = prepared.options.cachePolicy
-        // A lookup already made says the cache applies: its slot holds it.
-        guard let cache = found?.slot.cache ?? cache(for: prepared) else {
+        let transaction: PrismCacheTransaction
+        if let made {
+            transaction = made
+        } else if let cache = cache(for: prepared) {
+            transaction = PrismCacheTransaction(prepared, in: cache, key: prepared.cacheKey, decodedBy: decoding)
+        } else {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
-        let found = found ?? lookUp(prepared, in: cache, decodedBy: decoding)
-        let asked = RequestCacheControl(prepared.request.headers)
-        func cached(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
-            // A range of the body is not the value decoded from all of it.
-            let decoded = found.decoded.flatMap {
-                HTTPCaching.byteRange(of: prepared.request, in: entry) == nil ? $0 : nil
-            }
-            return .cached(entry, request: prepared.request, decoded: decoded, slot: found.slot, source: source)
-        }
-        // A fresh entry the request accepts is served under every policy that reads the cache: no
-        // plan to make.
-        if case .fresh(let entry) = found.lookup, asked.acceptsFresh(entry), PrismCachePlan.servesFresh(policy) {
-            if let logger {
+        switch transaction.plan {
+        case .serve(let entry, let source):
+            if let logger, source == .cache {
                 logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
             }
-            return cached(entry, .cache)
-        }
-        var context: CacheContext { CacheContext(slot: found.slot, prepared: prepared) }
-        // The request's own directives (RFC 9111 §5.2.1): a fresh entry it refuses (no-cache,
-        // max-age, min-fresh) is asked about as a stale one would be, and is never served
-        // unasked; max-stale serves a stale one; only-if-cached never asks.
-        var lookup = found.lookup
-        var refused = false
-        if case .fresh(let entry) = lookup, !asked.acceptsFresh(entry) {
-            lookup = .stale(entry)
-            refused = true
-        }
-        if !refused, case .stale(let entry) = lookup, asked.acceptsStale(entry),
-            !HTTPCaching.requiresRevalidation(entry)
-        {
-            return cached(entry, .stale(.requested))
-        }
-        let plan = PrismCachePlan(
-            lookup: lookup, policy: policy,
-            mayServeStale: { entry in
-                !refused && !asked.noCache && !HTTPCaching.requiresRevalidation(entry)
-                    && asked.maxAge.map { entry.age <= .seconds($0) } ?? true
-            },
-            revalidatesInBackground: { entry in
-                !refused && !asked.noCache && HTTPCaching.mayServeWhileRevalidating(entry)
-            })
-        if asked.onlyIfCached {
-            switch plan {
-            case .serve(let entry), .serveAndRevalidate(let entry):
-                return cached(entry, .stale(.requested))
-            case .revalidate, .fetch, .unavailable:
-                return .network(HTTPCaching.notCached(prepared.request), slot: nil)
-            }
-        }
-        switch plan {
-        case .serve(let entry):
-            // Fresh under a policy that asks first but for cacheOnly; or stale, and the policy
-            // serves it so (cacheFirst, cacheOnly).
-            if case .fresh = lookup { return cached(entry, .cache) }
-            return cached(entry, .stale(.policy))
+            return transaction.serving(entry, source)
+        case .serveAndRevalidate(let entry, let source):
+            await revalidateInBackground(entry, in: transaction)
+            return transaction.serving(entry, source)
+        case .revalidate(let entry):
+            return try await revalidate(entry, in: transaction)
+        case .fetch:
+            let exchange = try await fetch(prepared, revalidating: nil)
+            return .network(exchange.response, slot: await transaction.store(exchange))
+        case .notCached:
+            return .network(HTTPCaching.notCached(prepared.request), slot: nil)
         case .unavailable:
             throw PrismHTTPError(
                 code: .notCached,
                 message: "Nothing usable is cached for this request, and its cache policy (cacheOnly) never asks "
                     + "the server.",
                 url: prepared.request.url, method: prepared.request.method)
-        case .serveAndRevalidate(let entry):
-            await revalidateInBackground(entry: entry, context: context)
-            return cached(entry, .stale(policy == nil ? .staleWhileRevalidate : .policy))
-        case .revalidate(let entry):
-            return try await revalidate(entry: entry, decoded: found.decoded, context: context)
-        case .fetch:
-            let exchange = try await fetch(prepared, revalidating: nil)
-            return .network(exchange.response, slot: await store(exchange, context: context))
         }
     }
 
@@ -295,58 +252,20 @@ extension PrismNetworkAdapter {
     }
 
     /// Stages 5 and 8 of a fresh hit that needs nothing but the value kept beside it: that value,
-    /// when the policy serves a fresh entry, the request's own directives accept it, the
-    /// request asks for all of the body, and `request` accepts the entry's status; else nil.
-    func freshValue<Request: PrismNetworkRequest>(_ found: Found, for request: Request, prepared: PrismPreparedRequest)
+    /// when the transaction found a fresh entry it serves, the request asks for all of the body,
+    /// and `request` accepts the entry's status; else nil.
+    func freshValue<Request: PrismNetworkRequest>(_ transaction: PrismCacheTransaction, for request: Request)
         -> Request.Response?
     {
-        guard case .fresh(let entry) = found.lookup, let value = found.decoded as? Request.Response,
-            PrismCachePlan.servesFresh(prepared.options.cachePolicy),
-            RequestCacheControl(prepared.request.headers).acceptsFresh(entry),
-            HTTPCaching.byteRange(of: prepared.request, in: entry) == nil,
+        guard let entry = transaction.freshEntry, let value = transaction.decoded as? Request.Response,
+            HTTPCaching.byteRange(of: transaction.prepared.request, in: entry) == nil,
             request.accepts(statusCode: entry.statusCode)
         else { return nil }
         if let logger {
-            logger.debug("cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(prepared.request.url))"])
+            logger.debug(
+                "cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(transaction.prepared.request.url))"])
         }
         return value
-    }
-
-    /// What a lookup found: the entry (or a miss), the value kept beside it, and where a
-    /// response to the request is stored. A struct, not a tuple: copied by code made for it.
-    struct Found: Sendable {
-        var lookup: PrismCacheLookup
-        var decoded: (any Sendable)?
-        var slot: CacheSlot
-    }
-
-    /// What the cache holds for `prepared` (a `Vary` mismatch is a miss), with the value
-    /// `decoding` kept beside it, and where a response to it is stored.
-    func lookUp(_ prepared: PrismPreparedRequest, in cache: PrismResponseCache, decodedBy decoding: ObjectIdentifier?)
-        -> Found
-    {
-        let key = prepared.cacheKey
-        var found = Found(lookup: .miss, slot: CacheSlot(cache: cache, key: key))
-        guard PrismCachePlan.readsCache(prepared.options.cachePolicy) else { return found }
-        // Read under the cache's lock, without a hop onto its actor: a hit stays on this thread.
-        if let decoding {
-            (found.lookup, found.decoded) = cache.lookupNow(key, decodedBy: decoding)
-        } else {
-            found.lookup = cache.lookupNow(key)
-        }
-        if let entry = found.lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
-            (found.lookup, found.decoded) = (.miss, nil)
-            // Another variant may be kept under a key of its own (RFC 9111 §4.1).
-            if let names = HTTPCaching.varyNames(of: entry), !names.isEmpty {
-                let variant = HTTPCaching.variantKey(
-                    of: key, values: HTTPCaching.values(of: names, in: prepared.request))
-                let other = cache.lookupNow(variant)
-                if let stored = other.entry, HTTPCaching.varyMatches(stored, prepared.request) {
-                    found = Found(lookup: other, slot: CacheSlot(cache: cache, key: variant))
-                }
-            }
-        }
-        return found
     }
 
     // MARK: 6. Fetch: the retry loop

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PrismInternals) import PrismCache
+import PrismCache
 
 extension PrismNetworkAdapter {
     /// Sends `request` and yields its response from the cache first (when there is one), then
@@ -34,24 +34,20 @@ extension PrismNetworkAdapter {
                         fromEndpoint: true)
                     let identity = DecodedReuse.identity(of: Request.self)
                     let delivery: Delivery
-                    if cachePolicy == .cacheThenNetwork, let cache, HTTPCaching.isCacheable(prepared.request) {
-                        let found = lookUp(prepared, in: cache, decodedBy: identity)
-                        let context = CacheContext(slot: found.slot, prepared: prepared)
-                        // The request's own directives (RFC 9111 §5.2.1) say which stored value
-                        // may come first: none after no-cache, max-age=0 or Pragma: no-cache,
-                        // none older than its max-age or fresh for less than its min-fresh; with
+                    if cachePolicy == .cacheThenNetwork, let cache = cache(for: prepared) {
+                        let transaction = PrismCacheTransaction(
+                            prepared, in: cache, key: prepared.cacheKey, decodedBy: identity)
+                        // The stale rule (``PrismCacheTransaction/mayServe(stale:_:)``) and the
+                        // request's own directives (RFC 9111 §5.2.1) say which stored value may
+                        // come first: none after no-cache, max-age=0 or Pragma: no-cache, none
+                        // older than its max-age or fresh for less than its min-fresh; with
                         // only-if-cached, the stored value is the only one.
-                        let asked = RequestCacheControl(prepared.request.headers)
-                        if let entry = found.lookup.entry {
-                            let isStale = if case .stale = found.lookup { true } else { false }
-                            let usable =
-                                isStale
-                                ? !HTTPCaching.requiresRevalidation(entry) && !asked.noCache
-                                    && asked.maxAge.map { entry.age <= .seconds($0) } ?? true
-                                : asked.acceptsFresh(entry)
+                        let asked = transaction.asked
+                        if let entry = transaction.found {
+                            let isStale = transaction.freshEntry == nil
+                            let usable = !isStale || transaction.mayServe(stale: entry, .unasked)
                             if request.accepts(statusCode: entry.statusCode), usable {
-                                let cached = Delivery.cached(
-                                    entry, request: prepared.request, decoded: found.decoded, slot: found.slot)
+                                let cached = transaction.serving(entry, .cache)
                                 let value = try await value(of: cached, for: request)
                                 continuation.yield(.init(value: value, source: .cache, isStale: isStale))
                                 if asked.onlyIfCached {
@@ -62,12 +58,12 @@ extension PrismNetworkAdapter {
                             delivery =
                                 asked.onlyIfCached
                                 ? .network(HTTPCaching.notCached(prepared.request), slot: nil)
-                                : try await revalidate(entry: entry, decoded: found.decoded, context: context)
+                                : try await revalidate(entry, in: transaction)
                         } else if asked.onlyIfCached {
                             delivery = .network(HTTPCaching.notCached(prepared.request), slot: nil)
                         } else {
                             let exchange = try await fetch(prepared, revalidating: nil)
-                            delivery = .network(exchange.response, slot: await store(exchange, context: context))
+                            delivery = .network(exchange.response, slot: await transaction.store(exchange))
                         }
                     } else {
                         delivery = try await deliver(prepared, decodedBy: identity)

@@ -239,7 +239,7 @@ struct FreshnessRuleTests {
                 ("ETag", "\"v2\""), ("X-Version", "2"), ("Content-Length", "0"), ("Connection", "X-Hop"),
                 ("X-Hop", "1"), ("Keep-Alive", "timeout=5"),
             ]), body: Data(), url: URL(string: "https://example.com/a")!)
-        let fields = HTTPCaching.refreshedFields(from: notModified)
+        let fields = PrismCacheEntry.refreshedFields(from: notModified)
         #expect(fields.map(\.name) == ["ETag", "X-Version"])
         #expect(fields.map(\.value) == ["\"v2\"", "2"])
     }
@@ -261,8 +261,8 @@ struct BuiltKeyTests {
 
     /// The key made from the request's parts, without the memo.
     func fresh(_ request: PrismHTTPRequest) -> PrismCacheKey {
-        HTTPCaching.key(
-            method: request.method, url: request.url, digest: HTTPCaching.credentialDigest(request.headers))
+        PrismCacheKey.http(
+            method: request.method, url: request.url, digest: PrismCacheKey.credentialDigest(request.headers))
     }
 
     @Test("an endpoint's GET has the key made from its parts; a change of URL, method or headers makes it again")
@@ -270,25 +270,25 @@ struct BuiltKeyTests {
         let endpoint = Endpoint(path: "/users/octocat", queryItems: [URLQueryItem(name: "a", value: "1")])
         var request = try endpoint.makeHTTPRequest()
         #expect(request.builtGetKey != nil)
-        #expect(HTTPCaching.key(for: request) == fresh(request))
-        #expect(HTTPCaching.key(for: request).string == "GET http://127.0.0.1:8080/users/octocat?a=1")
+        #expect(PrismCacheKey.http(for: request) == fresh(request))
+        #expect(PrismCacheKey.http(for: request).string == "GET http://127.0.0.1:8080/users/octocat?a=1")
         let copy = request
         request.headers["Authorization"] = "Bearer one"
         #expect(request.builtGetKey == nil)
-        #expect(HTTPCaching.key(for: request) == fresh(request))
-        #expect(HTTPCaching.key(for: request) != HTTPCaching.key(for: copy))
+        #expect(PrismCacheKey.http(for: request) == fresh(request))
+        #expect(PrismCacheKey.http(for: request) != PrismCacheKey.http(for: copy))
         // The copy made before the change keeps its own key.
         #expect(copy.builtGetKey != nil)
         var moved = copy
         moved.url = URL(string: "http://127.0.0.1:8080/other")!
-        #expect(HTTPCaching.key(for: moved).string == "GET http://127.0.0.1:8080/other")
+        #expect(PrismCacheKey.http(for: moved).string == "GET http://127.0.0.1:8080/other")
         var head = copy
         head.method = PrismNetworkMethod.head
-        #expect(HTTPCaching.key(for: head).string.hasPrefix("HEAD "))
+        #expect(PrismCacheKey.http(for: head).string.hasPrefix("HEAD "))
         // Credentials in the endpoint's own headers: no key kept, the digest counts.
         let secret = try Endpoint(path: "/me", headers: ["X-API-Key": "k"]).makeHTTPRequest()
         #expect(secret.builtGetKey == nil)
-        #expect(HTTPCaching.key(for: secret).string.contains(" credentials:"))
+        #expect(PrismCacheKey.http(for: secret).string.contains(" credentials:"))
         // A POST keeps none.
         #expect(try Endpoint(path: "/me", method: .post).makeHTTPRequest().builtGetKey == nil)
     }

@@ -48,7 +48,7 @@ enum Delivery: Sendable {
     var response: PrismHTTPResponse {
         switch self {
         case .cached(let entry, let request, _, _, let source):
-            HTTPCaching.response(from: entry, request: request, source: source)
+            PrismHTTPResponse(cached: entry, request: request, source: source)
         case .network(let response, _): response
         }
     }

@@ -44,7 +44,7 @@ public struct PrismCacheTransaction: Sendable {
         /// The key the answer to `request`, as it was sent, is stored under.
         public func key(of request: PrismHTTPRequest) -> PrismCacheKey {
             switch keying {
-            case .http: HTTPCaching.key(for: request)
+            case .http: PrismCacheKey.http(for: request)
             case .custom(let key): key(request)
             }
         }
@@ -155,13 +155,13 @@ public struct PrismCacheTransaction: Sendable {
             } else {
                 lookup = cache.lookupNow(key)
             }
-            if let entry = lookup.entry, !HTTPCaching.varyMatches(entry, prepared.request) {
+            if let entry = lookup.entry, !entry.matches(prepared.request) {
                 (lookup, decoded) = (.miss, nil)
-                if let names = HTTPCaching.varyNames(of: entry), !names.isEmpty {
-                    let variant = HTTPCaching.variantKey(
-                        of: key, values: HTTPCaching.values(of: names, in: prepared.request))
+                if let names = entry.varyNames, !names.isEmpty {
+                    let variant = key.variant(
+                        values: prepared.request.values(ofVaried: names))
                     let other = cache.lookupNow(variant)
-                    if let stored = other.entry, HTTPCaching.varyMatches(stored, prepared.request) {
+                    if let stored = other.entry, stored.matches(prepared.request) {
                         lookup = other
                         slot.key = variant
                     }
@@ -225,6 +225,9 @@ public struct PrismCacheTransaction: Sendable {
         }
     }
 
+    /// The statuses `stale-if-error` covers (RFC 5861 §4).
+    static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
+
     /// Whether a request with `policy` is answered by a fresh cached response without asking
     /// the server (`alwaysRevalidate` and `networkFirst` ask first).
     static func servesFresh(_ policy: PrismCachePolicy?) -> Bool {
@@ -255,7 +258,7 @@ public struct PrismCacheTransaction: Sendable {
     func mayServe(stale entry: PrismCacheEntry, _ occasion: StaleOccasion) -> Bool {
         let control = CacheControl(entry.header("Cache-Control"))
         if control.noCache || control.mustRevalidate { return false }
-        let staleness = HTTPCaching.staleness(of: entry)
+        let staleness = entry.staleness
         let young = asked.maxAge.map { entry.age <= .seconds($0) } ?? true
         switch occasion {
         case .requested:
@@ -284,7 +287,7 @@ public struct PrismCacheTransaction: Sendable {
     /// `entry` served from the cache with `source`, with the value kept beside it unless the
     /// request asks for a range of the body (a range is not the value decoded from all of it).
     func serving(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
-        let decoded = decoded.flatMap { HTTPCaching.byteRange(of: prepared.request, in: entry) == nil ? $0 : nil }
+        let decoded = decoded.flatMap { entry.byteRange(for: prepared.request) == nil ? $0 : nil }
         return .cached(entry, request: prepared.request, decoded: decoded, slot: slot, source: source)
     }
 
@@ -301,7 +304,7 @@ public struct PrismCacheTransaction: Sendable {
     /// The stored `entry`, when the server answered `response`, a server error (500, 502, 503,
     /// 504), and the stale rule lets the entry answer instead (RFC 5861 §4); nil otherwise.
     func servedAfterFailure(_ entry: PrismCacheEntry, response: PrismHTTPResponse) -> Delivery? {
-        guard !isBackground, HTTPCaching.staleIfErrorStatuses.contains(response.statusCode),
+        guard !isBackground, Self.staleIfErrorStatuses.contains(response.statusCode),
             mayServe(stale: entry, .afterFailure(disconnected: false))
         else { return nil }
         return serving(
@@ -324,7 +327,7 @@ public struct PrismCacheTransaction: Sendable {
         if exchange.sent.method == .head, exchange.response.statusCode == 200 {
             await updateStoredGET(from: exchange, in: cache)
         }
-        if key != slot.key, !HTTPCaching.isVariant(slot.key, of: key) {
+        if key != slot.key, !slot.key.isVariant(of: key) {
             await cache.invalidate(key: slot.key)
         }
         let response = exchange.response
@@ -334,21 +337,21 @@ public struct PrismCacheTransaction: Sendable {
             await cache.invalidate(key: key)
             return nil
         }
-        if let entry = HTTPCaching.entry(
-            for: response, request: exchange.sent, cacheInterval: prepared.cacheInterval,
+        if let entry = PrismCacheEntry(
+            storing: response, request: exchange.sent, cacheInterval: prepared.cacheInterval,
             requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         {
             // Stored as the most recent response, and, when it varies, as its own variant too.
-            let sentKey = key == slot.key ? HTTPCaching.key(for: exchange.sent) : key
-            let primary = HTTPCaching.isVariant(key, of: sentKey) ? sentKey : key
+            let sentKey = key == slot.key ? PrismCacheKey.http(for: exchange.sent) : key
+            let primary = key.isVariant(of: sentKey) ? sentKey : key
             await cache.set(entry, for: primary)
-            if let names = HTTPCaching.varyNames(response.headers), !names.isEmpty {
-                await cache.set(entry, for: HTTPCaching.variantKey(of: primary, values: entry.varyingRequestHeaders))
+            if let names = response.headers.varyNames, !names.isEmpty {
+                await cache.set(entry, for: primary.variant(values: entry.varyingRequestHeaders))
             }
             return CacheSlot(cache: cache, key: primary)
-        } else if (!response.isSuccess && !HTTPCaching.staleIfErrorStatuses.contains(response.statusCode))
+        } else if (!response.isSuccess && !Self.staleIfErrorStatuses.contains(response.statusCode))
             || CacheControl(response.headers).forbidsStoring(status: response.statusCode)
-            || HTTPCaching.varyNames(response.headers) == nil
+            || response.headers.varyNames == nil
         {
             // What the server says now replaces what was stored; a passing server error (500,
             // 502, 503, 504) does not: the stored response may still answer under stale-if-error.
@@ -366,12 +369,12 @@ public struct PrismCacheTransaction: Sendable {
     public func store(body: Data, statusCode: Int, headers: PrismHTTPHeaders, sent: PrismHTTPRequest, ttl: Duration)
         async
     {
-        guard let names = HTTPCaching.varyNames(headers) else { return }
+        guard let names = headers.varyNames else { return }
         var stored: [String: String] = [:]
         if !names.isEmpty { stored["Vary"] = headers.values(for: "Vary").joined(separator: ", ") }
         let entry = PrismCacheEntry(
             data: body, statusCode: statusCode, headers: stored, ttl: ttl,
-            varyingRequestHeaders: HTTPCaching.values(of: names, in: sent))
+            varyingRequestHeaders: sent.values(ofVaried: names))
         await slot.cache.set(entry, for: rules.key(of: sent))
     }
 
@@ -385,22 +388,22 @@ public struct PrismCacheTransaction: Sendable {
     /// never the old one's.
     func revalidated(_ entry: PrismCacheEntry, by exchange: Exchange) async -> Delivery {
         let response = exchange.response
-        let ttl = HTTPCaching.ttlAfterRevalidation(
-            response, entry: entry, cacheInterval: prepared.cacheInterval,
+        let ttl = entry.ttlAfterRevalidation(
+            response, cacheInterval: prepared.cacheInterval,
             requestTime: exchange.requestTime, responseTime: exchange.responseTime)
-        let primary = HTTPCaching.key(for: exchange.sent)
-        let key = HTTPCaching.isVariant(slot.key, of: primary) ? slot.key : primary
+        let primary = PrismCacheKey.http(for: exchange.sent)
+        let key = slot.key.isVariant(of: primary) ? slot.key : primary
         let cache = slot.cache
-        let fields = HTTPCaching.refreshedFields(from: response)
+        let fields = PrismCacheEntry.refreshedFields(from: response)
         let age = HTTPFreshness.ageOnArrival(
             of: response.headers, requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         var refreshed = await cache.refresh(
             key: key, fields: fields, ttl: ttl, initialAge: HTTPFreshness.duration(age))
         if refreshed == nil, key != slot.key {
-            var confirmed = HTTPCaching.response(from: entry, request: exchange.sent, source: .revalidated)
-            confirmed.headers = HTTPCaching.updatedHeaders(of: entry, by: fields)
-            if var copy = HTTPCaching.entry(
-                for: confirmed, request: exchange.sent, cacheInterval: nil, requestTime: exchange.requestTime,
+            var confirmed = PrismHTTPResponse(cached: entry, request: exchange.sent, source: .revalidated)
+            confirmed.headers = entry.updatedHeaders(by: fields)
+            if var copy = PrismCacheEntry(
+                storing: confirmed, request: exchange.sent, cacheInterval: nil, requestTime: exchange.requestTime,
                 responseTime: exchange.responseTime)
             {
                 copy.ttl = ttl
@@ -409,7 +412,7 @@ public struct PrismCacheTransaction: Sendable {
             }
         }
         guard let refreshed else {
-            return .network(HTTPCaching.response(from: entry, request: exchange.sent, source: .revalidated), slot: nil)
+            return .network(PrismHTTPResponse(cached: entry, request: exchange.sent, source: .revalidated), slot: nil)
         }
         let sameEntry = key == slot.key && refreshed.data == entry.data
         return .cached(
@@ -422,8 +425,8 @@ public struct PrismCacheTransaction: Sendable {
     /// (RFC 9111 §4.3.5).
     private func updateStoredGET(from exchange: Exchange, in cache: PrismResponseCache) async {
         let response = exchange.response
-        let key = HTTPCaching.key(
-            method: .get, url: exchange.sent.url, digest: HTTPCaching.credentialDigest(exchange.sent.headers))
+        let key = PrismCacheKey.http(
+            method: .get, url: exchange.sent.url, digest: PrismCacheKey.credentialDigest(exchange.sent.headers))
         guard let entry = cache.lookupNow(key).entry else { return }
         let etag = response.headers["ETag"]
         let lastModified = response.headers["Last-Modified"]
@@ -431,13 +434,13 @@ public struct PrismCacheTransaction: Sendable {
             await cache.invalidate(key: key)
             return
         }
-        let ttl = HTTPCaching.ttlAfterRevalidation(
-            response, entry: entry, cacheInterval: nil, requestTime: exchange.requestTime,
+        let ttl = entry.ttlAfterRevalidation(
+            response, cacheInterval: nil, requestTime: exchange.requestTime,
             responseTime: exchange.responseTime)
         let age = HTTPFreshness.ageOnArrival(
             of: response.headers, requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         await cache.refresh(
-            key: key, fields: HTTPCaching.refreshedFields(from: response), ttl: ttl,
+            key: key, fields: PrismCacheEntry.refreshedFields(from: response), ttl: ttl,
             initialAge: HTTPFreshness.duration(age))
     }
 }

@@ -75,7 +75,7 @@ extension PrismNetworkAdapter {
     /// ```
     public func removeCachedResponses(for url: URL) async {
         let urls = [url.absoluteString]
-        await cache?.removeAll { HTTPCaching.isKey($0, ofAny: urls) }
+        await cache?.removeAll { PrismCacheKey.isStoredResponse($0, ofAny: urls) }
     }
 
     /// Drops every stored `GET` and `HEAD` response whose URL starts with `prefix`

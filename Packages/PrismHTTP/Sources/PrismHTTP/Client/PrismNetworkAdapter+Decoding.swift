@@ -20,7 +20,7 @@ extension PrismNetworkAdapter {
             if let value = decoded as? Request.Response, request.accepts(statusCode: entry.statusCode) {
                 return value
             }
-            response = HTTPCaching.response(from: entry, request: sent, source: source)
+            response = PrismHTTPResponse(cached: entry, request: sent, source: source)
             slot = cached
         case .network(let fetched, let stored):
             response = fetched

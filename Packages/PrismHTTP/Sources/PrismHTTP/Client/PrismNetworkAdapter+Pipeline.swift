@@ -184,7 +184,7 @@ extension PrismNetworkAdapter {
         revalidating entry: PrismCacheEntry?,
         fromEndpoint: Bool
     ) throws -> PrismPreparedRequest {
-        let request = entry.map { HTTPCaching.conditional(adapted, revalidating: $0) } ?? adapted
+        let request = entry.map { adapted.conditional(revalidating: $0) } ?? adapted
         do {
             // A URL an endpoint built (stage 1 checks scheme, host, port and path) that no
             // interceptor changed is not parsed again.
@@ -233,7 +233,7 @@ extension PrismNetworkAdapter {
             let exchange = try await fetch(prepared, revalidating: nil)
             return .network(exchange.response, slot: await transaction.store(exchange))
         case .notCached:
-            return .network(HTTPCaching.notCached(prepared.request), slot: nil)
+            return .network(PrismHTTPResponse.notCached(prepared.request), slot: nil)
         case .unavailable:
             throw PrismHTTPError(
                 code: .notCached,
@@ -246,7 +246,7 @@ extension PrismNetworkAdapter {
     /// The cache `prepared` goes through: nil when the client has none, the policy is
     /// `networkOnly`, or the request is not one a cache keeps (RFC 9111 §2).
     func cache(for prepared: PrismPreparedRequest) -> PrismResponseCache? {
-        guard let cache, prepared.options.cachePolicy != .networkOnly, HTTPCaching.isCacheable(prepared.request)
+        guard let cache, prepared.options.cachePolicy != .networkOnly, prepared.request.isCacheable
         else { return nil }
         return cache
     }
@@ -258,7 +258,7 @@ extension PrismNetworkAdapter {
         -> Request.Response?
     {
         guard let entry = transaction.freshEntry, let value = transaction.decoded as? Request.Response,
-            HTTPCaching.byteRange(of: transaction.prepared.request, in: entry) == nil,
+            entry.byteRange(for: transaction.prepared.request) == nil,
             request.accepts(statusCode: entry.statusCode)
         else { return nil }
         if let logger {
@@ -275,10 +275,10 @@ extension PrismNetworkAdapter {
     /// that lists them. The first attempt sends `prepared` as it is (conditionally, when
     /// `revalidating` an entry with validators); each later one is prepared again.
     func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
-        let conditional = entry.flatMap { HTTPCaching.canRevalidate($0) ? $0 : nil }
+        let conditional = entry.flatMap { $0.canRevalidate ? $0 : nil }
         var first = prepared
         if let conditional {
-            var request = HTTPCaching.conditional(prepared.request, revalidating: conditional)
+            var request = prepared.request.conditional(revalidating: conditional)
             try RequestValidation.validateHeaders(request.headers, url: request.url)
             request.timeout = prepared.request.timeout
             first = PrismPreparedRequest(
@@ -349,9 +349,9 @@ extension PrismNetworkAdapter {
         let exchange = Exchange(response: answer.head, sent: sent, requestTime: requestTime)
         // An unsafe method answered without an error invalidates what is stored for its target
         // (RFC 9111 §4.4), for every credential.
-        if let cache, HTTPCaching.invalidates(exchange) {
-            let urls = HTTPCaching.invalidatedURLs(by: exchange).map(\.absoluteString)
-            await cache.removeAll { HTTPCaching.isKey($0, ofAny: urls) }
+        if let cache, exchange.invalidates {
+            let urls = exchange.invalidatedURLs.map(\.absoluteString)
+            await cache.removeAll { PrismCacheKey.isStoredResponse($0, ofAny: urls) }
         }
         return (answer, exchange)
     }

@@ -14,7 +14,7 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         var body: Data?
         var timeout: Duration?
         /// The cache key of this request when an endpoint built it as a `GET` without
-        /// credentials, made with its URL (``HTTPCaching/key(for:)``); nil once the URL, the
+        /// credentials, made with its URL (``PrismCacheKey/http(for:)``); nil once the URL, the
         /// method or the headers change.
         var builtGetKey: PrismCacheKey?
 
@@ -86,7 +86,7 @@ public struct PrismHTTPRequest: Sendable, Hashable {
     }
 
     /// The cache key made with the URL when an endpoint built this `GET` (see
-    /// ``HTTPCaching/key(for:)``).
+    /// ``PrismCacheKey/http(for:)``).
     var builtGetKey: PrismCacheKey? { storage.builtGetKey }
 
     /// Creates a request.
@@ -106,7 +106,7 @@ public struct PrismHTTPRequest: Sendable, Hashable {
         built url: URL, getKey: PrismCacheKey, method: PrismNetworkMethod, headers: PrismHTTPHeaders, timeout: Duration?
     ) {
         storage = Storage(url: url, method: method, headers: headers, body: nil, timeout: timeout)
-        if method == .get, HTTPCaching.credentialDigest(headers) == nil { storage.builtGetKey = getKey }
+        if method == .get, PrismCacheKey.credentialDigest(headers) == nil { storage.builtGetKey = getKey }
     }
 
     /// Whether the requests have the same URL, method, headers, body and timeout.

@@ -47,7 +47,7 @@ public struct PrismPreparedRequest: Sendable {
     /// The key of ``request`` in an HTTP cache: its method, its URL and a SHA-256 of the
     /// credentials it carries (never the credentials themselves), so that a response to one
     /// credential is never served to another.
-    public var cacheKey: PrismCacheKey { HTTPCaching.key(for: request) }
+    public var cacheKey: PrismCacheKey { PrismCacheKey.http(for: request) }
 }
 
 extension PrismHTTPRequest {

@@ -20,7 +20,7 @@ enum URLBuilding {
     }
 
     /// The URL of the parts, and the cache key of a `GET` of it without credentials
-    /// (``HTTPCaching/key(for:)``), made once per URL.
+    /// (``PrismCacheKey/http(for:)``), made once per URL.
     static func built(
         scheme: PrismNetworkScheme,
         host: String,
@@ -34,7 +34,7 @@ enum URLBuilding {
         let parts = BuiltURLs.Parts(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
         if let kept = BuiltURLs.shared.kept(for: parts) { return kept }
         let url = try build(scheme: scheme, host: host, port: port, path: path, queryItems: queryItems)
-        let getKey = HTTPCaching.key(method: .get, url: url, digest: nil)
+        let getKey = PrismCacheKey.http(method: .get, url: url, digest: nil)
         BuiltURLs.shared.keep(url, getKey: getKey, for: parts)
         return (url, getKey)
     }

@@ -57,10 +57,10 @@ extension PrismNetworkAdapter {
                             }
                             delivery =
                                 asked.onlyIfCached
-                                ? .network(HTTPCaching.notCached(prepared.request), slot: nil)
+                                ? .network(PrismHTTPResponse.notCached(prepared.request), slot: nil)
                                 : try await revalidate(entry, in: transaction)
                         } else if asked.onlyIfCached {
-                            delivery = .network(HTTPCaching.notCached(prepared.request), slot: nil)
+                            delivery = .network(PrismHTTPResponse.notCached(prepared.request), slot: nil)
                         } else {
                             let exchange = try await fetch(prepared, revalidating: nil)
                             delivery = .network(exchange.response, slot: await transaction.store(exchange))

@@ -39,6 +39,8 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
 
     weak var store: PrismStore<State, Action>?
     let history: PrismTimeTravelDebugger<State>
+    /// The tools' view of ``history``: what the store recorded of each action.
+    var recorded: PrismStoreTools<State, Action>.History { PrismStoreTools.History(history) }
     let capabilities: InspectorCapabilities<State, Action>
     let server: InspectorServer
     /// This store's id among those the server shows (``StoreDirectory``).
@@ -286,7 +288,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         // each snapshot, for the tests and exports written from it.
         PrismSharedJournal.begin()
         journalsShared.withLock { $0 = true }
-        history._record(
+        recorded.record(
             state: store.tools.currentState,
             payload: InspectorMarker.attached,
             secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,

@@ -136,7 +136,8 @@ struct InspectorSteeringTests {
             _ = try await page.next("notice") { ($0["message"] as? String)?.contains("released 2") == true }
             #expect(try await eventually { store.state.items.count == 2 })
             #expect(store.state == TodoState(count: 1, items: ["from the page", "later"]))
-            let actions = inspector.debugger.snapshots.compactMap { $0._recordedAction(as: TodoAction.self) }
+            let recorded = store.tools.history(inspector.debugger)
+            let actions = inspector.debugger.snapshots.compactMap { recorded.action(of: $0) }
             #expect(actions == [.add("from the page"), .increment, .addLater("later"), .add("later")])
             await page.close()
         }

@@ -34,7 +34,9 @@ struct SendTraceTests {
     }
 
     func sites(_ debugger: PrismTimeTravelDebugger<Int>) -> [String] {
-        debugger.snapshots.map { $0._callSite(as: Action.self).map { "\($0.fileID):\($0.line)" } ?? "-" }
+        debugger.snapshots.map {
+            PrismStoreTools<Int, Action>.History(debugger).callSite(of: $0).map { "\($0.fileID):\($0.line)" } ?? "-"
+        }
     }
 
     @Test("a send notes its file, line and function; an effect's action notes where the effect was made")
@@ -46,7 +48,9 @@ struct SendTraceTests {
         await store.send(.start).finish()
         store.tools.moveRecording()
         #expect(sites(debugger) == ["\(#fileID):\(sendLine)", "\(#fileID):\(Feature.effectLine)"])
-        let function = try #require(debugger.snapshots.first?._callSite(as: Action.self)).function
+        let function = try #require(
+            debugger.snapshots.first.flatMap { PrismStoreTools<Int, Action>.History(debugger).callSite(of: $0) }
+        ).function
         #expect("\(function)" == "sendAndEffectSites()")
     }
 
@@ -85,7 +89,10 @@ struct SendTraceTests {
         store.send(.child(1))
         store.tools.moveRecording()
         let origins = debugger.snapshots.map {
-            ($0._recordedAction(as: Action.self), $0._isSentByEffect(as: Action.self))
+            (
+                PrismStoreTools<Int, Action>.History(debugger).action(of: $0),
+                PrismStoreTools<Int, Action>.History(debugger).isSentByEffect($0)
+            )
         }
         #expect(origins.map(\.0) == [.start, .fromEffect, .sendsNow, .child(100), .child(1)])
         #expect(origins.map(\.1) == [false, true, false, true, false])
@@ -120,9 +127,9 @@ struct StoreLockTests {
         #expect(store.state == 1 + 2 + 3 + 10)
         #expect(!store.tools.isLocked && store.tools.heldActions == 0)
         store.tools.moveRecording()
-        let actions = debugger.snapshots.compactMap { $0._recordedAction(as: Action.self) }
+        let actions = debugger.snapshots.compactMap { PrismStoreTools<Int, Action>.History(debugger).action(of: $0) }
         #expect(actions == [.start, .child(2), .child(3), .fromEffect])
-        let effectFlags = debugger.snapshots.map { $0._isSentByEffect(as: Action.self) }
+        let effectFlags = debugger.snapshots.map { PrismStoreTools<Int, Action>.History(debugger).isSentByEffect($0) }
         #expect(effectFlags == [false, false, false, true], "a released action keeps where it came from")
     }
 
@@ -163,6 +170,8 @@ struct StoreLockTests {
         #expect(!store.tools.isLocked && store.tools.takeUnlockedByOverflow())
         #expect(!store.tools.takeUnlockedByOverflow(), "told once")
         store.tools.moveRecording()
-        #expect(debugger.snapshots.last?._recordedAction(as: Action.self) == .child(2))
+        #expect(
+            debugger.snapshots.last.flatMap { PrismStoreTools<Int, Action>.History(debugger).action(of: $0) }
+                == .child(2))
     }
 }

@@ -31,7 +31,7 @@ struct StoreTapTests {
         store.send(.many([.increment, .set(10)]))
         #expect(debugger.snapshots.isEmpty)
         #expect(store.tools.moveRecording() == 0)
-        let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
+        let actions = debugger.snapshots.map { store.tools.history(debugger).action(of: $0) }
         #expect(actions == [.increment, .many([.increment, .set(10)]), .increment, .set(10)])
         #expect(debugger.snapshots.map(\.state.count) == [1, 1, 2, 10])
         #expect(debugger.snapshots.map(\.action)[2...] == ["increment", "set(10)"])
@@ -60,7 +60,8 @@ struct StoreTapTests {
         store.tools.measuresReduceDuration = true
         store.send(.increment)
         store.tools.moveRecording()
-        #expect(debugger.snapshots.map { $0._reduceNanoseconds >= 0 } == [false, true])
+        #expect(
+            debugger.snapshots.map { store.tools.history(debugger).reduceNanoseconds(of: $0) >= 0 } == [false, true])
     }
 
     @Test("while paused nothing is recorded and the sends are counted")
@@ -123,7 +124,7 @@ struct StoreTapTests {
         #expect(log.effects.allSatisfy { $0.isFinished })
         #expect(store.state.count == 2)
         store.tools.moveRecording()
-        let actions = debugger.snapshots.map { $0._recordedAction(as: CounterAction.self) }
+        let actions = debugger.snapshots.map { store.tools.history(debugger).action(of: $0) }
         #expect(actions == [.increment, .sendLater(.increment), .increment])
     }
 

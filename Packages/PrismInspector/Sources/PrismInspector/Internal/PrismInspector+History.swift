@@ -33,7 +33,7 @@ extension PrismInspector {
         if on {
             store.tools.isRecording = true
             let missed = store.tools.takeActionsNotRecorded()
-            history._record(
+            recorded.record(
                 state: store.tools.currentState,
                 payload: InspectorMarker.resumed(skipping: missed),
                 secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
@@ -50,7 +50,7 @@ extension PrismInspector {
     func stateReplaced(_ state: State) {
         guard !isTraveling, let store, store.tools.isRecording else { return }
         store.tools.moveRecording()
-        history._record(
+        recorded.record(
             state: state,
             payload: InspectorMarker.replaced,
             secondsSinceReferenceDate: Date.now.timeIntervalSinceReferenceDate,
@@ -62,7 +62,7 @@ extension PrismInspector {
     func effectsStarted(_ task: PrismEffectTask) {
         guard let store, store.tools.isRecording, !effects.contains(where: { $0.task == task }) else { return }
         // The action that started them is the newest recorded, moved into the history or not.
-        let index = history._nextIndex + store.tools.recordingsNotMoved - 1
+        let index = recorded.nextIndex + store.tools.recordingsNotMoved - 1
         effects.append(RunningEffect(task: task, index: index, since: Date.now.timeIntervalSince1970))
         if effects.count > 64 {
             effects.removeAll { $0.task.isFinished }
@@ -81,21 +81,21 @@ extension PrismInspector {
             return
         }
         store?.tools.moveRecording()
-        let all = history._snapshots(from: .min)
+        let all = recorded.snapshots(from: .min)
         guard !all.isEmpty else { return }
-        let start = all.lastIndex { $0._payload is InspectorMarker } ?? 0
+        let start = all.lastIndex { recorded.payload(of: $0) is InspectorMarker } ?? 0
         let initial = all[start]
         var entries: [(offset: Double, action: Action)] = []
         for snapshot in all[(start + 1)...] {
             // A skipped action is left out: replaying the file gives the states shown.
-            guard let action = snapshot._recordedAction(as: Action.self), !skipped.contains(snapshot.index) else {
+            guard let action = recorded.action(of: snapshot), !skipped.contains(snapshot.index) else {
                 continue
             }
             entries.append((snapshot.timestamp.timeIntervalSince(initial.timestamp), action))
         }
         let parts = PrismSessionRecordingParts(
             fileName: nil, initialState: initial.state, entries: entries,
-            sharedValues: history._sharedValues(ofSnapshot: initial.index))
+            sharedValues: recorded.sharedValues(ofSnapshot: initial.index))
         let stamp = Int(Date.now.timeIntervalSince1970)
         page.send {
             do {
@@ -149,7 +149,7 @@ extension PrismInspector {
         history.clear()
         skipped = []
         broadcastSkipped()
-        history._record(
+        recorded.record(
             state: state,
             payload: InspectorMarker.loaded(parts.entries.count, from: parts.fileName),
             secondsSinceReferenceDate: start,
@@ -157,8 +157,9 @@ extension PrismInspector {
         )
         for entry in parts.entries {
             replay(&state, entry.action)
-            history._recordAction(
-                entry.action, state: state, secondsSinceReferenceDate: start + entry.offset, reduceNanoseconds: -1)
+            recorded.record(
+                action: entry.action, state: state, secondsSinceReferenceDate: start + entry.offset,
+                reduceNanoseconds: -1)
         }
         isTraveling = true
         store.tools.replaceStateUnheard(with: state)

@@ -118,8 +118,8 @@ extension PrismInspector {
     func flush() {
         guard let store, !pages.isEmpty else { return }
         store.tools.moveRecording()
-        let all = history._snapshots(from: .min)
-        let current = history._currentIndex
+        let all = recorded.snapshots(from: .min)
+        let current = recorded.currentIndex
         let recording = store.tools.isRecording
         pruneSkipped(all)
         sendLockState()
@@ -158,7 +158,7 @@ extension PrismInspector {
         lastEffectsSent = indices
         let running = effects.map { effect in
             let snapshot = all.first { $0.index == effect.index }
-            return (effect, snapshot.flatMap { $0._recordedAction(as: Action.self) })
+            return (effect, snapshot.flatMap { recorded.action(of: $0) })
         }
         broadcast {
             EffectsMessage(
@@ -174,16 +174,16 @@ extension PrismInspector {
     }
 
     func entryInput(_ snapshot: PrismTimeTravelDebugger<State>.Snapshot, parent: Int?) -> EntryInput<Action> {
-        let action = snapshot._recordedAction(as: Action.self)
+        let action = recorded.action(of: snapshot)
         return EntryInput(
             index: snapshot.index,
             parent: parent,
             time: (snapshot.timestamp.timeIntervalSince1970 * 1_000).rounded(),
-            duration: snapshot._reduceNanoseconds >= 0 ? snapshot._reduceNanoseconds : nil,
+            duration: recorded.reduceNanoseconds(of: snapshot) >= 0 ? recorded.reduceNanoseconds(of: snapshot) : nil,
             action: action,
             note: action == nil ? snapshot.action : "",
             skipped: skipped.contains(snapshot.index),
-            byEffect: snapshot._isSentByEffect(as: Action.self)
+            byEffect: recorded.isSentByEffect(snapshot)
         )
     }
 
@@ -238,19 +238,19 @@ extension PrismInspector {
 
     private func select(_ index: Int, for page: PageConnection) {
         store?.tools.moveRecording()
-        let all = history._snapshots(from: .min)
+        let all = recorded.snapshots(from: .min)
         guard let offset = all.firstIndex(where: { $0.index == index }) else {
             page.send { NoticeMessage.error("Snapshot #\(index) is no longer kept.").jsonText }
             return
         }
         let snapshot = all[offset]
         let previous = offset > 0 ? all[offset - 1] : nil
-        let action = snapshot._recordedAction(as: Action.self)
-        let sentFrom = snapshot._callSite(as: Action.self)?.description
+        let action = recorded.action(of: snapshot)
+        let sentFrom = recorded.callSite(of: snapshot)?.description
         let encodeAction = capabilities.encodeAction
         // Shared values as they were at each snapshot (the states hold them by reference).
-        let sharedValues = history._sharedValues(ofSnapshot: snapshot.index)
-        let previousSharedValues = previous.map { history._sharedValues(ofSnapshot: $0.index) }
+        let sharedValues = recorded.sharedValues(ofSnapshot: snapshot.index)
+        let previousSharedValues = previous.map { recorded.sharedValues(ofSnapshot: $0.index) }
         page.send {
             let state = PrismSharedValues.$inEffect.withValue(sharedValues) { ValueNode(of: snapshot.state) }
             let before = previous.map { previous in

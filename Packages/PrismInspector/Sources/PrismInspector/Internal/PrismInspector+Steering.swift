@@ -31,12 +31,12 @@ extension PrismInspector {
     func setSkipped(_ index: Int, _ skip: Bool, for page: PageConnection) {
         guard let store else { return }
         store.tools.moveRecording()
-        let all = history._snapshots(from: .min)
+        let all = recorded.snapshots(from: .min)
         guard let offset = all.firstIndex(where: { $0.index == index }) else {
             page.send { NoticeMessage.error("Snapshot #\(index) is no longer kept.").jsonText }
             return
         }
-        guard all[offset]._recordedAction(as: Action.self) != nil else {
+        guard recorded.action(of: all[offset]) != nil else {
             page.send { NoticeMessage.error("#\(index) is a note, not an action: there is nothing to skip.").jsonText }
             return
         }
@@ -61,13 +61,13 @@ extension PrismInspector {
     private func recompute(from offset: Int, in all: [PrismTimeTravelDebugger<State>.Snapshot]) {
         guard let store else { return }
         let replay = store.tools.replay
-        let current = history._currentIndex
+        let current = recorded.currentIndex
         var state = all[offset - 1].state
         var stateAtCurrent: State?
         for snapshot in all[offset...] {
-            guard let action = snapshot._recordedAction(as: Action.self) else { break }
+            guard let action = recorded.action(of: snapshot) else { break }
             if !skipped.contains(snapshot.index) { replay(&state, action) }
-            history._replaceState(ofSnapshot: snapshot.index, with: state)
+            recorded.replaceState(ofSnapshot: snapshot.index, with: state)
             if snapshot.index == current { stateAtCurrent = state }
         }
         if let stateAtCurrent {

@@ -31,7 +31,7 @@ extension PrismInspector {
     func testInput(from first: Int, through last: Int) -> Result<TestInput<State, Action>, TestGenerator.Failure> {
         guard let store else { return .failure(.init(reason: "The store is gone.")) }
         store.tools.moveRecording()
-        let all = history._snapshots(from: .min)
+        let all = recorded.snapshots(from: .min)
         guard first <= last,
             let start = all.firstIndex(where: { $0.index == first }),
             let end = all.firstIndex(where: { $0.index == last })
@@ -40,14 +40,14 @@ extension PrismInspector {
                 .init(reason: "Choose a range of actions that are still kept (#\(first) through #\(last))."))
         }
         // A range that starts at a note starts from its state.
-        let lower = all[start]._recordedAction(as: Action.self) == nil ? start + 1 : start
+        let lower = recorded.action(of: all[start]) == nil ? start + 1 : start
         guard lower > 0 else {
             return .failure(.init(reason: "The state before #\(first) is no longer kept: start the test later."))
         }
         guard lower <= end else { return .failure(.init(reason: "There is no action in that range.")) }
         var steps: [TestInput<State, Action>.Step] = []
         for snapshot in all[lower...end] {
-            guard let action = snapshot._recordedAction(as: Action.self) else {
+            guard let action = recorded.action(of: snapshot) else {
                 return .failure(
                     .init(
                         reason:
@@ -59,19 +59,19 @@ extension PrismInspector {
             steps.append(
                 .init(
                     index: snapshot.index, action: action, state: snapshot.state,
-                    sharedValues: history._sharedValues(ofSnapshot: snapshot.index),
-                    byEffect: snapshot._isSentByEffect(as: Action.self),
-                    site: snapshot._callSite(as: Action.self)?.description))
+                    sharedValues: recorded.sharedValues(ofSnapshot: snapshot.index),
+                    byEffect: recorded.isSentByEffect(snapshot),
+                    site: recorded.callSite(of: snapshot)?.description))
         }
         guard !steps.isEmpty else { return .failure(.init(reason: "Every action in that range is skipped.")) }
         let running = effects.contains { effect in
             (first...last).contains(effect.index) && !effect.task.isFinished
         }
-        let effectActionsAfter = all[(end + 1)...].contains { $0._isSentByEffect(as: Action.self) }
+        let effectActionsAfter = all[(end + 1)...].contains { recorded.isSentByEffect($0) }
         return .success(
             TestInput(
                 initialState: all[lower - 1].state,
-                initialSharedValues: history._sharedValues(ofSnapshot: all[lower - 1].index),
+                initialSharedValues: recorded.sharedValues(ofSnapshot: all[lower - 1].index),
                 steps: steps,
                 effectsOutlastRange: running || effectActionsAfter,
                 title: configuration.title ?? ValueNode.displayName(of: State.self),

@@ -218,13 +218,13 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     /// Where the snapshot numbered `index` is in `buffer`. Numbers grow with every recording
     /// but need not be consecutive (recording after going back drops the numbers ahead), so
     /// this searches.
-    private func offset(of index: Int) -> Int? {
+    func offset(of index: Int) -> Int? {
         let low = firstOffset(numberedAtLeast: index)
         return low < buffer.count && buffer[low].index == index ? low : nil
     }
 
     /// The position in `buffer` of the first snapshot numbered `index` or more.
-    private func firstOffset(numberedAtLeast index: Int) -> Int {
+    func firstOffset(numberedAtLeast index: Int) -> Int {
         var low = 0
         var high = buffer.count
         while low < high {
@@ -319,74 +319,4 @@ extension PrismTimeTravelDebugger where State: Sendable {
             return .none
         }
     }
-}
-
-@_spi(PrismInternals)
-extension PrismTimeTravelDebugger {
-    /// Records `state` reached by an action kept as `payload` (the action in a wrapper, or a
-    /// tool's marker), described only when ``Snapshot/action`` is read, at
-    /// `secondsSinceReferenceDate`, with the reduce's duration when measured (-1 when not).
-    /// For tools (PrismInspector) that record on every send and must stay cheap: call it from
-    /// code specialized for the state.
-    @inlinable
-    public func _record(
-        state: State,
-        payload: some CustomStringConvertible & Sendable,
-        secondsSinceReferenceDate: Double,
-        reduceNanoseconds: Int64
-    ) {
-        record(
-            state: state, payload: payload, secondsSinceReferenceDate: secondsSinceReferenceDate,
-            reduceNanoseconds: reduceNanoseconds)
-    }
-
-    /// The values shared values had when the snapshot numbered `index` was reached, while a
-    /// tool journals them (``PrismSharedJournal``): to encode its state as it was.
-    public func _sharedValues(ofSnapshot index: Int) -> PrismSharedValues {
-        guard let offset = offset(of: index), SharedJournalState.isOn else { return .current }
-        return PrismSharedJournal.values(at: buffer[offset].sharedPosition)
-    }
-
-    /// The snapshots numbered `index` and later, oldest first, without observing the debugger.
-    public func _snapshots(from index: Int) -> [Snapshot] {
-        (firstOffset(numberedAtLeast: index)..<buffer.count).map { buffer[$0] }
-    }
-
-    /// Replaces the state of the snapshot numbered `index` (a tool that recomputes states,
-    /// such as skipping an action), keeping its action and time. Returns false when no kept
-    /// snapshot has that number.
-    @discardableResult
-    public func _replaceState(ofSnapshot index: Int, with state: State) -> Bool {
-        guard let offset = offset(of: index) else { return false }
-        let old = buffer[offset]
-        mutate {
-            buffer.replace(
-                at: offset,
-                with: Snapshot(
-                    index: old.index,
-                    secondsSinceReferenceDate: old.secondsSinceReferenceDate,
-                    state: state,
-                    payload: old.payload,
-                    reduceNanoseconds: old.reduceNanoseconds,
-                    sharedPosition: old.sharedPosition
-                )
-            )
-        }
-        return true
-    }
-
-    /// The number of the current snapshot, without observing the debugger.
-    public var _currentIndex: Int? { position.map { buffer[$0].index } }
-
-    /// The number the next recorded snapshot gets.
-    public var _nextIndex: Int { nextIndex }
-}
-
-@_spi(PrismInternals)
-extension PrismTimeTravelDebugger.Snapshot {
-    /// What the recorder kept of the action (see `PrismTimeTravelDebugger._record`).
-    public var _payload: any CustomStringConvertible & Sendable { payload }
-
-    /// How long the action's reduce took, in nanoseconds, or -1 when it was not measured.
-    public var _reduceNanoseconds: Int64 { reduceNanoseconds }
 }

@@ -12,6 +12,8 @@
 /// - Locking: ``lock()`` holds every action sent until ``unlock(releasing:)``.
 /// - States the app did not reach by itself: ``replay``, ``replaceStateUnheard(with:)``.
 /// - What a tool that writes tests needs: ``reducerType``, ``dependencyOverrides``.
+/// - The debugger a tool records into, and what the store recorded of each action:
+///   ``history(_:)``.
 ///
 /// Members marked "root" must be called on a root store's tools, not a scoped store's: the root
 /// is what reduces.
@@ -42,7 +44,7 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     // MARK: Attaching
 
     /// Records every action the root reduces from now on for `debugger` (a snapshot of the
-    /// state after it, whose action `_recordedAction(as:)` gives back, its time from a coarse
+    /// state after it, whose action ``History/action(of:)`` gives back, its time from a coarse
     /// clock), and tells `listener` the store's events. Replaces what was attached before;
     /// `attach(recordingInto: nil, listener: nil)` detaches. Root.
     ///
@@ -92,7 +94,7 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     }
 
     /// How many recorded actions ``moveRecording()`` has not moved yet: the newest of them
-    /// will be snapshot number `debugger._nextIndex + recordingsNotMoved - 1`.
+    /// will be snapshot number `history(debugger).nextIndex + recordingsNotMoved - 1`.
     public var recordingsNotMoved: Int {
         guard let recording = root.recording else { return 0 }
         return recording.total - recording.moved

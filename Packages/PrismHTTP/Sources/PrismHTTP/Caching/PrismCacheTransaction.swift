@@ -1,7 +1,7 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
 
-/// One request's way through a cache, as one value: the prepared request, where its answer is
+/// One request's way through a cache, as one value: the request as prepared, where its answer is
 /// stored (its slot), what the lookup found there, and the request's own directives; the one
 /// decision made of them (``plan``) and the steps that carry it out (``store(_:)``,
 /// ``revalidated(_:by:)``, ``servedAfterFailure(_:error:)``). The caller does what needs the
@@ -97,8 +97,11 @@ public struct PrismCacheTransaction: Sendable {
     }
 
     let rules: Rules
-    /// The request, as prepared for its first attempt: the lookup was keyed on it.
-    public let prepared: PrismPreparedRequest
+    /// The request, as prepared for its first attempt: the lookup was keyed on it. (Not the
+    /// whole prepared request: a cache hit copies no more than it needs.)
+    let request: PrismHTTPRequest
+    /// The endpoint's cache interval, which replaces a 2xx's lifetime.
+    let cacheInterval: Duration?
     /// The cache policy: the request's own, or the operation's.
     let policy: PrismCachePolicy?
     /// Where the answer is stored: the cache, and the key the lookup used.
@@ -122,7 +125,7 @@ public struct PrismCacheTransaction: Sendable {
     /// the entry: the key is made (and hashed) once, and the cache's clock read once. Nothing
     /// is read under `networkOnly`.
     init(
-        _ prepared: PrismPreparedRequest, in cache: PrismResponseCache, key: PrismCacheKey,
+        _ prepared: borrowing PrismPreparedRequest, in cache: PrismResponseCache, key: PrismCacheKey,
         decodedBy decoding: ObjectIdentifier?
     ) {
         self.init(
@@ -132,18 +135,21 @@ public struct PrismCacheTransaction: Sendable {
     /// An operation's transaction: `prepared` looked up in `cache` under `key`, with `rules`
     /// and the operation's cache `policy` (not the one `prepared` went to the network with).
     public init(
-        operation prepared: PrismPreparedRequest, rules: Rules, policy: PrismCachePolicy?, in cache: PrismResponseCache,
+        operation prepared: borrowing PrismPreparedRequest, rules: Rules, policy: PrismCachePolicy?,
+        in cache: PrismResponseCache,
         key: PrismCacheKey
     ) {
         self.init(prepared, rules: rules, policy: policy, in: cache, key: key, decodedBy: nil)
     }
 
     private init(
-        _ prepared: PrismPreparedRequest, rules: Rules, policy: PrismCachePolicy?, in cache: PrismResponseCache,
+        _ prepared: borrowing PrismPreparedRequest, rules: Rules, policy: PrismCachePolicy?,
+        in cache: PrismResponseCache,
         key: PrismCacheKey, decodedBy decoding: ObjectIdentifier?
     ) {
         self.rules = rules
-        self.prepared = prepared
+        request = prepared.request
+        cacheInterval = prepared.cacheInterval
         self.policy = policy
         slot = CacheSlot(cache: cache, key: key)
         lookup = .miss
@@ -155,20 +161,20 @@ public struct PrismCacheTransaction: Sendable {
             } else {
                 lookup = cache.lookupNow(key)
             }
-            if let entry = lookup.entry, !entry.matches(prepared.request) {
+            if let entry = lookup.entry, !entry.matches(request) {
                 (lookup, decoded) = (.miss, nil)
                 if let names = entry.varyNames, !names.isEmpty {
                     let variant = key.variant(
-                        values: prepared.request.values(ofVaried: names))
+                        values: request.values(ofVaried: names))
                     let other = cache.lookupNow(variant)
-                    if let stored = other.entry, stored.matches(prepared.request) {
+                    if let stored = other.entry, stored.matches(request) {
                         lookup = other
                         slot.key = variant
                     }
                 }
             }
         }
-        asked = rules.readsRequestDirectives ? RequestCacheControl(prepared.request.headers) : RequestCacheControl()
+        asked = rules.readsRequestDirectives ? RequestCacheControl(request.headers) : RequestCacheControl()
         if case .fresh(let entry) = lookup, !asked.acceptsFresh(entry) {
             lookup = .stale(entry)
             refused = true
@@ -287,8 +293,8 @@ public struct PrismCacheTransaction: Sendable {
     /// `entry` served from the cache with `source`, with the value kept beside it unless the
     /// request asks for a range of the body (a range is not the value decoded from all of it).
     func serving(_ entry: PrismCacheEntry, _ source: PrismResponseSource) -> Delivery {
-        let decoded = decoded.flatMap { entry.byteRange(for: prepared.request) == nil ? $0 : nil }
-        return .cached(entry, request: prepared.request, decoded: decoded, slot: slot, source: source)
+        let decoded = decoded.flatMap { entry.byteRange(for: request) == nil ? $0 : nil }
+        return .cached(entry, request: request, decoded: decoded, slot: slot, source: source)
     }
 
     /// The stored `entry`, when asking the server about it failed with `error` and the stale
@@ -313,8 +319,8 @@ public struct PrismCacheTransaction: Sendable {
 
     /// The key of `request` as it was finally sent: the lookup's when it carries the
     /// credentials the key was made of, else made again (they were refreshed on the way).
-    func key(of request: PrismHTTPRequest) -> PrismCacheKey {
-        request.headers == prepared.request.headers ? slot.key : rules.key(of: request)
+    func key(of sent: PrismHTTPRequest) -> PrismCacheKey {
+        sent.headers == request.headers ? slot.key : rules.key(of: sent)
     }
 
     /// Stores the response of `exchange` as HTTP allows, under the key of the request as it was
@@ -338,7 +344,7 @@ public struct PrismCacheTransaction: Sendable {
             return nil
         }
         if let entry = PrismCacheEntry(
-            storing: response, request: exchange.sent, cacheInterval: prepared.cacheInterval,
+            storing: response, request: exchange.sent, cacheInterval: cacheInterval,
             requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         {
             // Stored as the most recent response, and, when it varies, as its own variant too.
@@ -389,7 +395,7 @@ public struct PrismCacheTransaction: Sendable {
     func revalidated(_ entry: PrismCacheEntry, by exchange: Exchange) async -> Delivery {
         let response = exchange.response
         let ttl = entry.ttlAfterRevalidation(
-            response, cacheInterval: prepared.cacheInterval,
+            response, cacheInterval: cacheInterval,
             requestTime: exchange.requestTime, responseTime: exchange.responseTime)
         let primary = PrismCacheKey.http(for: exchange.sent)
         let key = slot.key.isVariant(of: primary) ? slot.key : primary

@@ -14,25 +14,29 @@ extension PrismNetworkAdapter {
     /// it. It is prepared again (the prepared request of the caller may be long used by then). A
     /// revalidation that gets no answer, or a 5xx, keeps the stale entry (and is logged at
     /// `.warning`); one that is cancelled writes nothing.
-    func revalidateInBackground(_ entry: PrismCacheEntry, in transaction: PrismCacheTransaction) async {
+    func revalidateInBackground(
+        _ entry: PrismCacheEntry, of prepared: PrismPreparedRequest, in transaction: PrismCacheTransaction
+    ) async {
         let worker = PrismNetworkAdapter(partsOf: self)
         var transaction = transaction
         transaction.isBackground = true
         transaction.decoded = nil
-        await backgroundRevalidations.start(for: transaction.slot.key) { [transaction] in
-            _ = try? await worker.revalidate(entry, in: transaction)
+        await backgroundRevalidations.start(for: transaction.slot.key) { [transaction, prepared] in
+            _ = try? await worker.revalidate(entry, of: prepared, in: transaction)
         }
     }
 
-    /// Sends the request conditionally (when `entry` has validators); a `304` refreshes the entry
+    /// Sends `prepared` conditionally (when `entry` has validators); a `304` refreshes the entry
     /// and answers with it (``PrismCacheTransaction/revalidated(_:by:)``). When the server cannot
     /// be asked, or answers with a server error, the stored entry answers if the stale rule lets
     /// it (``PrismCacheTransaction/servedAfterFailure(_:error:)``).
-    func revalidate(_ entry: PrismCacheEntry, in transaction: PrismCacheTransaction) async throws -> Delivery {
-        let request = transaction.prepared.request
+    func revalidate(
+        _ entry: PrismCacheEntry, of prepared: PrismPreparedRequest, in transaction: PrismCacheTransaction
+    ) async throws -> Delivery {
+        let request = prepared.request
         let exchange: Exchange
         do {
-            exchange = try await fetch(transaction.prepared, revalidating: entry)
+            exchange = try await fetch(prepared, revalidating: entry)
         } catch let error as PrismHTTPError {
             guard let stale = transaction.servedAfterFailure(entry, error: error) else { throw error }
             logger?.notice(

@@ -225,10 +225,10 @@ extension PrismNetworkAdapter {
             }
             return transaction.serving(entry, source)
         case .serveAndRevalidate(let entry, let source):
-            await revalidateInBackground(entry, in: transaction)
+            await revalidateInBackground(entry, of: prepared, in: transaction)
             return transaction.serving(entry, source)
         case .revalidate(let entry):
-            return try await revalidate(entry, in: transaction)
+            return try await revalidate(entry, of: prepared, in: transaction)
         case .fetch:
             let exchange = try await fetch(prepared, revalidating: nil)
             return .network(exchange.response, slot: await transaction.store(exchange))
@@ -258,12 +258,12 @@ extension PrismNetworkAdapter {
         -> Request.Response?
     {
         guard let entry = transaction.freshEntry, let value = transaction.decoded as? Request.Response,
-            entry.byteRange(for: transaction.prepared.request) == nil,
+            entry.byteRange(for: transaction.request) == nil,
             request.accepts(statusCode: entry.statusCode)
         else { return nil }
         if let logger {
             logger.debug(
-                "cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(transaction.prepared.request.url))"])
+                "cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(transaction.request.url))"])
         }
         return value
     }

@@ -58,7 +58,7 @@ extension PrismNetworkAdapter {
                             delivery =
                                 asked.onlyIfCached
                                 ? .network(PrismHTTPResponse.notCached(prepared.request), slot: nil)
-                                : try await revalidate(entry, in: transaction)
+                                : try await revalidate(entry, of: prepared, in: transaction)
                         } else if asked.onlyIfCached {
                             delivery = .network(PrismHTTPResponse.notCached(prepared.request), slot: nil)
                         } else {

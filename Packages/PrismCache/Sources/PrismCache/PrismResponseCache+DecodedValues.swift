@@ -36,15 +36,17 @@ extension PrismResponseCache {
     public func lookup(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier) -> (
         lookup: PrismCacheLookup, decoded: (any Sendable)?
     ) {
-        lookupNow(key, decodedBy: decoding)
+        lookupNow(key, decodedBy: .some(decoding))
     }
 
-    /// ``lookup(_:decodedBy:)`` without a hop onto the actor: for Prism's own clients. Exposed to
-    /// Prism's own modules only (`@_spi(PrismInternals)`).
+    /// ``lookup(_:decodedBy:)`` without a hop onto the actor, and ``lookup(_:)`` when `decoding`
+    /// is nil: for Prism's own clients, whose cache hits it makes several times faster. Exposed
+    /// to Prism's own modules only (`@_spi(PrismInternals)`).
     @_spi(PrismInternals)
-    public nonisolated func lookupNow(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier) -> (
+    public nonisolated func lookupNow(_ key: PrismCacheKey, decodedBy decoding: ObjectIdentifier?) -> (
         lookup: PrismCacheLookup, decoded: (any Sendable)?
     ) {
+        guard let decoding else { return (lookupNow(key), nil) }
         let now = now()
         let found = core.withLock { $0.lookup(key, decodedBy: decoding, now: now) }
         if case .miss = found.lookup, disk != nil { return (lookUpOnDisk(key, now: now), nil) }

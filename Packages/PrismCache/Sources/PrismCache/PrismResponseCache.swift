@@ -234,10 +234,9 @@ public actor PrismResponseCache {
         lookupNow(key)
     }
 
-    /// ``lookup(_:)`` without a hop onto the actor: for Prism's own clients, whose cache hits it
-    /// makes several times faster. Exposed to Prism's own modules only (`@_spi(PrismInternals)`).
-    @_spi(PrismInternals)
-    public nonisolated func lookupNow(_ key: PrismCacheKey) -> PrismCacheLookup {
+    /// ``lookup(_:)`` without a hop onto the actor (Prism's clients use
+    /// `lookupNow(_:decodedBy:)`).
+    nonisolated func lookupNow(_ key: PrismCacheKey) -> PrismCacheLookup {
         let now = now()
         let found = core.withLock { $0.lookup(key, now: now) }
         if case .miss = found, disk != nil { return lookUpOnDisk(key, now: now) }

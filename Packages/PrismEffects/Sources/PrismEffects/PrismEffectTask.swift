@@ -69,12 +69,3 @@ public struct PrismEffectTask: Hashable, Sendable {
         hasher.combine(group.map(ObjectIdentifier.init))
     }
 }
-
-extension PrismEffectTask {
-    /// A handle that already has a group, for a send whose effects start later (a send queued
-    /// behind the action the store is reducing).
-    @_spi(PrismInternals)
-    public static func _withGroup() -> PrismEffectTask {
-        PrismEffectTask(group: EffectGroup())
-    }
-}

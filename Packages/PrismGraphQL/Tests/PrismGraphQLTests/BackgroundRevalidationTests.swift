@@ -1,10 +1,11 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismGraphQL
 
 @Suite("Background revalidation of queries is tracked by the client")
 struct BackgroundRevalidationTests {

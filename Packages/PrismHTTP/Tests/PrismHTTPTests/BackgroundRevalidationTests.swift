@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Background revalidation (staleWhileRevalidate) is tracked by its client")
 struct BackgroundRevalidationTests {

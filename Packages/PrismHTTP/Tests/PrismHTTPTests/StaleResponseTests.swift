@@ -1,9 +1,10 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// When a stale response may answer without the server's word: `stale-while-revalidate` and
 /// `stale-if-error` (RFC 5861), a server that cannot be reached (RFC 9111 §4.2.4), and the

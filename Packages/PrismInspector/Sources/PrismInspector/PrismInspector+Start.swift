@@ -115,7 +115,7 @@ extension PrismInspector where State: Codable, Action: Codable {
             )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.userInfo[.prismSharedValues] = parts.sharedValues
+            encoder.userInfo[PrismSharedTools.valuesKey] = parts.sharedValues
             return try encoder.encode(recording)
         }
         capabilities.encodeStateForTest = { state, sharedValues in try testJSON(state, sharedValues: sharedValues) }
@@ -135,9 +135,9 @@ extension PrismInspector where State: Codable, Action: Codable {
 
 /// `value` as the JSON a generated test decodes: keys sorted (so that an action not `Equatable`
 /// can be matched by its JSON), slashes not escaped.
-private func testJSON(_ value: some Encodable, sharedValues: PrismSharedValues = .current) throws -> String {
+private func testJSON(_ value: some Encodable, sharedValues: PrismSharedTools.Values = .current) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.userInfo[.prismSharedValues] = sharedValues
+    encoder.userInfo[PrismSharedTools.valuesKey] = sharedValues
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

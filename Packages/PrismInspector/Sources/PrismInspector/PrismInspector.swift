@@ -101,7 +101,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         // store on the main actor, so that the store stops recording.
         if server.directory.unregister(storeID) == 0 { server.closeNow() }
         detachFromStore(ObjectIdentifier(history))
-        if journalsShared.withLock({ $0 }) { Task { @MainActor in PrismSharedJournal.end() } }
+        if journalsShared.withLock({ $0 }) { Task { @MainActor in PrismSharedTools.Journal.end() } }
         endStreams()
     }
 
@@ -162,7 +162,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         store?.tools.detach(owner: owner)
         if journalsShared.withLock({ $0 }) {
             journalsShared.withLock { $0 = false }
-            PrismSharedJournal.end()
+            PrismSharedTools.Journal.end()
         }
         for page in pages.values { page.connection.close() }
         pages.removeAll()
@@ -286,7 +286,7 @@ public final class PrismInspector<State: Sendable, Action: Sendable> {
         guard store.tools.attachedOwner == nil else { return false }
         // The history holds shared values by reference: the journal keeps what they were at
         // each snapshot, for the tests and exports written from it.
-        PrismSharedJournal.begin()
+        PrismSharedTools.Journal.begin()
         journalsShared.withLock { $0 = true }
         recorded.record(
             state: store.tools.currentState,

@@ -93,7 +93,7 @@ extension ValueNode {
         budget: inout Budget,
         path: inout Set<ObjectIdentifier>
     ) -> ValueNode {
-        if let shared = value as? any PrismSharedInspectable {
+        if let shared = value as? any PrismSharedTools.Inspectable {
             // `@PrismShared var settings` is stored as `_settings`: the property's name and its
             // value, marked shared. (Not its key: a state decoded from a recording holds the
             // same value, which a diff must not tell apart.)

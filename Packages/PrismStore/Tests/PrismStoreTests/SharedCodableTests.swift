@@ -238,26 +238,26 @@ struct SharedCodableTests {
 
     @Test("while a tool journals, a state is encoded with its shared values as they were at a place in the journal")
     func journal() throws {
-        PrismSharedJournal.begin()
-        defer { PrismSharedJournal.end() }
+        PrismSharedTools.Journal.begin()
+        defer { PrismSharedTools.Journal.end() }
         let state = withDependencies {
             $0.prismSharedStorage = PrismSharedStorage()
         } operation: {
             EditorState()
         }
-        let start = PrismSharedJournal.position
+        let start = PrismSharedTools.Journal.position
         state.settings.fontSize = 20
-        let middle = PrismSharedJournal.position
+        let middle = PrismSharedTools.Journal.position
         state.settings.theme = "dark"
         func encoded(at position: Int) throws -> String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            encoder.userInfo[.prismSharedValues] = PrismSharedJournal.values(at: position)
+            encoder.userInfo[PrismSharedTools.valuesKey] = PrismSharedTools.Journal.values(at: position)
             return String(decoding: try encoder.encode(state), as: UTF8.self)
         }
         #expect(try encoded(at: start).contains(#"{"fontSize":14,"theme":"light"}"#))
         #expect(try encoded(at: middle).contains(#"{"fontSize":20,"theme":"light"}"#))
-        #expect(try encoded(at: PrismSharedJournal.position).contains(#"{"fontSize":20,"theme":"dark"}"#))
+        #expect(try encoded(at: PrismSharedTools.Journal.position).contains(#"{"fontSize":20,"theme":"dark"}"#))
         #expect(try json(state).contains(#"{"fontSize":20,"theme":"dark"}"#), "without values: as it is")
     }
 }

@@ -107,7 +107,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
                 let before = state
                 // Shared values are references, the same in `before` and `state`: note their
                 // values before and after the action too.
-                let (effect, sharedChanges) = PrismSharedTracking.track {
+                let (effect, sharedChanges) = PrismSharedTools.Tracking.track {
                     reducer.reduce(into: &state, action: action)
                 }
                 recorder.record(action: action, before: before, after: state, sharedChanges: sharedChanges)
@@ -543,7 +543,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         // While the closure runs and the states are compared, each shared value the action
         // changed reads as the test expects it (starting from its value before the action, in an
         // exhaustive test) and compares with the value the action left.
-        let difference: String? = PrismSharedTracking.asserting(
+        let difference: String? = PrismSharedTools.Tracking.asserting(
             reduction.sharedChanges,
             startingFromBefore: isExhaustive
         ) {
@@ -560,9 +560,9 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             // A shared value shows its expected value on both sides of the states' diff: its
             // difference is shown apart, by key.
             var parts: [String] = []
-            let stateDifference = PrismSharedTracking.describingStates { diff(expected, reduction.after) }
+            let stateDifference = PrismSharedTools.Tracking.describingStates { diff(expected, reduction.after) }
             if let stateDifference { parts.append(stateDifference) }
-            for shared in PrismSharedTracking.assertedDifferences() {
+            for shared in PrismSharedTools.Tracking.assertedDifferences() {
                 let name = shared.id.map { "Shared value '\($0)'" } ?? "A shared value"
                 let difference =
                     diff(shared.expected, shared.actual) ?? "expected: \(shared.expected)\nactual: \(shared.actual)"

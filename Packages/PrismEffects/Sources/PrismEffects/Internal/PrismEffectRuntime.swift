@@ -14,6 +14,12 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
     /// dependencies of the store that started it).
     public typealias TaskContext = @Sendable (_ body: @Sendable () async -> Void) async -> Void
 
+    /// A handle that already has a group, for a send whose effects start later (a send queued
+    /// behind the action the store is reducing).
+    public func taskWithGroup() -> PrismEffectTask {
+        PrismEffectTask(group: EffectGroup())
+    }
+
     struct Entry: Sendable {
         let action: Action
         let group: EffectGroup

@@ -90,8 +90,7 @@ public struct PrismGraphQLClient: Sendable {
 
     /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
     /// cancelled when the client (its last copy) goes away. A test awaits them.
-    @_spi(PrismInternals)
-    public var backgroundRevalidations: PrismBackgroundRevalidations {
+    var backgroundRevalidations: PrismBackgroundRevalidations {
         revalidations ?? PrismBackgroundRevalidations()
     }
 

@@ -156,17 +156,13 @@ public struct PrismCacheTransaction: Sendable {
         if self.policy != .networkOnly {
             // Read under the cache's lock, without a hop onto its actor: a hit stays on this
             // thread.
-            if let decoding {
-                (lookup, decoded) = cache.lookupNow(key, decodedBy: decoding)
-            } else {
-                lookup = cache.lookupNow(key)
-            }
+            (lookup, decoded) = cache.lookupNow(key, decodedBy: decoding)
             if let entry = lookup.entry, !entry.matches(request) {
                 (lookup, decoded) = (.miss, nil)
                 if let names = entry.varyNames, !names.isEmpty {
                     let variant = key.variant(
                         values: request.values(ofVaried: names))
-                    let other = cache.lookupNow(variant)
+                    let other = cache.lookupNow(variant, decodedBy: nil).lookup
                     if let stored = other.entry, stored.matches(request) {
                         lookup = other
                         slot.key = variant
@@ -433,7 +429,7 @@ public struct PrismCacheTransaction: Sendable {
         let response = exchange.response
         let key = PrismCacheKey.http(
             method: .get, url: exchange.sent.url, digest: PrismCacheKey.credentialDigest(exchange.sent.headers))
-        guard let entry = cache.lookupNow(key).entry else { return }
+        guard let entry = cache.lookupNow(key, decodedBy: nil).lookup.entry else { return }
         let etag = response.headers["ETag"]
         let lastModified = response.headers["Last-Modified"]
         if (etag != nil && etag != entry.etag) || (lastModified != nil && lastModified != entry.lastModified) {

@@ -81,8 +81,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     let channel: TransportChannel
     /// The `staleWhileRevalidate` revalidations running in the background, one per cache key;
     /// cancelled when the client goes away. A test awaits them.
-    @_spi(PrismInternals)
-    public let backgroundRevalidations = PrismBackgroundRevalidations()
+    let backgroundRevalidations = PrismBackgroundRevalidations()
 
     /// The transport `PrismNetworkAdapter()` uses: AsyncHTTPClient on Linux, URLSession on
     /// Apple platforms, and everywhere when Prism is built without its `AsyncHTTPClient`

@@ -17,7 +17,7 @@ struct InspectorCapabilities<State: Sendable, Action: Sendable>: Sendable {
     var encodeRecording: (@Sendable (PrismSessionRecordingParts<State, Action>) throws -> Data)?
     /// A state as the JSON a generated test decodes (keys sorted), its shared values as they
     /// were when it was recorded.
-    var encodeStateForTest: (@Sendable (State, PrismSharedValues) throws -> String)?
+    var encodeStateForTest: (@Sendable (State, PrismSharedTools.Values) throws -> String)?
     /// An action likewise.
     var encodeActionForTest: (@Sendable (Action) throws -> String)?
     /// A state back from that JSON (to find what its `Codable` conformance leaves out).
@@ -32,7 +32,7 @@ struct PrismSessionRecordingParts<State: Sendable, Action: Sendable>: Sendable {
     var initialState: State
     var entries: [(offset: Double, action: Action)]
     /// The shared values of the initial state as they were then (for an export).
-    var sharedValues = PrismSharedValues.current
+    var sharedValues = PrismSharedTools.Values.current
 }
 
 /// A running effect, by the action that started it.

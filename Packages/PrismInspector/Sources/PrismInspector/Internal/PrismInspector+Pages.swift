@@ -252,9 +252,9 @@ extension PrismInspector {
         let sharedValues = recorded.sharedValues(ofSnapshot: snapshot.index)
         let previousSharedValues = previous.map { recorded.sharedValues(ofSnapshot: $0.index) }
         page.send {
-            let state = PrismSharedValues.$inEffect.withValue(sharedValues) { ValueNode(of: snapshot.state) }
+            let state = PrismSharedTools.Values.$inEffect.withValue(sharedValues) { ValueNode(of: snapshot.state) }
             let before = previous.map { previous in
-                PrismSharedValues.$inEffect.withValue(previousSharedValues) { ValueNode(of: previous.state) }
+                PrismSharedTools.Values.$inEffect.withValue(previousSharedValues) { ValueNode(of: previous.state) }
             }
             let actionNode = action.map { ValueNode(of: $0) }
             // An action with a secret in it (anywhere, not only in the part the tree draws) is

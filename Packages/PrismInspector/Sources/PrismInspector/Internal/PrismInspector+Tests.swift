@@ -100,13 +100,13 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
         let action: Action
         let state: State
         /// Its shared values as they were then (the state holds them by reference).
-        let sharedValues: PrismSharedValues
+        let sharedValues: PrismSharedTools.Values
         let byEffect: Bool
         let site: String?
     }
 
     let initialState: State
-    let initialSharedValues: PrismSharedValues
+    let initialSharedValues: PrismSharedTools.Values
     let steps: [Step]
     let effectsOutlastRange: Bool
     let title: String
@@ -115,7 +115,7 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
     let dependencies: String?
     /// The types of the dependency values the store was made with, nil when made without.
     let dependencyOverrides: [String]?
-    let encodeState: (@Sendable (State, PrismSharedValues) throws -> String)?
+    let encodeState: (@Sendable (State, PrismSharedTools.Values) throws -> String)?
     let encodeAction: (@Sendable (Action) throws -> String)?
     let decodeState: (@Sendable (String) throws -> State)?
 
@@ -140,11 +140,13 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
 
     /// The paths of `state` its JSON does not bring back (its `Codable` conformance leaves
     /// them out, or writes them otherwise): empty when the JSON decodes to an equal state.
-    func unencodedPaths(of state: State, tree: ValueNode, json: String, sharedValues: PrismSharedValues) -> [String] {
+    func unencodedPaths(of state: State, tree: ValueNode, json: String, sharedValues: PrismSharedTools.Values)
+        -> [String]
+    {
         guard let decodeState, let decoded = try? decodeState(json) else { return [] }
         guard !Self.equal(state, decoded) else { return [] }
         // The decoded state holds the same shared values (it joins them): seen as they were too.
-        let decodedTree = PrismSharedValues.$inEffect.withValue(sharedValues) { ValueNode(of: decoded) }
+        let decodedTree = PrismSharedTools.Values.$inEffect.withValue(sharedValues) { ValueNode(of: decoded) }
         let lost = tree.diff(to: decodedTree, limit: 20).map(\.path)
         return lost.isEmpty ? ["(state)"] : lost
     }
@@ -174,10 +176,10 @@ struct TestInput<State: Sendable, Action: Sendable>: Sendable {
             }
         }
         // The trees show each state's shared values as they were (the states hold them by reference).
-        var before = PrismSharedValues.$inEffect.withValue(initialSharedValues) { ValueNode(of: initialState) }
+        var before = PrismSharedTools.Values.$inEffect.withValue(initialSharedValues) { ValueNode(of: initialState) }
         var written: [TestGenerator.Step] = []
         for step in steps {
-            let after = PrismSharedValues.$inEffect.withValue(step.sharedValues) { ValueNode(of: step.state) }
+            let after = PrismSharedTools.Values.$inEffect.withValue(step.sharedValues) { ValueNode(of: step.state) }
             let state = encoded(step.state, encodeState.map { encode in { try encode($0, step.sharedValues) } })
             written.append(
                 .init(

@@ -35,7 +35,7 @@
 // naming their types), rather than one that calls the live services.
 //
 // Shared values (`@PrismShared`) are written with their key and as they were at each step (the
-// history holds them by reference; PrismSharedJournal kept their values). The first state joins
+// history holds them by reference; PrismSharedTools.Journal kept their values). The first state joins
 // the test's shared values, those its store changes; the expected states hold theirs as written,
 // and `PrismTestStore` compares them with the values each action left.
 

@@ -277,7 +277,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// A send made while the store is reducing: reduced after the current action.
     @usableFromInline
     func enqueueReentrant(_ action: Action) -> PrismEffectTask {
-        let task = PrismEffectTask._withGroup()
+        let task = effectRuntime.taskWithGroup()
         queue.append((action, task, trace.isOn ? trace.take() : .unknown))
         hasQueuedActions = true
         return task

@@ -56,7 +56,7 @@ public final class PrismTimeTravelDebugger<State>: Observable {
         /// is not known here, and copying a snapshot that holds one costs a call per field.
         let secondsSinceReferenceDate: Double
         /// Where the shared values' journal was when the state was reached
-        /// (``PrismSharedJournal``), while a tool journals; 0 otherwise.
+        /// (``PrismSharedTools.Journal``), while a tool journals; 0 otherwise.
         let sharedPosition: Int
 
         @usableFromInline

@@ -169,8 +169,8 @@ extension PrismShared: Encodable where Value: Encodable {
     ///
     /// An exported recording or a test PrismInspector writes holds shared values so.
     public func encode(to encoder: any Encoder) throws {
-        // A tool writing a recorded state gives the values as they were then (PrismSharedJournal).
-        let then = (encoder.userInfo[.prismSharedValues] as? PrismSharedValues)?.value(of: box) as? Value
+        // A tool writing a recorded state gives the values as they were then (PrismSharedTools.Journal).
+        let then = (encoder.userInfo[PrismSharedTools.valuesKey] as? PrismSharedTools.Values)?.value(of: box) as? Value
         let value = then ?? wrappedValue
         guard let id = box.id else {
             var container = encoder.singleValueContainer()
@@ -287,20 +287,21 @@ extension PrismShared: CustomReflectable {
     }
 }
 
-/// A shared value as tools show it (PrismInspector's tree shows its value under the property's
-/// name, not the wrapper's storage `_name`).
-@_spi(PrismInternals)
-public protocol PrismSharedInspectable {
-    /// The value itself.
-    var sharedValue: Any { get }
+extension PrismSharedTools {
+    /// A shared value as tools show it (PrismInspector's tree shows its value under the property's
+    /// name, not the wrapper's storage `_name`).
+    public protocol Inspectable {
+        /// The value itself.
+        var sharedValue: Any { get }
+    }
 }
 
 @_spi(PrismInternals)
-extension PrismShared: PrismSharedInspectable {
+extension PrismShared: PrismSharedTools.Inspectable {
     /// The value (``wrappedValue``), or the one it had where a tool set the values of a recorded
-    /// state (``PrismSharedValues/inEffect``).
+    /// state (``PrismSharedTools.Values/inEffect``).
     public var sharedValue: Any {
-        if let values = PrismSharedValues.inEffect, let then = values.value(of: box) as? Value { return then }
+        if let values = PrismSharedTools.Values.inEffect, let then = values.value(of: box) as? Value { return then }
         return wrappedValue
     }
 }

@@ -27,7 +27,7 @@ import Synchronization
 /// an access, every change notifies only the observers of this value.
 ///
 /// ## Tests
-/// While a `PrismTestStore` records or checks an action, `PrismSharedTracking` is active and
+/// While a `PrismTestStore` records or checks an action, `PrismSharedTools.Tracking` is active and
 /// a write goes through `noteTrackedWrite()`: recorded with the value before it, or, while the
 /// test's closure describes the expected state, made to `assertion.expected` instead of the
 /// value (see SharedTracking.swift).

@@ -13,108 +13,113 @@ protocol AnySharedBox: AnyObject {
     var assertedDifference: (expected: Any, actual: Any)? { get }
 }
 
-/// A shared value that an action changed: its value before the action and after it.
-@_spi(PrismInternals)
-public struct PrismSharedChange {
-    let box: any AnySharedBox
-    let before: Any
-    let after: Any
+extension PrismSharedTools {
+    /// A shared value that an action changed: its value before the action and after it.
+    public struct Change {
+        let box: any AnySharedBox
+        let before: Any
+        let after: Any
 
-    /// The id of the value's key, or nil for a value of its own.
-    public var sharedID: String? { box.sharedID }
+        /// The id of the value's key, or nil for a value of its own.
+        public var sharedID: String? { box.sharedID }
+    }
 }
 
-/// How `PrismTestStore` sees the shared values an action changes, and checks them against what
-/// the test expects. Main thread only (the test store and reducers run on the main actor).
-///
-/// A shared value is a reference: the state before an action and the state after it hold the
-/// same one, so comparing them compares the value with itself. While the test store's reducer
-/// runs, ``track(_:)`` records the value of each shared value before its first change. While
-/// the test's closure describes the expected state and the states are compared,
-/// ``asserting(_:startingFromBefore:_:)`` puts each changed value in assertion mode: reads see
-/// the expected value (the one before the action, in an exhaustive test), the closure's writes
-/// change it, and `==` compares it with the value the action left.
-@_spi(PrismInternals)
-public enum PrismSharedTracking {
-    typealias Entry = SharedTrackingState.Entry
-    private static var isTracking: Bool {
-        get { SharedTrackingState.isTracking }
-        set { SharedTrackingState.isTracking = newValue }
-    }
-    private static var isAsserting: Bool {
-        get { SharedTrackingState.isAsserting }
-        set { SharedTrackingState.isAsserting = newValue }
-    }
-    private static var isActive: Bool {
-        get { SharedTrackingState.isActive }
-        set { SharedTrackingState.isActive = newValue }
-    }
-    private static var log: [ObjectIdentifier: Entry] {
-        get { SharedTrackingState.log }
-        set { SharedTrackingState.log = newValue }
-    }
-    private static var asserted: [any AnySharedBox] {
-        get { SharedTrackingState.asserted }
-        set { SharedTrackingState.asserted = newValue }
-    }
-
-    /// Runs `body` (a reducer) and returns, with its result, every shared value it changed.
-    public static func track<Result>(_ body: () throws -> Result) rethrows -> (Result, [PrismSharedChange]) {
-        precondition(!isTracking && !isAsserting, "PrismSharedTracking.track: already tracking.")
-        isTracking = true
-        isActive = true
-        defer {
-            isTracking = false
-            isActive = false
-            log = [:]
+extension PrismSharedTools {
+    /// How `PrismTestStore` sees the shared values an action changes, and checks them against what
+    /// the test expects. Main thread only (the test store and reducers run on the main actor).
+    ///
+    /// A shared value is a reference: the state before an action and the state after it hold the
+    /// same one, so comparing them compares the value with itself. While the test store's reducer
+    /// runs, ``track(_:)`` records the value of each shared value before its first change. While
+    /// the test's closure describes the expected state and the states are compared,
+    /// ``asserting(_:startingFromBefore:_:)`` puts each changed value in assertion mode: reads see
+    /// the expected value (the one before the action, in an exhaustive test), the closure's writes
+    /// change it, and `==` compares it with the value the action left.
+    public enum Tracking {
+        typealias Entry = SharedTrackingState.Entry
+        private static var isTracking: Bool {
+            get { SharedTrackingState.isTracking }
+            set { SharedTrackingState.isTracking = newValue }
         }
-        let result = try body()
-        let changes = log.values.map { PrismSharedChange(box: $0.box, before: $0.before, after: $0.box.currentValue) }
-        return (result, changes)
-    }
-
-    /// The shared values in assertion mode whose expected value differs from the one the action
-    /// left, by key id: what to show beside the diff of the states (where a shared value shows
-    /// its expected value on both sides). Call inside ``asserting(_:startingFromBefore:_:)``.
-    public static func assertedDifferences() -> [(id: String?, expected: Any, actual: Any)] {
-        asserted.compactMap { box in
-            box.assertedDifference.map { (box.sharedID, $0.expected, $0.actual) }
+        private static var isAsserting: Bool {
+            get { SharedTrackingState.isAsserting }
+            set { SharedTrackingState.isAsserting = newValue }
         }
-    }
-
-    /// Runs `body` (the diff of the expected state and the actual one, for a failure message)
-    /// with every shared value in assertion mode equal to any other holder: its difference is
-    /// shown apart, by key (``assertedDifferences()``), and in the states' diff it would read
-    /// "not equal" with the same value on both sides. Call inside
-    /// ``asserting(_:startingFromBefore:_:)``.
-    public static func describingStates<Result>(_ body: () throws -> Result) rethrows -> Result {
-        SharedTrackingState.isDescribing = true
-        defer { SharedTrackingState.isDescribing = false }
-        return try body()
-    }
-
-    /// Runs `body` (the test's closure and the comparison of the states) with each of `changes`
-    /// in assertion mode, expecting its value before the change when `startingFromBefore` (an
-    /// exhaustive test), after it otherwise.
-    public static func asserting<Result>(
-        _ changes: [PrismSharedChange],
-        startingFromBefore: Bool,
-        _ body: () throws -> Result
-    ) rethrows -> Result {
-        precondition(!isTracking && !isAsserting, "PrismSharedTracking.asserting: already tracking.")
-        for change in changes {
-            change.box.beginAssertion(expected: startingFromBefore ? change.before : change.after, actual: change.after)
+        private static var isActive: Bool {
+            get { SharedTrackingState.isActive }
+            set { SharedTrackingState.isActive = newValue }
         }
-        asserted = changes.map(\.box)
-        isAsserting = true
-        isActive = true
-        defer {
-            for box in asserted { box.endAssertion() }
-            asserted = []
-            isAsserting = false
-            isActive = false
+        private static var log: [ObjectIdentifier: Entry] {
+            get { SharedTrackingState.log }
+            set { SharedTrackingState.log = newValue }
         }
-        return try body()
+        private static var asserted: [any AnySharedBox] {
+            get { SharedTrackingState.asserted }
+            set { SharedTrackingState.asserted = newValue }
+        }
+
+        /// Runs `body` (a reducer) and returns, with its result, every shared value it changed.
+        public static func track<Result>(_ body: () throws -> Result) rethrows -> (Result, [PrismSharedTools.Change]) {
+            precondition(!isTracking && !isAsserting, "PrismSharedTools.Tracking.track: already tracking.")
+            isTracking = true
+            isActive = true
+            defer {
+                isTracking = false
+                isActive = false
+                log = [:]
+            }
+            let result = try body()
+            let changes = log.values.map {
+                PrismSharedTools.Change(box: $0.box, before: $0.before, after: $0.box.currentValue)
+            }
+            return (result, changes)
+        }
+
+        /// The shared values in assertion mode whose expected value differs from the one the action
+        /// left, by key id: what to show beside the diff of the states (where a shared value shows
+        /// its expected value on both sides). Call inside ``asserting(_:startingFromBefore:_:)``.
+        public static func assertedDifferences() -> [(id: String?, expected: Any, actual: Any)] {
+            asserted.compactMap { box in
+                box.assertedDifference.map { (box.sharedID, $0.expected, $0.actual) }
+            }
+        }
+
+        /// Runs `body` (the diff of the expected state and the actual one, for a failure message)
+        /// with every shared value in assertion mode equal to any other holder: its difference is
+        /// shown apart, by key (``assertedDifferences()``), and in the states' diff it would read
+        /// "not equal" with the same value on both sides. Call inside
+        /// ``asserting(_:startingFromBefore:_:)``.
+        public static func describingStates<Result>(_ body: () throws -> Result) rethrows -> Result {
+            SharedTrackingState.isDescribing = true
+            defer { SharedTrackingState.isDescribing = false }
+            return try body()
+        }
+
+        /// Runs `body` (the test's closure and the comparison of the states) with each of `changes`
+        /// in assertion mode, expecting its value before the change when `startingFromBefore` (an
+        /// exhaustive test), after it otherwise.
+        public static func asserting<Result>(
+            _ changes: [PrismSharedTools.Change],
+            startingFromBefore: Bool,
+            _ body: () throws -> Result
+        ) rethrows -> Result {
+            precondition(!isTracking && !isAsserting, "PrismSharedTools.Tracking.asserting: already tracking.")
+            for change in changes {
+                change.box.beginAssertion(
+                    expected: startingFromBefore ? change.before : change.after, actual: change.after)
+            }
+            asserted = changes.map(\.box)
+            isAsserting = true
+            isActive = true
+            defer {
+                for box in asserted { box.endAssertion() }
+                asserted = []
+                isAsserting = false
+                isActive = false
+            }
+            return try body()
+        }
     }
 }
 
@@ -147,6 +152,6 @@ enum SharedTrackingState {
     @usableFromInline
     nonisolated(unsafe) static var asserted: [any AnySharedBox] = []
     /// Whether a failure's diff of the states is being made (see
-    /// `PrismSharedTracking.describingStates`).
+    /// `PrismSharedTools.Tracking.describingStates`).
     nonisolated(unsafe) static var isDescribing = false
 }

@@ -49,10 +49,10 @@ extension PrismStoreTools {
         }
 
         /// The values shared values had when the snapshot numbered `index` was reached, while a
-        /// tool journals them (``PrismSharedJournal``): to encode its state as it was.
-        public func sharedValues(ofSnapshot index: Int) -> PrismSharedValues {
+        /// tool journals them (``PrismSharedTools.Journal``): to encode its state as it was.
+        public func sharedValues(ofSnapshot index: Int) -> PrismSharedTools.Values {
             guard let offset = debugger.offset(of: index), SharedJournalState.isOn else { return .current }
-            return PrismSharedJournal.values(at: debugger.buffer[offset].sharedPosition)
+            return PrismSharedTools.Journal.values(at: debugger.buffer[offset].sharedPosition)
         }
 
         /// The snapshots numbered `index` and later, oldest first, without observing the

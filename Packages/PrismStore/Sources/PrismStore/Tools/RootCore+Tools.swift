@@ -312,7 +312,7 @@ struct ActionLogEntry<State, Action> {
     var reduceNanoseconds: Int64
     @usableFromInline
     var origin: ActionOrigin
-    /// Where the shared values' journal was when the action was reduced (PrismSharedJournal).
+    /// Where the shared values' journal was when the action was reduced (PrismSharedTools.Journal).
     @usableFromInline
     var sharedPosition: Int
 

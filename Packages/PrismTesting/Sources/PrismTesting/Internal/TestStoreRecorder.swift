@@ -11,7 +11,7 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable> {
         let before: State
         let after: State
         /// The shared values the action changed, with their values before and after it.
-        let sharedChanges: [PrismSharedChange]
+        let sharedChanges: [PrismSharedTools.Change]
     }
 
     /// Set by the test store around its own `send`: the next reduction is the sent action.
@@ -24,7 +24,7 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable> {
         self.checks = checks
     }
 
-    func record(action: Action, before: State, after: State, sharedChanges: [PrismSharedChange]) {
+    func record(action: Action, before: State, after: State, sharedChanges: [PrismSharedTools.Change]) {
         let reduction = Reduction(action: action, before: before, after: after, sharedChanges: sharedChanges)
         if capturesSentAction {
             capturesSentAction = false

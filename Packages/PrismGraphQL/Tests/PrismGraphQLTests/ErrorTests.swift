@@ -1,8 +1,9 @@
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Failures to get a GraphQL answer are PrismGraphQLErrors that keep status and body")
 struct ErrorTests {

@@ -1,8 +1,9 @@
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// GraphQL over HTTP (the GraphQL Foundation's draft) against a server that answers each way a
 /// compliant server may: both media types, 200 or 4xx for `"data": null`, GET.

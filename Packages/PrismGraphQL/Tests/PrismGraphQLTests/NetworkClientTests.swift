@@ -1,9 +1,10 @@
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Through PrismHTTP's client: interceptors, authentication, retries")
 struct NetworkClientTests {

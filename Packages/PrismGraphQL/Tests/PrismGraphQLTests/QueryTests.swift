@@ -1,8 +1,9 @@
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Queries against the GraphQL test server")
 struct QueryTests {

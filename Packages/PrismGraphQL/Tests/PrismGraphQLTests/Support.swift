@@ -1,8 +1,9 @@
 import Foundation
 import PrismCache
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// The transports every behaviour is tested on: PrismHTTP's two.
 typealias TransportKind = PrismTransportKind

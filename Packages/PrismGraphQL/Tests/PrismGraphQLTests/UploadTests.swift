@@ -1,9 +1,10 @@
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// File uploads by the GraphQL multipart request specification, against the test server, which
 /// parses the multipart body byte for byte and puts each file into the variables.

@@ -1,8 +1,9 @@
 import Foundation
 import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("The client's cache has a byte budget")
 struct CacheBudgetTests {

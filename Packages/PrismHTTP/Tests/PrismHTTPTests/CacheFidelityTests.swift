@@ -1,10 +1,11 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismSupport
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// What a stored response looks like when it comes back: its age (RFC 9111 §4.2.3, §5.1), its
 /// field lines as received (§3.1), and after a 304, the fields the 304 carried (§4.3.4).

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// What drops a stored response: an unsafe method on its URL (RFC 9111 §4.4), a redirect that
 /// must not be stored under the URL that was redirected, and the app itself.

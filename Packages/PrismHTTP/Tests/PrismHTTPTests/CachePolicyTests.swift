@@ -1,9 +1,10 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// The policies a caller picks per request: always asking the server, the network first with a
 /// stored response as the fallback, and the cache only.

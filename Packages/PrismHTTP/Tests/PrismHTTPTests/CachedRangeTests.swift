@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// A complete stored response answers a range request with the part asked for (RFC 9111 §3.4,
 /// RFC 9110 §14), from the cache, without asking the server.

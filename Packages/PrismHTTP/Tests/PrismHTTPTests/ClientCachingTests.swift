@@ -1,9 +1,10 @@
 import Foundation
 import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Client caching against the test server")
 struct ClientCachingTests {

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// A client is let go when its owner lets go of it, whatever it was doing: nothing of a request,
 /// a streamed body or an event stream keeps the adapter or its transport alive (a screen that

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Client against the test server")
 struct ClientTests {

@@ -1,9 +1,10 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismSupport
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Downloads: streamed to a hidden file, checked, moved into place; resumed with Range and If-Range")
 struct DownloadTests {

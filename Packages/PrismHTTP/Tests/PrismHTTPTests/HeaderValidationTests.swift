@@ -1,7 +1,8 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Headers with CR, LF or NUL are refused before any transport, and nothing is sent")
 struct HeaderValidationTests {

@@ -1,7 +1,8 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

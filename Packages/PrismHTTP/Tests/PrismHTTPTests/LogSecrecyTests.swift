@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("No secret reaches a log line, at any level, whatever fails")
 struct LogSecrecyTests {

@@ -1,9 +1,10 @@
 import Foundation
 @_spi(PrismInternals) import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// A client whose cache keeps its responses in a folder: after a relaunch, with the server gone,
 /// what was stored still answers, within the rules of each policy.

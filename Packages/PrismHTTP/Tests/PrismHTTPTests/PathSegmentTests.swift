@@ -1,7 +1,8 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Paths built from user input cannot climb or split; query values keep their plus signs")
 struct PathSegmentTests {

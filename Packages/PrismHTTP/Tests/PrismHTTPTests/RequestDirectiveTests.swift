@@ -1,9 +1,10 @@
 import Foundation
 import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// A request's own `Cache-Control` (RFC 9111 §5.2.1) and `Pragma` (§5.4).
 @Suite("A request's own Cache-Control: no-cache, max-age=0, only-if-cached, Pragma")

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("A body larger than the limit is refused as it arrives, not after it filled memory")
 struct ResponseSizeLimitTests {

@@ -1,9 +1,10 @@
 import Foundation
 import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("no-cache and must-revalidate are honoured under every policy; error statuses are cached only when allowed")
 struct RevalidationRulesTests {

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Server-Sent Events over the wire: parsing, reconnection with Last-Event-ID, retry, 204")
 struct ServerSentEventStreamTests {

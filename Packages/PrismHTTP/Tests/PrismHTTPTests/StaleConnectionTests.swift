@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// A server that closes a kept-alive connection just as the client reuses it: the request never
 /// reached the application, and an idempotent one is sent again on a new connection (RFC 9110

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import PrismCache
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 #if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Token refresh: failures reach every waiter, cancellation is immediate, storms are bounded, no deadlock")
 struct TokenRefreshTests {

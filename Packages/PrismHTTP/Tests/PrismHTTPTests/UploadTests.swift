@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismSupport
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

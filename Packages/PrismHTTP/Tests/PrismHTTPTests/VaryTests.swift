@@ -1,7 +1,8 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Vary: a cached response is served only to a request with the same values")
 struct VaryTests {

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 /// Responses that vary (RFC 9111 §4.1): each variant is kept beside the others, equivalent
 /// requests select the same one, and an unsafe method drops them all.

@@ -1,8 +1,9 @@
 import Foundation
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 @Suite("Timeouts cover the whole response: a server cannot hold a request past its timeout")
 struct WholeResponseTimeoutTests {

@@ -3,9 +3,10 @@
 // api.example.com (a second test keeps that URL and redirects it through a PrismHTTP interceptor).
 import Foundation
 import PrismGraphQL
-@_spi(PrismInternals) import PrismHTTP
 import PrismTestServer
 import Testing
+
+@_spi(PrismInternals) @testable import PrismHTTP
 
 struct UserData: Decodable, Sendable {
     struct User: Decodable, Sendable {

@@ -133,9 +133,15 @@ public struct PrismHTTPError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The error for `response`, whose status the request does not accept: it keeps the status, the
-    /// headers and the body.
-    @_spi(PrismInternals)
+    /// The error for `response`, whose status the request does not accept (code
+    /// ``Code/unacceptableStatus``): it keeps the status, the headers and the body. What
+    /// ``PrismNetworkClient/request(on:options:)`` throws; for a response from
+    /// ``PrismNetworkClient/send(_:)`` that the caller does not accept either.
+    ///
+    /// ```swift
+    /// let response = try await client.send(prepared)
+    /// guard response.isSuccess else { throw PrismHTTPError.unacceptable(response, method: .get) }
+    /// ```
     public static func unacceptable(_ response: PrismHTTPResponse, method: PrismNetworkMethod? = nil) -> PrismHTTPError
     {
         PrismHTTPError(

@@ -2,14 +2,13 @@
 /// run every behaviour on. Where AsyncHTTPClient is not built (Apple platforms),
 /// ``asyncHTTPClient`` makes a URLSession transport too.
 ///
-/// Exposed to Prism's own modules and tests only (`@_spi(PrismInternals)`): not a stable API.
-@_spi(PrismInternals)
-public enum PrismTransportKind: String, CaseIterable, Sendable {
+/// Internal: the tests import PrismHTTP `@testable`.
+enum PrismTransportKind: String, CaseIterable, Sendable {
     case asyncHTTPClient
     case urlSession
 
     /// A new transport of this kind with `configuration`.
-    public func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
+    func make(_ configuration: PrismTransportConfiguration = .default) -> any PrismHTTPTransport {
         switch self {
         case .asyncHTTPClient:
             #if AsyncHTTPClient && os(Linux)

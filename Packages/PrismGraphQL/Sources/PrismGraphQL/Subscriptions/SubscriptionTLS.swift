@@ -33,18 +33,22 @@ enum SubscriptionTLS {
             } else if !roots.isEmpty {
                 configuration.additionalTrustRoots = [.certificates(roots)]
             }
-            switch tls.clientIdentity?.material {
-            case nil:
-                break
-            case .pem(let chain, let keyPEM):
-                configuration.certificateChain = try chain.map {
-                    .certificate(try NIOSSLCertificate(bytes: Array($0.derBytes), format: .der))
-                }
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem))
-            case .pkcs12(let bundle, let passphrase):
-                let opened = try NIOSSLPKCS12Bundle(buffer: Array(bundle), passphrase: Array(passphrase.utf8))
-                configuration.certificateChain = opened.certificateChain.map { .certificate($0) }
-                configuration.privateKey = .privateKey(opened.privateKey)
+            if let identity = tls.clientIdentity {
+                let (chain, key): ([NIOSSLCertificateSource], NIOSSLPrivateKeySource) = try identity.withMaterial(
+                    pem: { chain, keyPEM in
+                        (
+                            try chain.map {
+                                .certificate(try NIOSSLCertificate(bytes: Array($0.derBytes), format: .der))
+                            },
+                            .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem))
+                        )
+                    },
+                    pkcs12: { bundle, passphrase in
+                        let opened = try NIOSSLPKCS12Bundle(buffer: Array(bundle), passphrase: Array(passphrase.utf8))
+                        return (opened.certificateChain.map { .certificate($0) }, .privateKey(opened.privateKey))
+                    })
+                configuration.certificateChain = chain
+                configuration.privateKey = key
             }
         } catch {
             throw PrismHTTPError(

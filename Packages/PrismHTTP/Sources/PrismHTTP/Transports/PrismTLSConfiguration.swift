@@ -201,8 +201,7 @@ public struct PrismCertificatePin: Sendable, Hashable {
 /// subscription socket take both.
 public struct PrismClientIdentity: Sendable, Hashable {
     /// How the identity is held.
-    @_spi(PrismInternals)
-    public enum Material: Sendable, Hashable {
+    enum Material: Sendable, Hashable {
         /// A certificate chain (leaf first) and the PEM of its key.
         case pem(chain: [PrismCertificate], privateKeyPEM: String)
         /// A PKCS#12 bundle and its passphrase.
@@ -210,8 +209,22 @@ public struct PrismClientIdentity: Sendable, Hashable {
     }
 
     /// How the identity is held.
+    let material: Material
+
+    /// Hands the identity's material to the one closure that fits how it is held: `pem` with the
+    /// certificate chain (leaf first) and the private key's PEM text, or `pkcs12` with the bundle
+    /// and its passphrase. For Prism's own TLS set-ups outside PrismHTTP (PrismGraphQL's
+    /// subscription socket); exposed to Prism's modules only (`@_spi(PrismInternals)`).
     @_spi(PrismInternals)
-    public let material: Material
+    public func withMaterial<T>(
+        pem: (_ chain: [PrismCertificate], _ privateKeyPEM: String) throws -> T,
+        pkcs12: (_ bundle: Data, _ passphrase: String) throws -> T
+    ) rethrows -> T {
+        switch material {
+        case .pem(let chain, let key): try pem(chain, key)
+        case .pkcs12(let bundle, let passphrase): try pkcs12(bundle, passphrase)
+        }
+    }
 
     /// An identity from PEM texts: the certificate (then any intermediates) and its private key
     /// (PKCS#8 `PRIVATE KEY`, or `EC PRIVATE KEY` / `RSA PRIVATE KEY`).

@@ -94,6 +94,6 @@ struct ChildStoreTests {
         let row = try #require(store.scope(state: \.rows, id: 5, action: ListAction.row))
         #expect(!root.needsObservation)
         _ = row.state
-        #expect(root.hasWatchers)
+        #expect(root.observation.hasWatchers)
     }
 }

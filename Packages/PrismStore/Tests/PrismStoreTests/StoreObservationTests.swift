@@ -189,24 +189,24 @@ struct StoreObservationTests {
         } onChange: {
             told.mutate { $0 += 1 }
         }
-        #expect(root.watchers.count == 1)
+        #expect(root.observation.watchers.count == 1)
         // Read again and again between sends: listed once.
         for _ in 0..<5 { _ = store.count }
-        #expect(root.watchers.count == 1)
+        #expect(root.observation.watchers.count == 1)
         store.send(.increment)
         #expect(told.wrappedValue == 1)
         // Told and not read since: still listed until the next send finds it unread.
-        #expect(root.watchers.count == 1)
+        #expect(root.observation.watchers.count == 1)
         store.send(.increment)
-        #expect(root.watchers.isEmpty)
+        #expect(root.observation.watchers.isEmpty)
         #expect(root.needsObservation == false)
         // Read again: listed again, and told about the next change.
         let observer = ObservationCounter { _ = store.count }
-        #expect(root.watchers.count == 1)
+        #expect(root.observation.watchers.count == 1)
         store.send(.noop)
         store.send(.increment)
         #expect(observer.count == 1)
-        #expect(root.watchers.count == 1)
+        #expect(root.observation.watchers.count == 1)
         #expect(store.count == 3)
     }
 

@@ -202,3 +202,36 @@ public struct PrismReducerArray<Element: PrismReducer>: PrismReducer {
         return effect
     }
 }
+
+/// One reducer made of several, listed in a ``PrismReducerBuilder`` block: they run in order on
+/// the same state, and their effects are merged.
+///
+/// ```swift
+/// let reducer = PrismCombineReducers {
+///     AnalyticsReducer()
+///     AppCoreReducer()
+/// }
+/// ```
+public struct PrismCombineReducers<Reducers: PrismReducer>: PrismReducer {
+    /// The state it runs on.
+    public typealias State = Reducers.State
+    /// The actions it handles.
+    public typealias Action = Reducers.Action
+
+    @usableFromInline
+    let reducers: Reducers
+
+    /// Combines the reducers `build` lists.
+    @inlinable
+    public init<BuilderState, BuilderAction>(
+        @PrismReducerBuilder<BuilderState, BuilderAction> _ build: () -> Reducers
+    ) where BuilderState == Reducers.State, BuilderAction == Reducers.Action {
+        self.reducers = build()
+    }
+
+    /// Runs the reducers for `action`, as described above.
+    @inlinable
+    public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
+        reducers.reduce(into: &state, action: action)
+    }
+}

@@ -118,7 +118,7 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
     @inlinable
     public func reduce(into state: inout ParentState, action: ParentAction) -> PrismEffect<ParentAction> {
         guard let childAction = toChildAction(action) else { return .none }
-        if SharedReduceMarker.shared.link != nil { return reduceShowingStore(into: &state, childAction: childAction) }
+        if ReduceMarker.shared.link != nil { return reduceShowingStore(into: &state, childAction: childAction) }
         return reduceChild(into: &state, childAction: childAction)
     }
 

@@ -59,8 +59,8 @@ extension PrismStore {
         core.root?.setEffectContext { body in
             await dependencies.yield { await body() }
         }
-        core.root?.reducerType = R.self
-        core.root?.dependencyOverrides = overrides
+        core.root?.madeWith.reducerType = R.self
+        core.root?.madeWith.dependencyOverrides = overrides
     }
 }
 

@@ -104,7 +104,7 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         reducer: R
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState) { reducer.reduce(into: &$0, action: $1) }
-        core.root?.reducerType = R.self
+        core.root?.madeWith.reducerType = R.self
     }
 
     /// Creates a store that runs `reducer`, then `middleware`, for every action.

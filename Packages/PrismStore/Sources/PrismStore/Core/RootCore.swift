@@ -27,10 +27,7 @@ import PrismSupport
 ///   cost is one projection and one `==` of that part per send, while somebody looks.
 @usableFromInline
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
-    @usableFromInline
-    let registrar = StateRegistrar()
-    @usableFromInline
-    let reads = StoreReads()
+    // MARK: The state and the reducer
 
     /// The state lives behind a pointer so that the reducer's `inout` access is not a
     /// dynamically checked access to a class property (exclusivity checks cost ~10 ns).
@@ -49,78 +46,54 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     var version: UInt64 = 1
     @usableFromInline
     let reducer: (inout State, Action) -> PrismEffect<Action>
-    /// The type of the reducer the store was made with, when made with one (a tool that writes
-    /// tests names it).
-    @usableFromInline
-    var reducerType: Any.Type?
-    /// The types of the dependency values the store was made with
-    /// (`PrismStore(initialState:reducer:withDependencies:)`), nil when made without: a tool
-    /// that writes tests says which a test must set.
-    var dependencyOverrides: [String]?
-    private let effectRuntime = PrismEffectRuntime<Action>()
 
-    /// Whether somebody read the root's state since the last change it was told about.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isObserved = false
-    /// The registered watchers, held strongly; each one's owner holds it too, so one that
-    /// only this list references has no owner left and is dropped (see `checkWatchers`).
-    @exclusivity(unchecked) private(set) var watchers: [Watcher] = []
-    @exclusivity(unchecked) private var watchersAtLastSweep = 0
-    /// Scratch for `checkWatchers`: kept to spare an allocation per send.
-    @exclusivity(unchecked) private var changedWatchers: [Watcher] = []
-    /// Whether a scoped or derived store is watching (see `Watcher`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasWatchers = false
-    /// `isObserved || hasWatchers || recording != nil`: the one flag the fast path checks.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var needsObservation = false
-
-    /// What a tool that watches every reduce (PrismInspector) attached, while one is: its log
-    /// and its hooks, in one object (see RootCore+Tap.swift). Checked after `needsObservation`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var recording: StoreRecording<State, Action>?
-    /// The call site of the send under way, while a tool traces (see `SendTrace`).
-    @usableFromInline
-    let trace = SendTrace()
-    /// Who attached `recording`, when it was attached with an owner: only that owner detaches
-    /// it, and no other owner attaches over it.
-    var tapOwner: ObjectIdentifier?
-
-    /// What marks the reducer as running for shared values (`SharedReduceMarker`), so that
-    /// their reads in it skip Observation: set when the first shared value was made before
-    /// this store (its state holds them); a store made earlier reads them at full price.
-    @usableFromInline
-    let marksShared = SharedReads.areInUse
-    /// `marksShared`, or the store has not reduced an action yet (its first publishes it to the
-    /// reducers that ask for it, `PrismStoreContext`): whether a reduce takes `reduceMarked`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var marksReduces = true
-    /// `SharedReduceMarker.shared`, which lives as long as the process: not retained per use.
-    @usableFromInline
-    unowned(unsafe) let reduceMarker = SharedReduceMarker.shared
+    // MARK: Sending
 
     /// Whether the store is reducing; a send that arrives meanwhile is queued.
     @usableFromInline
     @exclusivity(unchecked)
     var isSending = false
-    /// Whether `queue` holds actions; checked before the fast path returns.
+    /// The actions sent while the store was reducing, reduced before the outer send returns.
     @usableFromInline
     @exclusivity(unchecked)
-    var hasQueuedActions = false
-    /// Queued actions, each with the task it is reduced on behalf of (nil: the send's) and,
-    /// while a tool traces, where it came from.
-    private var queue: [(action: Action, task: PrismEffectTask?, origin: ActionOrigin)] = []
-    private var queueHead = 0
-
+    var queue = ActionQueue<Action>()
+    private let effectRuntime = PrismEffectRuntime<Action>()
+    /// What a reduce marks for the code it runs: that a reducer runs (shared values) and which
+    /// store it runs in (`PrismStoreContext`). See `ReduceMarks`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var marks = ReduceMarks()
     /// What reducers that asked for this store were given (`PrismStoreContext`), and who hears
-    /// the app replace the state.
-    private var madeLink: StoreLink<State>?
-    private var replacementListeners: [@MainActor (State) -> Void] = []
+    /// the app replace the state through it.
+    private var context: (link: StoreLink<State>, replacementListeners: [@MainActor (State) -> Void])?
+
+    // MARK: The two parts, each behind one check
+
+    /// Who looks at the state: the registrar, the watchers, the member readers. A send looks
+    /// at it only when `needsObservation`.
+    @usableFromInline
+    let observation = RootObservation()
+    /// `observation.isLookedAt || tools != nil`: the one flag the fast path checks.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var needsObservation = false
+    /// What a tool attached (PrismInspector, a history, a test store's lock): its listener, its
+    /// log, its lock, in one object (see RootCore+Tools.swift); nil while none is. Checked
+    /// after `needsObservation`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tools: RootTools<State, Action>?
+    /// The call site of the send under way, while a tool traces: one slot shared with every
+    /// store of this tree (see `SendTrace`).
+    @usableFromInline
+    let trace = SendTrace()
+    /// What the store was made with, for a tool that writes tests.
+    @usableFromInline
+    var madeWith = MadeWith()
+
+    /// The readers of members and the child stores this store gave out (see `StoreCore`).
+    @usableFromInline
+    let reads = StoreReads()
 
     @usableFromInline
     init(
@@ -165,6 +138,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     }
 
     @usableFromInline
+    var registrar: StateRegistrar { observation }
+
+    @usableFromInline
     var observedState: State { observedRootState }
 
     @usableFromInline
@@ -173,11 +149,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// The state, recorded as read: the next change notifies the registrar.
     @inlinable
     var observedRootState: State {
-        registrar.accessState()
-        if !isObserved {
-            isObserved = true
-            needsObservation = true
-        }
+        if observation.noteStateRead() { needsObservation = true }
         return statePointer.pointee
     }
 
@@ -196,7 +168,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         }
         isSending = true
         let effect = reduce(action)
-        if effect.isNone && !hasQueuedActions {
+        if effect.isNone && !queue.hasActions {
             isSending = false
             return PrismEffectTask()
         }
@@ -206,44 +178,45 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// Applies `action` to the state and notifies whoever is looking.
     @inlinable
     func reduce(_ action: Action) -> PrismEffect<Action> {
-        if marksReduces || reduceMarker.linkWanted { return reduceMarked(action) }
+        if marks.everyReduce || marks.marker.linkWanted { return reduceMarked(action) }
         return reduceUnmarked(action)
     }
 
     /// `reduce` with the marks a reducer may look for: that a reducer runs, for shared values
-    /// (`marksShared`), and this store's link, on its first action and while a reducer asks for
+    /// (`marks.shared`), and this store's link, on its first action and while a reducer asks for
     /// its store (`PrismStoreContext`). After the outermost reduce that published a link, nobody
     /// asks any more until somebody asks again.
     @usableFromInline
     @inline(never)
     func reduceMarked(_ action: Action) -> PrismEffect<Action> {
-        marksReduces = marksShared
-        let publishes = reduceMarker.linkWanted || madeLink == nil
-        let outerLink = reduceMarker.link
-        if publishes { reduceMarker.link = link }
+        let marker = marks.marker
+        marks.everyReduce = marks.shared
+        let publishes = marker.linkWanted || context == nil
+        let outerLink = marker.link
+        if publishes { marker.link = link }
         let effect: PrismEffect<Action>
-        if marksShared {
-            let outer = reduceMarker.begin()
+        if marks.shared {
+            let outer = marker.begin()
             effect = reduceUnmarked(action)
-            reduceMarker.end(outer)
+            marker.end(outer)
         } else {
             effect = reduceUnmarked(action)
         }
         if publishes {
-            reduceMarker.link = outerLink
-            if outerLink == nil { reduceMarker.linkWanted = false }
+            marker.link = outerLink
+            if outerLink == nil { marker.linkWanted = false }
         }
         return effect
     }
 
     /// This store as a reducer sees it (`PrismStoreContext`), made the first time one asks.
     private var link: StoreLink<State> {
-        if let made = madeLink { return made }
+        if let context { return context.link }
         let made = StoreLink<State>(
             read: { [weak self] in self?.stateForStorage() },
-            listen: { [weak self] body in self?.replacementListeners.append(body) }
+            listen: { [weak self] body in self?.context?.replacementListeners.append(body) }
         )
-        madeLink = made
+        context = (made, [])
         return made
     }
 
@@ -254,23 +227,24 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
             version &+= 1
             return effect
         }
-        if let recording {
-            return reduceRecorded(action, into: recording)
+        if let tools {
+            return reduceRecorded(action, into: tools)
         }
-        if hasWatchers {
+        let observation = self.observation
+        if observation.hasWatchers {
             return reduceObserved(action)
         }
         // Only readers of the whole state are looking: tell them around the reducer.
-        isObserved = false
+        observation.isObserved = false
         needsObservation = false
-        registrar.willSetState()
+        observation.willSetState()
         let effect = reducer(&statePointer.pointee, action)
         version &+= 1
         // A reader that read again while told observes from here, like any `Observable`'s;
         // one that read a scoped store registered a watcher, checked now.
-        if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers || recording != nil
-        registrar.didSetState()
+        if observation.hasWatchers { observation.checkWatchers(root: self) }
+        needsObservation = observation.isLookedAt || tools != nil
+        observation.didSetState()
         return effect
     }
 
@@ -278,8 +252,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     func enqueueReentrant(_ action: Action) -> PrismEffectTask {
         let task = effectRuntime.taskWithGroup()
-        queue.append((action, task, trace.isOn ? trace.take() : .unknown))
-        hasQueuedActions = true
+        queue.append(action, task: task, origin: trace.isOn ? trace.take() : .unknown)
         return task
     }
 
@@ -321,16 +294,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         for task: PrismEffectTask?,
         origin: ActionOrigin = ActionOrigin(site: nil, byEffect: true)
     ) {
-        queue.append((action, task, origin))
-        hasQueuedActions = true
+        queue.append(action, task: task, origin: origin)
     }
 
-    /// Queues actions a tool held (see `StoreRecording.isLocked`), in order, to be reduced on
+    /// Queues actions a tool held (see `RootTools.isLocked`), in order, to be reduced on
     /// behalf of the send under way; reduces them now if no send is under way.
     func release(_ held: [(action: Action, origin: ActionOrigin)]) {
         guard !held.isEmpty else { return }
-        for (action, origin) in held { queue.append((action, nil, origin)) }
-        hasQueuedActions = true
+        for (action, origin) in held { queue.append(action, task: nil, origin: origin) }
         guard !isSending else { return }
         isSending = true
         var task = PrismEffectTask()
@@ -339,9 +310,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
 
     /// Reduces every queued action, in order, each on behalf of its own task or of `task`.
     private func drainQueue(task: inout PrismEffectTask) {
-        while queueHead < queue.count {
-            let (next, explicitTask, origin) = queue[queueHead]
-            queueHead += 1
+        while let (next, explicitTask, origin) = queue.next() {
             if trace.isOn { trace.origin = origin }
             let effect = reduce(next)
             guard !effect.isNone else { continue }
@@ -356,11 +325,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
                 reportEffects(task)
             }
         }
-        if queueHead > 0 {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        }
-        hasQueuedActions = false
+        queue.reset()
     }
 
     // MARK: Observation
@@ -389,16 +354,16 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// middleware saves. The current state, except while a tool shows one the app did not
     /// reach by itself (`replaceStateForTool`): then the state the tool replaced.
     func stateForStorage() -> State {
-        recording?.appState ?? statePointer.pointee
+        tools?.appState ?? statePointer.pointee
     }
 
     /// Puts the store in `newState` for a tool (a loaded recording, a jump, a skip): observers
     /// are told, the reducer's middleware is not, and `stateForStorage()` keeps the app's state
     /// until the app reduces an action of its own.
     func replaceStateForTool(_ newState: State) {
-        if let recording, recording.appState == nil { recording.appState = statePointer.pointee }
+        if let tools, tools.appState == nil { tools.appState = statePointer.pointee }
         mutate { $0 = newState }
-        recording?.listener?(.stateReplaced(statePointer.pointee, byTool: true))
+        tools?.listener?(.stateReplaced(statePointer.pointee, byTool: true))
     }
 
     @usableFromInline
@@ -411,14 +376,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// from here on the state is the app's, and the middleware that asked hear it
     /// (`PrismStoreContext.onStateReplaced`).
     func appReplacedState() {
-        recording?.appState = nil
-        recording?.listener?(.stateReplaced(statePointer.pointee, byTool: false))
-        for listener in replacementListeners { listener(statePointer.pointee) }
+        tools?.appState = nil
+        tools?.listener?(.stateReplaced(statePointer.pointee, byTool: false))
+        for listener in context?.replacementListeners ?? [] { listener(statePointer.pointee) }
     }
 
     /// Changes the state in place, notifying whoever is looking.
     func mutate(_ body: (inout State) -> Void) {
-        if isObserved || hasWatchers {
+        if observation.isLookedAt {
             mutateObserved(body)
         } else {
             body(&statePointer.pointee)
@@ -430,118 +395,29 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     /// and `didSet` after; each watcher whose part changed hears both after.
     @inlinable
     func mutateObserved(_ body: (inout State) -> Void) {
-        let notifyRoot = isObserved
+        let observation = self.observation
+        let notifyRoot = observation.isObserved
         if notifyRoot {
             // An observer that re-reads in its `onChange` observes again from here: it read
             // the state as it was and hears about the next change, like any `Observable`.
-            isObserved = false
-            registrar.willSetState()
+            observation.isObserved = false
+            observation.willSetState()
         }
         body(&statePointer.pointee)
         version &+= 1
-        if hasWatchers { checkWatchers() }
-        needsObservation = isObserved || hasWatchers || recording != nil
-        if notifyRoot { registrar.didSetState() }
+        if observation.hasWatchers { observation.checkWatchers(root: self) }
+        needsObservation = observation.isLookedAt || tools != nil
+        if notifyRoot { observation.didSetState() }
     }
 
-    /// Tells every watcher whose part of the state changed, once (it stays listed, unregistered,
-    /// until it is read again); drops the watchers nobody read since they were told and those
-    /// whose owner is gone. Rewrites `watchers` only when one of them leaves.
-    @usableFromInline
-    func checkWatchers() {
-        if watchers.count == 1 {
-            checkOnlyWatcher()
-            return
-        }
-        // The list of the changed, reused from send to send (taken out, so that a check run by
-        // an observer while this one notifies gets a list of its own).
-        var changed = changedWatchers
-        changedWatchers = []
-        defer {
-            changed.removeAll(keepingCapacity: true)
-            changedWatchers = changed
-        }
-        var leaving = false
-        var index = 0
-        // By index: a projection is user code, and must not see the list borrowed.
-        while index < watchers.count {
-            if !watchers[index].isRegistered || isKnownUniquelyReferenced(&watchers[index]) {
-                watchers[index].isRegistered = false
-                watchers[index].isListed = false
-                leaving = true
-            } else {
-                let watcher = watchers[index]
-                if watcher.hasChanged(watcher, self) {
-                    watcher.isRegistered = false
-                    changed.append(watcher)
-                }
-            }
-            index += 1
-        }
-        if leaving {
-            watchers.removeAll { !$0.isListed }
-            watchersAtLastSweep = watchers.count
-            hasWatchers = !watchers.isEmpty
-        }
-        // Observers that read again while being told register anew, with the state as it is
-        // now.
-        for watcher in changed { watcher.willSetState() }
-        for watcher in changed { watcher.didSetState() }
-    }
-
-    /// `checkWatchers` for the common case of one watcher (a view reading one member, or one
-    /// scoped store), without the list of the changed.
-    @usableFromInline
-    func checkOnlyWatcher() {
-        if !watchers[0].isRegistered || isKnownUniquelyReferenced(&watchers[0]) {
-            let watcher = watchers.removeLast()
-            watcher.isRegistered = false
-            watcher.isListed = false
-            watchersAtLastSweep = 0
-            hasWatchers = false
-            return
-        }
-        let watcher = watchers[0]
-        guard watcher.hasChanged(watcher, self) else { return }
-        watcher.isRegistered = false
-        // An observer that reads again while told registers anew.
-        watcher.willSetState()
-        watcher.didSetState()
-    }
-
-    /// Lists `watcher`, registered (see `Watcher`).
+    /// Lists `watcher`, registered (see `Watcher`): from now on, sends check it.
     @usableFromInline
     func register(_ watcher: Watcher) {
-        watcher.isListed = true
-        watchers.append(watcher)
-        hasWatchers = true
+        observation.register(watcher)
         needsObservation = true
-        if watchers.count > 64 && watchers.count > 2 * watchersAtLastSweep {
-            // Many reads and no send: drop the watchers nobody owns or read any more.
-            for index in watchers.indices
-            where !watchers[index].isRegistered || isKnownUniquelyReferenced(&watchers[index]) {
-                watchers[index].isRegistered = false
-                watchers[index].isListed = false
-            }
-            watchers.removeAll { !$0.isListed }
-            watchersAtLastSweep = watchers.count
-        }
     }
 
     // MARK: Members
-
-    /// The watchers of members read through `store.member`, by key path (see `MemberWatcher`).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var memberWatchers: [AnyKeyPath: Watcher] = [:]
-    /// The key path of the last member read and its watcher: a view re-reads the member it
-    /// read after each change, found by identity without hashing the key path.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var lastMemberKeyPath: AnyKeyPath?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var lastMemberWatcher: Watcher?
 
     /// `state[keyPath: keyPath]`, recorded as read of that member only: its observers hear
     /// about the next change of that member (of anything, when it is not `Equatable`).
@@ -550,7 +426,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @inlinable
     func observedMember<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
         let watcher: MemberWatcher<State, Action, Value>
-        if lastMemberKeyPath === keyPath, let last = lastMemberWatcher {
+        if observation.lastMemberKeyPath === keyPath, let last = observation.lastMemberWatcher {
             watcher = unsafeDowncast(last, to: MemberWatcher<State, Action, Value>.self)
         } else {
             watcher = memberWatcher(keyPath)
@@ -563,7 +439,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @inlinable
     func memberWatcher<Value>(_ keyPath: KeyPath<State, Value>) -> MemberWatcher<State, Action, Value> {
         let watcher: MemberWatcher<State, Action, Value>
-        if let existing = memberWatchers[keyPath] {
+        let observation = self.observation
+        if let existing = observation.memberWatchers[keyPath] {
             watcher = unsafeDowncast(existing, to: MemberWatcher<State, Action, Value>.self)
         } else {
             // The closure is made here, where every type is known, so that it is specialized
@@ -572,10 +449,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
                 unsafeDowncast(watcher, to: MemberWatcher<State, Action, Value>.self)
                     .changed(root: unsafeDowncast(root, to: RootCore<State, Action>.self))
             }
-            memberWatchers[keyPath] = watcher
+            observation.memberWatchers[keyPath] = watcher
         }
-        lastMemberKeyPath = keyPath
-        lastMemberWatcher = watcher
+        observation.lastMemberKeyPath = keyPath
+        observation.lastMemberWatcher = watcher
         return watcher
     }
 
@@ -596,5 +473,40 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         write: ((inout State, ChildState) -> Void)?
     ) -> any StoreCore<ChildState, ChildAction> {
         ScopedCore<State, Action, ChildState, ChildAction>(root: self, toState: toChildState, write: write)
+    }
+}
+
+/// The actions a root store queued while it was reducing, oldest first, each with the task it is
+/// reduced on behalf of (nil: the send's) and, while a tool traces, where it came from.
+@usableFromInline
+struct ActionQueue<Action> {
+    /// Whether actions wait: checked before a send's fast path returns.
+    @usableFromInline
+    private(set) var hasActions = false
+    private var entries: [(action: Action, task: PrismEffectTask?, origin: ActionOrigin)] = []
+    private var head = 0
+
+    @usableFromInline
+    init() {}
+
+    mutating func append(_ action: Action, task: PrismEffectTask?, origin: ActionOrigin) {
+        entries.append((action, task, origin))
+        hasActions = true
+    }
+
+    /// The oldest action not taken yet, or nil.
+    mutating func next() -> (action: Action, task: PrismEffectTask?, origin: ActionOrigin)? {
+        guard head < entries.count else { return nil }
+        head += 1
+        return entries[head - 1]
+    }
+
+    /// Forgets the taken actions, keeping the storage for the next send.
+    mutating func reset() {
+        if head > 0 {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        hasActions = false
     }
 }

@@ -235,7 +235,7 @@ public final class PrismTimeTravelDebugger<State>: Observable {
     }
 
     /// Leaves `count` snapshot numbers unused: actions a store recorded that never reached
-    /// the debugger (see `StoreRecording.moveLog()`).
+    /// the debugger (see `RootTools.moveLog()`).
     func skipIndices(_ count: Int) {
         nextIndex += count
     }

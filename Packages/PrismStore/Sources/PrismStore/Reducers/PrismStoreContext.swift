@@ -47,7 +47,7 @@ public struct PrismStoreContext<State: Sendable> {
     ///
     /// - Parameter state: The state the caller was given (a middleware's `run(state:action:)`).
     public static func current(for state: State) -> PrismStoreContext<State>? {
-        let marker = SharedReduceMarker.shared
+        let marker = ReduceMarker.shared
         guard let published = marker.link else {
             marker.linkWanted = true
             return nil
@@ -114,7 +114,7 @@ func withProjectedLink<Parent: Sendable, Child: Sendable, Result>(
     _ project: @escaping (Parent) -> Child?,
     _ body: () -> Result
 ) -> Result {
-    let marker = SharedReduceMarker.shared
+    let marker = ReduceMarker.shared
     guard let outer = marker.link else { return body() }
     marker.link = (outer as? StoreLink<Parent>)?.projected(project)
     defer { marker.link = outer }

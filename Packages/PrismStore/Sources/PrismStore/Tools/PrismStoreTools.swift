@@ -66,20 +66,20 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
         recordingInto debugger: PrismTimeTravelDebugger<State>,
         listener: @escaping (Event) -> Void
     ) -> Bool {
-        if let current = root.tapOwner, current != owner { return false }
+        if let current = root.tools?.owner, current != owner { return false }
         root.setTap(listener, debugger: debugger, owner: owner)
         return true
     }
 
     /// Detaches what `owner` attached; does nothing if another owner (or none) is attached.
     public func detach(owner: ObjectIdentifier) {
-        guard root.tapOwner == owner else { return }
+        guard root.tools?.owner == owner else { return }
         root.setTap(nil, debugger: nil)
     }
 
     /// The owner of what is attached (see ``attach(owner:recordingInto:listener:)``), if any.
     public var attachedOwner: ObjectIdentifier? {
-        root.tapOwner
+        root.tools?.owner
     }
 
     // MARK: Recording
@@ -90,32 +90,32 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     /// snapshot numbers are skipped.
     @discardableResult
     public func moveRecording() -> Int {
-        root.recording?.moveLog() ?? 0
+        root.tools?.moveLog() ?? 0
     }
 
     /// How many recorded actions ``moveRecording()`` has not moved yet: the newest of them
     /// will be snapshot number `history(debugger).nextIndex + recordingsNotMoved - 1`.
     public var recordingsNotMoved: Int {
-        guard let recording = root.recording else { return 0 }
+        guard let recording = root.tools else { return 0 }
         return recording.total - recording.moved
     }
 
     /// Whether actions are recorded (false: paused, and counted in ``actionsNotRecorded``).
     public var isRecording: Bool {
-        get { root.recording?.isRecording ?? false }
+        get { root.tools?.isRecording ?? false }
         nonmutating set {
-            guard let recording = root.recording else { return }
+            guard let recording = root.tools else { return }
             recording.isRecording = newValue && recording.debugger != nil
         }
     }
 
     /// How many actions were reduced while recording was paused, since attaching or since the
     /// last ``takeActionsNotRecorded()``.
-    public var actionsNotRecorded: Int { root.recording?.skipped ?? 0 }
+    public var actionsNotRecorded: Int { root.tools?.skipped ?? 0 }
 
     /// Returns ``actionsNotRecorded`` and starts counting again from zero.
     public func takeActionsNotRecorded() -> Int {
-        guard let recording = root.recording else { return 0 }
+        guard let recording = root.tools else { return 0 }
         defer { recording.skipped = 0 }
         return recording.skipped
     }
@@ -123,14 +123,14 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     /// Whether each reduce is timed (two precise clock reads per send) and the duration
     /// recorded in the snapshot.
     public var measuresReduceDuration: Bool {
-        get { root.recording?.measuresDuration ?? false }
-        nonmutating set { root.recording?.measuresDuration = newValue }
+        get { root.tools?.measuresDuration ?? false }
+        nonmutating set { root.tools?.measuresDuration = newValue }
     }
 
     // MARK: Locking
 
     /// Whether the attached tool locked the store (see ``lock()``).
-    public var isLocked: Bool { root.recording?.isLocked ?? false }
+    public var isLocked: Bool { root.tools?.isLocked ?? false }
 
     /// Locks the store while a tool is attached: every action sent from then on (by the app,
     /// a scoped store or an effect) is held in order, not reduced, until ``unlock(releasing:)``.
@@ -138,7 +138,7 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     /// unlocks itself and reduces them (see ``takeUnlockedByOverflow()``); detaching the tool
     /// reduces them too. Does nothing when no tool is attached.
     public func lock() {
-        root.recording?.isLocked = true
+        root.tools?.isLocked = true
     }
 
     /// Unlocks the store: the held actions are reduced in order, as if sent now (`releasing`),
@@ -149,12 +149,12 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
     }
 
     /// How many actions the lock holds.
-    public var heldActions: Int { root.recording?.held.count ?? 0 }
+    public var heldActions: Int { root.tools?.held.count ?? 0 }
 
     /// Whether the store unlocked itself because too many actions were held, since the last
     /// call.
     public func takeUnlockedByOverflow() -> Bool {
-        guard let recording = root.recording else { return false }
+        guard let recording = root.tools else { return false }
         defer { recording.unlockedByOverflow = false }
         return recording.unlockedByOverflow
     }
@@ -168,7 +168,7 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
         function: StaticString = #function
     ) -> PrismEffectTask {
         let root = self.root
-        if root.recording?.isLocked == true { root.recording?.passesLockOnce = !root.isSending }
+        if root.tools?.isLocked == true { root.tools?.passesLockOnce = !root.isSending }
         return store.send(action, fileID: fileID, line: line, function: function)
     }
 
@@ -221,12 +221,12 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
 
     /// The type of the reducer the root store was made with (`PrismStore(initialState:reducer:)`),
     /// or nil for a store made with a closure. Root.
-    public var reducerType: Any.Type? { root.reducerType }
+    public var reducerType: Any.Type? { root.madeWith.reducerType }
 
     /// The types of the dependency values the root store was made with
     /// (`PrismStore(initialState:reducer:withDependencies:)`), as Swift names them, or nil for a
     /// store made without: a test of the store must set them too. Root.
-    public var dependencyOverrides: [String]? { root.dependencyOverrides }
+    public var dependencyOverrides: [String]? { root.madeWith.dependencyOverrides }
 
     /// Starts the effect tasks of this root store with a preference for `executor`: their jobs,
     /// and their child tasks', run there. PrismTestStore's executor counts them, so that its test

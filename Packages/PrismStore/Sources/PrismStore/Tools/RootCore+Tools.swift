@@ -16,13 +16,17 @@ import Foundation
 // as many entries as the debugger keeps snapshots, so an entry the log overwrote before
 // anybody looked is one the debugger would have evicted too.
 
-/// What a tool attached to a root store: its hooks, its debugger, and the log of reduced
-/// actions. The root holds one while a tool is attached, and nothing of it otherwise.
+/// The root store's tools part: what a tool attached (its listener, its debugger, the log of
+/// reduced actions, its lock). The root holds one while a tool is attached, and nothing of it
+/// otherwise.
 @MainActor
 @usableFromInline
-final class StoreRecording<State: Sendable, Action: Sendable> {
+final class RootTools<State: Sendable, Action: Sendable> {
     /// Who hears the store's events for the tool.
     let listener: ((PrismStoreTools<State, Action>.Event) -> Void)?
+    /// Who attached the tool, when it was attached with an owner: only that owner detaches
+    /// it, and no other owner attaches over it.
+    let owner: ObjectIdentifier?
     /// Where the log moves when somebody looks.
     let debugger: PrismTimeTravelDebugger<State>?
     /// Whether reduced actions are logged (false while the tool paused recording).
@@ -93,8 +97,13 @@ final class StoreRecording<State: Sendable, Action: Sendable> {
     @exclusivity(unchecked)
     var showsToolState = false
 
-    init(listener: ((PrismStoreTools<State, Action>.Event) -> Void)?, debugger: PrismTimeTravelDebugger<State>?) {
+    init(
+        listener: ((PrismStoreTools<State, Action>.Event) -> Void)?,
+        debugger: PrismTimeTravelDebugger<State>?,
+        owner: ObjectIdentifier?
+    ) {
         self.listener = listener
+        self.owner = owner
         self.debugger = debugger
         self.isRecording = debugger != nil
         self.clockBase = Date.now.timeIntervalSinceReferenceDate - CoarseClock.seconds()
@@ -201,14 +210,14 @@ extension RootCore {
     /// Specialized for the store's types (inlinable) but not inlined into every send.
     @inlinable
     @inline(never)
-    func reduceRecorded(_ action: Action, into recording: StoreRecording<State, Action>) -> PrismEffect<Action> {
+    func reduceRecorded(_ action: Action, into tools: RootTools<State, Action>) -> PrismEffect<Action> {
         let origin = trace.take()
-        if recording.isLocked && hold(action, origin: origin, in: recording) { return .none }
+        if tools.isLocked && hold(action, origin: origin, in: tools) { return .none }
         // The app acts on the state shown: from here on, that is the app's state.
-        if recording.showsToolState { recording.appState = nil }
-        if recording.measuresDuration { return reduceTimed(action, origin: origin, into: recording) }
+        if tools.showsToolState { tools.appState = nil }
+        if tools.measuresDuration { return reduceTimed(action, origin: origin, into: tools) }
         let effect = reduceUnrecorded(action)
-        recording.log(action, state: statePointer.pointee, nanoseconds: -1, origin: origin)
+        tools.log(action, state: statePointer.pointee, nanoseconds: -1, origin: origin)
         return effect
     }
 
@@ -217,15 +226,15 @@ extension RootCore {
     /// Returns whether `action` must not be reduced now.
     @usableFromInline
     @inline(never)
-    func hold(_ action: Action, origin: ActionOrigin, in recording: StoreRecording<State, Action>) -> Bool {
-        if recording.passesLockOnce {
-            recording.passesLockOnce = false
+    func hold(_ action: Action, origin: ActionOrigin, in tools: RootTools<State, Action>) -> Bool {
+        if tools.passesLockOnce {
+            tools.passesLockOnce = false
             return false
         }
-        recording.held.append((action, origin))
-        if recording.held.count > StoreRecording<State, Action>.maxHeld {
-            recording.unlockedByOverflow = true
-            release(recording.takeHeld())
+        tools.held.append((action, origin))
+        if tools.held.count > RootTools<State, Action>.maxHeld {
+            tools.unlockedByOverflow = true
+            release(tools.takeHeld())
         }
         return true
     }
@@ -236,12 +245,12 @@ extension RootCore {
     func reduceTimed(
         _ action: Action,
         origin: ActionOrigin,
-        into recording: StoreRecording<State, Action>
+        into tools: RootTools<State, Action>
     ) -> PrismEffect<Action> {
         let start = ContinuousClock.now
         let effect = reduceUnrecorded(action)
         let elapsed = ContinuousClock.now - start
-        recording.log(
+        tools.log(
             action, state: statePointer.pointee, nanoseconds: DurationMath.nanoseconds(elapsed), origin: origin)
         return effect
     }
@@ -250,7 +259,7 @@ extension RootCore {
     @inlinable
     @inline(__always)
     func reduceUnrecorded(_ action: Action) -> PrismEffect<Action> {
-        if isObserved || hasWatchers { return reduceObserved(action) }
+        if observation.isLookedAt { return reduceObserved(action) }
         let effect = reducer(&statePointer.pointee, action)
         version &+= 1
         return effect
@@ -263,32 +272,48 @@ extension RootCore {
         owner: ObjectIdentifier? = nil
     ) {
         // What a tool held is the app's: it goes on when the tool goes.
-        let held = recording?.takeHeld() ?? []
-        recording =
-            listener != nil || debugger != nil ? StoreRecording(listener: listener, debugger: debugger) : nil
-        trace.isOn = recording != nil
+        let held = tools?.takeHeld() ?? []
+        tools =
+            listener != nil || debugger != nil
+            ? RootTools(listener: listener, debugger: debugger, owner: owner) : nil
+        trace.isOn = tools != nil
         trace.origin = .unknown
-        tapOwner = recording == nil ? nil : owner
-        needsObservation = isObserved || hasWatchers || recording != nil
+        needsObservation = observation.isLookedAt || tools != nil
         release(held)
     }
 
     /// Unlocks the store: the held actions are reduced in order (`releasing`) or dropped.
     /// Returns how many there were.
     func unlock(releasing: Bool) -> Int {
-        guard let recording, recording.isLocked else { return 0 }
-        let held = recording.takeHeld()
+        guard let tools, tools.isLocked else { return 0 }
+        let held = tools.takeHeld()
         if releasing { release(held) }
         return held.count
     }
 
     /// Tells the tool, if any, that the effects of the action just reduced run under `task`.
     func reportEffects(_ task: PrismEffectTask) {
-        if let recording, !task.isFinished { recording.listener?(.effectsStarted(task)) }
+        if let tools, !task.isFinished { tools.listener?(.effectsStarted(task)) }
     }
 }
 
-/// The countdown of `StoreRecording.refreshStamp()`: main actor only.
+/// What a root store was made with, for a tool that writes tests.
+@usableFromInline
+struct MadeWith {
+    /// The type of the reducer the store was made with, when made with one (a written test
+    /// names it).
+    @usableFromInline
+    var reducerType: Any.Type?
+    /// The types of the dependency values the store was made with
+    /// (`PrismStore(initialState:reducer:withDependencies:)`), nil when made without: a written
+    /// test says which it must set.
+    var dependencyOverrides: [String]?
+
+    @usableFromInline
+    init() {}
+}
+
+/// The countdown of `RootTools.refreshStamp()`: main actor only.
 @usableFromInline
 final class StampCountdown: @unchecked Sendable {
     @usableFromInline

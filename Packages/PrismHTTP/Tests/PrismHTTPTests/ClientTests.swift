@@ -29,9 +29,12 @@ struct ClientTests {
         let refused = try PrismRefusedPort()
         defer { refused.close() }
         let url = URL(string: "http://127.0.0.1:\(refused.port)/users/octocat")!
-        let client = PrismNetworkAdapter(transport: transport.make(), cache: nil)
-        // The timeout is long: a transport that kept trying to connect would end with timedOut.
-        let request = PrismHTTPRequest(url: url, method: .get, timeout: .seconds(20))
+        // Every timeout is long, so that a machine too busy to run the event loop for a while
+        // cannot turn the refusal into a timeout; a transport that kept trying to connect
+        // would end with timedOut.
+        let patient = PrismTransportConfiguration(connectTimeout: .seconds(300), requestTimeout: .seconds(300))
+        let client = PrismNetworkAdapter(transport: transport.make(patient), cache: nil)
+        let request = PrismHTTPRequest(url: url, method: .get, timeout: .seconds(300))
         let error = await expectHTTPError(.connectionFailed) { try await client.send(request) }
         #expect(error?.url == url)
     }

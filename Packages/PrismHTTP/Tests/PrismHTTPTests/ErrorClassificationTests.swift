@@ -17,7 +17,12 @@ struct ErrorClassificationTests {
         let refused = try PrismRefusedPort()
         defer { refused.close() }
         let url = URL(string: "http://127.0.0.1:\(refused.port)/users/a?token=abc")!
-        let error = await expectHTTPError(.connectionFailed) { try await transport.send(PrismHTTPRequest(url: url)) }
+        // Long timeouts: a machine too busy to run the event loop for a while must not turn the
+        // refusal into a connect timeout.
+        let patient = PrismAsyncHTTPClientTransport(
+            configuration: PrismTransportConfiguration(connectTimeout: .seconds(300), requestTimeout: .seconds(300)))
+        let error = await expectHTTPError(.connectionFailed) { try await patient.send(PrismHTTPRequest(url: url)) }
+        try await patient.shutdown()
         let underlying = try #require(error?.underlying)
         #expect(
             underlying is NIOConnectionError || underlying is IOError || underlying is ChannelError

@@ -148,19 +148,8 @@ struct SecretServiceStore: RawStore {
     }
 
     func moveAside(key: String, suffix: String) throws -> MovedAside {
-        guard let data = try read(key: key) else {
-            throw PrismPersistenceError(
-                code: .keychainFailed, key: key, message: "The secret vanished before it was moved aside.")
-        }
-        var attempt = 1
-        var target = "\(key).\(suffix)"
-        while try read(key: target) != nil {
-            attempt += 1
-            target = "\(key).\(suffix)-\(attempt)"
-        }
-        try write(data, key: target)
-        try remove(key: key)
-        return MovedAside(key: target, url: nil)
+        try copyAside(
+            key: key, suffix: suffix, vanished: "The secret vanished before it was moved aside.", code: .keychainFailed)
     }
 
     /// Throws `keychainLocked` if an item matches `attributes` that a lookup could not read.

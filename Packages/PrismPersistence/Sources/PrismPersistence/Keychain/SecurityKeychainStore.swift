@@ -88,22 +88,9 @@ struct SecurityKeychainStore: RawStore {
     }
 
     func moveAside(key: String, suffix: String) throws -> MovedAside {
-        guard let data = try read(key: key) else {
-            throw PrismPersistenceError(
-                code: .keychainFailed,
-                key: key,
-                message: "The keychain item vanished before it was moved aside."
-            )
-        }
-        var attempt = 1
-        var target = "\(key).\(suffix)"
-        while try read(key: target) != nil {
-            attempt += 1
-            target = "\(key).\(suffix)-\(attempt)"
-        }
-        try write(data, key: target)
-        try remove(key: key)
-        return MovedAside(key: target, url: nil)
+        try copyAside(
+            key: key, suffix: suffix, vanished: "The keychain item vanished before it was moved aside.",
+            code: .keychainFailed)
     }
 
     private static func failure(_ status: OSStatus, key: String, doing what: String) -> PrismPersistenceError {

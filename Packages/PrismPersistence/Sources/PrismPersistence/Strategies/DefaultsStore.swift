@@ -58,12 +58,7 @@ struct DefaultsStore: RawStore {
             throw PrismPersistenceError(
                 code: .writeFailed, key: key, message: "The value vanished before it was moved aside.")
         }
-        var attempt = 1
-        var target = "\(key).\(suffix)"
-        while defaults.object(forKey: target) != nil {
-            attempt += 1
-            target = "\(key).\(suffix)-\(attempt)"
-        }
+        let target = freeName(aside: key, suffix: suffix) { defaults.object(forKey: $0) != nil }
         defaults.set(object, forKey: target)
         defaults.removeObject(forKey: key)
         try synchronize(defaults, key: key)

@@ -32,6 +32,38 @@ extension RawStore {
     }
 }
 
+extension RawStore {
+    /// `moveAside` for a store whose items are read and written by key (a keychain): copies the
+    /// bytes to the first free name of `key.suffix`, `key.suffix-2`, ..., then removes `key`.
+    /// Throws `code` with `vanished` when nothing is stored under `key` any more.
+    func copyAside(
+        key: String,
+        suffix: String,
+        vanished: String,
+        code: PrismPersistenceError.Code
+    ) throws -> MovedAside {
+        guard let data = try read(key: key) else {
+            throw PrismPersistenceError(code: code, key: key, message: vanished)
+        }
+        let target = try freeName(aside: key, suffix: suffix) { try read(key: $0) != nil }
+        try write(data, key: target)
+        try remove(key: key)
+        return MovedAside(key: target, url: nil)
+    }
+}
+
+/// The first name of `key.suffix`, `key.suffix-2`, `key.suffix-3`, ... that `isTaken` says is
+/// free: where a store moves an unreadable value aside without overwriting an earlier one.
+func freeName(aside key: String, suffix: String, isTaken: (String) throws -> Bool) rethrows -> String {
+    var attempt = 1
+    var target = "\(key).\(suffix)"
+    while try isTaken(target) {
+        attempt += 1
+        target = "\(key).\(suffix)-\(attempt)"
+    }
+    return target
+}
+
 /// Where an unreadable value was moved.
 struct MovedAside {
     var key: String?

@@ -111,6 +111,14 @@ enum Naming {
     /// separator and bidirectional formatting character as `\u{...}`, so that what the schema or
     /// an operation holds reads in the generated file as it is.
     static func stringLiteral(_ text: String) -> String {
+        quoted(text) { needsEscaping($0) ? escaped($0) : nil }
+    }
+
+    /// `text` between double quotes with `"`, `\`, LF, CR and tab escaped by a backslash, as
+    /// Swift and GraphQL (and JSON) string literals write them; `escape` gives any other
+    /// scalar's escape, nil for none. One loop for `stringLiteral` and the schema printer's
+    /// GraphQL strings (`IntrospectionSDL.quoted`).
+    static func quoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -119,8 +127,12 @@ enum Naming {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where needsEscaping(scalar): result += escaped(scalar)
-            default: result.unicodeScalars.append(scalar)
+            default:
+                if let escaped = escape(scalar) {
+                    result += escaped
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""

@@ -115,7 +115,7 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
             return elementEffect.merge(with: parentEffect)
         }
         let cancellations = removed.map { id in
-            PrismEffect<Action>.cancel(id: PrismChildEffectID(path: toElements, id: AnyHashable(id)))
+            PrismEffect<Action>.cancel(id: PrismChildPlace(path: toElements, id: AnyHashable(id)))
         }
         return .merge([elementEffect, parentEffect] + cancellations)
     }
@@ -139,7 +139,7 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
             return .none
         }
         if effect.isNone { return .none }
-        let scope = PrismChildEffectID(path: toElements, id: AnyHashable(id))
+        let scope = PrismChildPlace(path: toElements, id: AnyHashable(id))
         let fromElementAction = self.fromElementAction
         return
             effect

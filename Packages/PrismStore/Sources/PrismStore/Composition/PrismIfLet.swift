@@ -116,7 +116,7 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
         let after = state[keyPath: toChildState].map(identify)
         if after != before {
             // The child went away (or another took its place): end what it started.
-            let ended = PrismChildEffectID(path: toChildState, id: AnyHashable(before))
+            let ended = PrismChildPlace(path: toChildState, id: AnyHashable(before))
             return .merge(childEffect, parentEffect, .cancel(id: ended))
         }
         return childEffect.merge(with: parentEffect)
@@ -139,7 +139,7 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
         }
         let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
         if effect.isNone { return .none }
-        let scope = PrismChildEffectID(path: toChildState, id: AnyHashable(childID))
+        let scope = PrismChildPlace(path: toChildState, id: AnyHashable(childID))
         return
             effect
             .map(fromChildAction, cancellationScope: scope)

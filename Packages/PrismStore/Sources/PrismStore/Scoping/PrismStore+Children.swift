@@ -31,7 +31,7 @@ extension PrismStore {
         let core = self.core
         let parentSend = sendAction
         let trace = self.trace
-        return core.childStore(key: PrismChildStoreKey(path: toElements, id: id)) {
+        return core.childStore(key: PrismChildPlace(path: toElements, id: id)) {
             let lastKnown = PrismLastKnownState(initial)
             var write: ((inout State, ElementState) -> Void)?
             if let writable = toElements as? WritableKeyPath<State, Elements> {
@@ -86,7 +86,7 @@ extension PrismStore {
         let core = self.core
         let parentSend = sendAction
         let trace = self.trace
-        return core.childStore(key: PrismChildStoreKey(path: toChildState, id: nil), tag: identity) {
+        return core.childStore(key: PrismChildPlace(path: toChildState, id: nil), tag: identity) {
             let lastKnown = PrismLastKnownState(initial)
             var write: ((inout State, ChildState) -> Void)?
             if let writable = toChildState as? WritableKeyPath<State, ChildState?> {
@@ -94,19 +94,14 @@ extension PrismStore {
                     if state[keyPath: writable] != nil { state[keyPath: writable] = child }
                 }
             }
-            let childCore: any StoreCore<ChildState, ChildAction> = core.scope(
+            return Self.scoped(
+                core,
                 state: { state in
                     guard let child = state[keyPath: toChildState] else { return lastKnown.value }
                     lastKnown.value = child
                     return child
                 },
-                write: write
-            )
-            return PrismStore<ChildState, ChildAction>(
-                core: childCore,
-                send: { parentSend(fromChildAction($0)) },
-                read: { childCore.observedState },
-                trace: trace
+                write: write, send: parentSend, action: fromChildAction, trace: trace
             )
         }
     }
@@ -121,19 +116,6 @@ final class PrismLastKnownState<Value> {
     @usableFromInline
     init(_ value: Value) {
         self.value = value
-    }
-}
-
-/// Where a child store's state is: a key path, and an element's id.
-@usableFromInline
-struct PrismChildStoreKey: Hashable {
-    @usableFromInline let path: AnyKeyPath
-    @usableFromInline let id: AnyHashable?
-
-    @usableFromInline
-    init(path: AnyKeyPath, id: AnyHashable?) {
-        self.path = path
-        self.id = id
     }
 }
 

@@ -27,17 +27,9 @@ extension PrismStore {
         if let writable = toChildState as? WritableKeyPath<State, ChildState> {
             write = { $0[keyPath: writable] = $1 }
         }
-        let parentSend = sendAction
-        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(
-            state: { $0[keyPath: toChildState] },
-            write: write
-        )
-        return PrismStore<ChildState, ChildAction>(
-            core: childCore,
-            send: { parentSend(fromChildAction($0)) },
-            read: { childCore.observedState },
-            trace: trace
-        )
+        return Self.scoped(
+            core, state: { $0[keyPath: toChildState] }, write: write, send: sendAction, action: fromChildAction,
+            trace: trace)
     }
 
     /// A store for a child feature whose state is computed from this store's state.
@@ -50,8 +42,22 @@ extension PrismStore {
         state toChildState: @escaping (State) -> ChildState,
         action fromChildAction: @escaping (ChildAction) -> Action
     ) -> PrismStore<ChildState, ChildAction> {
-        let parentSend = sendAction
-        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: nil)
+        Self.scoped(core, state: toChildState, write: nil, send: sendAction, action: fromChildAction, trace: trace)
+    }
+
+    /// The store of a child: `core` seen through `toChildState` (written back through `write`,
+    /// when given), whose sends reach `parentSend` embedded by `fromChildAction`. What every
+    /// `scope` but an element's returns.
+    @inlinable
+    static func scoped<ChildState: Sendable, ChildAction: Sendable>(
+        _ core: any StoreCore<State, Action>,
+        state toChildState: @escaping (State) -> ChildState,
+        write: ((inout State, ChildState) -> Void)?,
+        send parentSend: @escaping (Action) -> PrismEffectTask,
+        action fromChildAction: @escaping (ChildAction) -> Action,
+        trace: SendTrace
+    ) -> PrismStore<ChildState, ChildAction> {
+        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: write)
         return PrismStore<ChildState, ChildAction>(
             core: childCore,
             send: { parentSend(fromChildAction($0)) },

@@ -11,6 +11,17 @@ struct DiskPersistenceTests {
         var score: Double?
     }
 
+    /// Expects `directory` to hold one file, profile.json, with a profile named `name` in it.
+    func expectOnlyProfile(
+        named name: String,
+        in directory: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let loaded: Profile? = try PrismDiskPersistence(directory: directory).load(key: "profile")
+        #expect(loaded?.name == name, sourceLocation: sourceLocation)
+        #expect(fileNames(in: directory) == ["profile.json"], sourceLocation: sourceLocation)
+    }
+
     @Test("a saved state loads back equal")
     func roundTrip() async throws {
         try await withTemporaryDirectory { directory in
@@ -48,9 +59,7 @@ struct DiskPersistenceTests {
             for index in 0..<20 {
                 try persistence.save(Profile(name: "v\(index)", tags: [], score: Double(index)), key: "profile")
             }
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded?.name == "v19")
-            #expect(fileNames(in: directory) == ["profile.json"])
+            try expectOnlyProfile(named: "v19", in: directory)
         }
     }
 
@@ -73,11 +82,8 @@ struct DiskPersistenceTests {
         try await withTemporaryDirectory { directory in
             let persistence = PrismDiskPersistence(directory: directory)
             try persistence.save(Profile(name: "Ada", tags: [], score: nil), key: "profile")
-            try persistence.clear(key: "profile")
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded == nil)
+            try expectClearing("profile", of: Profile.self, in: persistence)
             #expect(fileNames(in: directory).isEmpty)
-            try persistence.clear(key: "profile")
             try PrismDiskPersistence(directory: directory.appendingPathComponent("missing")).clear(key: "profile")
         }
     }
@@ -105,9 +111,7 @@ struct DiskPersistenceTests {
             }
             #expect(error?.code == .encodingFailed)
             #expect(error?.underlying is EncodingError)
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded?.name == "kept")
-            #expect(fileNames(in: directory) == ["profile.json"])
+            try expectOnlyProfile(named: "kept", in: directory)
         }
     }
 
@@ -126,23 +130,23 @@ struct DiskPersistenceTests {
         }
     }
 
-    @Test("the default folder is $XDG_DATA_HOME/<app>, else ~/.local/share/<app>")
-    func defaultDirectory() {
-        let xdg = PrismDiskPersistence.dataDirectory(
-            environment: ["XDG_DATA_HOME": "/data/home", "HOME": "/home/ada"],
-            applicationName: "notes"
-        )
-        #expect(xdg.path == "/data/home/notes")
-        let home = PrismDiskPersistence.dataDirectory(environment: ["HOME": "/home/ada"], applicationName: "notes")
-        #expect(home.path == "/home/ada/.local/share/notes")
-        // The XDG specification says a relative path is to be ignored.
-        let relative = PrismDiskPersistence.dataDirectory(
-            environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/ada"],
-            applicationName: "notes"
-        )
-        #expect(relative.path == "/home/ada/.local/share/notes")
-        let unsafe = PrismDiskPersistence.dataDirectory(environment: ["HOME": "/home/ada"], applicationName: "a/b\u{1}")
-        #expect(unsafe.lastPathComponent == "a_b_")
+    @Test(
+        "the default folder is $XDG_DATA_HOME/<app>, else ~/.local/share/<app>",
+        arguments: [
+            (["XDG_DATA_HOME": "/data/home", "HOME": "/home/ada"], "notes", "/data/home/notes"),
+            (["HOME": "/home/ada"], "notes", "/home/ada/.local/share/notes"),
+            // The XDG specification says a relative path is to be ignored.
+            (["XDG_DATA_HOME": "relative/data", "HOME": "/home/ada"], "notes", "/home/ada/.local/share/notes"),
+            // A name that is not a safe folder name is made one.
+            (["HOME": "/home/ada"], "a/b\u{1}", "/home/ada/.local/share/a_b_"),
+        ])
+    func defaultDirectory(environment: [String: String], applicationName: String, expected: String) {
+        let folder = PrismDiskPersistence.dataDirectory(environment: environment, applicationName: applicationName)
+        #expect(folder.path == expected)
+    }
+
+    @Test("an application name that names no folder of its own gives PrismApp")
+    func folderNameOfDots() {
         #expect(PrismDiskPersistence.folderName("..") == "PrismApp")
     }
 

@@ -84,7 +84,7 @@ struct KeyNormalisationTests {
 
     @Test(
         "the keychain: one item for both spellings",
-        .enabled(if: isInsideKeyring, "needs the Secret Service: run the tests inside Tools/scripts/with-keyring.sh")
+        .needsSecretService
     )
     func keychain() throws {
         let persistence = PrismKeychainPersistence(service: "prism-persistence-tests-nfc-\(UUID().uuidString)")

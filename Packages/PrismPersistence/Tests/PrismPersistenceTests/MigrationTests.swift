@@ -16,10 +16,13 @@ struct MigrationTests {
         var pinned: Bool
 
         static let persistenceMigrations = PrismPersistenceMigrations(currentVersion: 2) {
-            $0.migrate(from: 1) { data in
-                let old = try JSONDecoder().decode(NoteV1.self, from: data)
-                return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
-            }
+            $0.migrate(from: 1, fromVersion1)
+        }
+
+        /// A version 1 note's JSON as version 2's: not pinned.
+        static func fromVersion1(_ data: Data) throws -> Data {
+            let old = try JSONDecoder().decode(NoteV1.self, from: data)
+            return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
         }
     }
 
@@ -29,10 +32,7 @@ struct MigrationTests {
         var pinned: Bool
 
         static let persistenceMigrations = PrismPersistenceMigrations(currentVersion: 3) {
-            $0.migrate(from: 1) { data in
-                let old = try JSONDecoder().decode(NoteV1.self, from: data)
-                return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
-            }
+            $0.migrate(from: 1, NoteV2.fromVersion1)
             $0.migrate(from: 2) { data in
                 guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                     throw MigrationRefused()

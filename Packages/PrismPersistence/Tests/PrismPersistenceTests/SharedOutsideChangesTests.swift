@@ -34,9 +34,7 @@ extension SharedPersistenceTests {
 
             // A change here after the outside ones is saved as usual, over them.
             store.send(.setFontSize(40))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "dark", fontSize: 40))
+            try await expectSaved(Settings(theme: "dark", fontSize: 40), in: directory, flushing: storage)
         }
     }
 
@@ -59,7 +57,7 @@ extension SharedPersistenceTests {
             try await storage.flush()
             // Whoever wrote last, the holder and the file agree once the last change is heard.
             try await eventually {
-                let saved: Settings? = try? PrismDiskPersistence(directory: directory).load(key: "settings")
+                let saved = try? savedSettings(in: directory)
                 return saved == store.state.settings
             }
         }
@@ -100,14 +98,7 @@ extension SharedPersistenceTests {
     @Test("an unreadable file or a removal from outside: reported, moved aside, and the holders keep their value")
     func outsideDamageKeepsTheValue() async throws {
         try await withTemporaryDirectory { directory in
-            let reported = LockedBox<[PrismPersistenceError]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
-                    reported.mutate { $0.append(error) }
-                },
-                in: storage
-            )
+            let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             store.send(.setTheme("dark"))
             try await storage.flush()
 
@@ -128,9 +119,7 @@ extension SharedPersistenceTests {
             try await Task.sleep(for: .milliseconds(100))
             #expect(store.state.settings == Settings(theme: "dark", fontSize: 14))
             store.send(.setFontSize(16))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "dark", fontSize: 16))
+            try await expectSaved(Settings(theme: "dark", fontSize: 16), in: directory, flushing: storage)
         }
     }
 }

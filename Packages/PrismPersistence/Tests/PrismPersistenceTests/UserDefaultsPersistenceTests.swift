@@ -7,29 +7,26 @@ import Testing
 struct UserDefaultsPersistenceTests {
     /// A suite of its own for one test, removed with its file afterwards.
     func withSuite(_ body: (String) throws -> Void) rethrows {
-        try withSuiteNamed(body)
+        let suite = Self.newSuiteName()
+        defer { Self.remove(suite) }
+        try body(suite)
     }
 
     func withSuiteAsync(_ body: (String) async throws -> Void) async rethrows {
-        let suite = "prism-persistence-tests-\(UUID().uuidString)"
-        defer {
-            UserDefaults().removePersistentDomain(forName: suite)
-            #if os(Linux)
-            try? FileManager.default.removeItem(at: Self.configDirectory.appendingPathComponent("\(suite).plist"))
-            #endif
-        }
+        let suite = Self.newSuiteName()
+        defer { Self.remove(suite) }
         try await body(suite)
     }
 
-    private func withSuiteNamed(_ body: (String) throws -> Void) rethrows {
-        let suite = "prism-persistence-tests-\(UUID().uuidString)"
-        defer {
-            UserDefaults().removePersistentDomain(forName: suite)
-            #if os(Linux)
-            try? FileManager.default.removeItem(at: Self.configDirectory.appendingPathComponent("\(suite).plist"))
-            #endif
-        }
-        try body(suite)
+    /// The name of a suite no other test (or test run) uses.
+    static func newSuiteName() -> String { "prism-persistence-tests-\(UUID().uuidString)" }
+
+    /// Removes `suite`'s values and, on Linux, its file.
+    static func remove(_ suite: String) {
+        UserDefaults().removePersistentDomain(forName: suite)
+        #if os(Linux)
+        try? FileManager.default.removeItem(at: configDirectory.appendingPathComponent("\(suite).plist"))
+        #endif
     }
 
     /// Where Foundation on Linux keeps the defaults' files.
@@ -49,10 +46,7 @@ struct UserDefaultsPersistenceTests {
             #expect(try persistence.load(key: "user_settings") == settings)
             try persistence.save(Settings(theme: "light", fontSize: 12), key: "user_settings")
             #expect(try persistence.load(key: "user_settings") == Settings(theme: "light", fontSize: 12))
-            try persistence.clear(key: "user_settings")
-            let cleared: Settings? = try persistence.load(key: "user_settings")
-            #expect(cleared == nil)
-            try persistence.clear(key: "user_settings")
+            try expectClearing("user_settings", of: Settings.self, in: persistence)
         }
     }
 

@@ -113,8 +113,7 @@ struct SubscriptionProtocolTests {
             let clock = TestClock()
             let graphql = server.subscriptionClient(
                 configuration: PrismGraphQLSubscriptionConfiguration(keepAliveInterval: .seconds(10), clock: clock))
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             #expect(server.graphQLSubscriptionStatistics.count(of: "ping") == 0)
             for round in 1...2 {
                 try await advance(clock, by: .seconds(10)) {

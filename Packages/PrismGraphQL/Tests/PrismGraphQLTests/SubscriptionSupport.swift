@@ -74,6 +74,18 @@ func addTask(_ title: String, on server: PrismTestServer) async throws {
     _ = try await graphql.execute(mutation, as: AddTaskData.self).requireData()
 }
 
+/// The events of a new `taskAdded` subscription of `graphql`, once `server` holds one active
+/// subscription.
+func subscribeToAddedTasks(
+    isolation: isolated (any Actor)? = #isolation,
+    _ graphql: PrismGraphQLClient,
+    on server: PrismTestServer
+) async throws -> sending AsyncThrowingStream<PrismGraphQLResponse<TaskAddedData>, any Error>.Iterator {
+    let events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
+    try await eventually(server) { $0.activeSubscriptions == 1 }
+    return events
+}
+
 /// Waits until `condition` holds of the server's subscription statistics.
 @MainActor
 func eventually(

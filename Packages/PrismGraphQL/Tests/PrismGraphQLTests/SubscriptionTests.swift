@@ -31,8 +31,7 @@ struct SubscriptionTests {
     func mutationsDriveEvents() async throws {
         try await withServer { server in
             let graphql = server.subscriptionClient()
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             try await addTask("Write the tests", on: server)
             try await addTask("Ship", on: server)
             let first = try #require(try await events.next()).data?.taskAdded

@@ -55,8 +55,7 @@ struct ConcurrentWritersTests {
 
     @Test("two processes saving the same key 1,000 times each: every version a reader sees decodes")
     func twoWritersOneReader() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let writers = try Self.startTwoWriters(in: directory)
             // Read as fast as possible while they write: a torn or mixed file fails to decode
             // (and would be moved aside), a missing one reads as nil after the first save.
@@ -84,8 +83,7 @@ struct ConcurrentWritersTests {
 
     @Test("moving an unreadable file aside never takes a good file another process just saved")
     func moveAsideRacesWriters() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let file = directory.appendingPathComponent("shared.json")
             let garbage = Data("{\"version\":1,\"state\":{\"coun".utf8)
             let writers = try Self.startTwoWriters(in: directory)
@@ -123,8 +121,7 @@ struct ConcurrentWritersTests {
 
     @Test("a save waits while another process holds the key's lock, .<key>.json.lock")
     func saveWaitsForTheLock() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let input = Pipe()
             let (holder, output) = try TestHelper.start(["hold-lock", directory.path, "shared"], input: input)
             #expect(try await readOutput(of: output, until: "locked").contains("locked"))
@@ -152,8 +149,7 @@ struct ConcurrentWritersTests {
 
     @Test("the lock file is readable by the user only and survives a clear")
     func lockFile() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(CrashState.make(1), key: "shared")
             try persistence.clear(key: "shared")
             let lock = directory.appendingPathComponent(".shared.json.lock")

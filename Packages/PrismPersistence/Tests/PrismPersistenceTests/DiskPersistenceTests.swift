@@ -24,8 +24,7 @@ struct DiskPersistenceTests {
 
     @Test("a saved state loads back equal")
     func roundTrip() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             let profile = Profile(name: "Ada", tags: ["math", "engines"], score: 9.5)
             try persistence.save(profile, key: "profile")
             let loaded: Profile? = try persistence.load(key: "profile")
@@ -54,8 +53,7 @@ struct DiskPersistenceTests {
 
     @Test("a save replaces the previous state and leaves no temporary file behind")
     func replaces() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             for index in 0..<20 {
                 try persistence.save(Profile(name: "v\(index)", tags: [], score: Double(index)), key: "profile")
             }
@@ -79,8 +77,7 @@ struct DiskPersistenceTests {
 
     @Test("clear removes the file, and clearing a key that has none is not an error")
     func clear() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(Profile(name: "Ada", tags: [], score: nil), key: "profile")
             try expectClearing("profile", of: Profile.self, in: persistence)
             #expect(fileNames(in: directory).isEmpty)
@@ -90,8 +87,7 @@ struct DiskPersistenceTests {
 
     @Test("plain values save and load too: numbers, strings, arrays")
     func plainValues() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             try persistence.save(42, key: "answer")
             try persistence.save("hello", key: "greeting")
             try persistence.save([1, 2, 3], key: "list")
@@ -103,8 +99,7 @@ struct DiskPersistenceTests {
 
     @Test("a state that cannot be encoded throws encodingFailed and writes nothing")
     func encodingFailure() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(Profile(name: "kept", tags: [], score: 1), key: "profile")
             let error = persistenceError {
                 try persistence.save(Profile(name: "nan", tags: [], score: .nan), key: "profile")

@@ -32,8 +32,7 @@ struct KeyNormalisationTests {
 
     @Test("a state saved under one spelling is one file, named in NFC, and loads under the other")
     func disk() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(["first"], key: Self.decomposed)
             #expect(Self.exists("\(Self.composed).json", in: directory))
             #expect(!Self.exists("\(Self.decomposed).json", in: directory))
@@ -48,8 +47,7 @@ struct KeyNormalisationTests {
 
     @Test("a file an earlier version saved under a decomposed name is still found under that key")
     func legacyFile() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             // What an earlier version wrote for the decomposed key: a file with that exact name.
             let legacy = "\(directory.path)/\(Self.decomposed).json"
             let envelope = Data("{\"version\":1,\"state\":[\"old\"]}".utf8)

@@ -209,8 +209,7 @@ struct PersistMiddlewareTests {
         "a state put back by undo, redo or replaceState is saved like one after an action, and survives a relaunch",
         arguments: [Attachment.middlewareArray, .block])
     func undoIsSaved(attachment: Attachment) async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             let persist = Self.counterMiddleware(disk)
             let store = Self.store(Counter(), reducer: Self.reducer, persist: persist, attached: attachment)
             let history = PrismUndoRedoStack<Counter>(currentState: { store.state })
@@ -240,8 +239,7 @@ struct PersistMiddlewareTests {
 
     @Test("a restored store takes dependencies like any store, and saves what they gave")
     func restoredWithDependencies() async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             try disk.save(Counter(count: 5), key: "counter")
             let stamping = PrismReduce<Counter, CounterAction> { state, _ in
                 @Dependency(\.date.now) var now
@@ -425,8 +423,7 @@ struct PersistMiddlewareTests {
 
     @Test("restore gives the saved state, or the default when there is none")
     func restore() async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             let persist = PrismPersistMiddleware<Counter, CounterAction>(strategy: disk, key: "counter")
             #expect(persist.key == "counter")
             #expect(persist.restore(default: Counter(count: -1)) == Counter(count: -1))

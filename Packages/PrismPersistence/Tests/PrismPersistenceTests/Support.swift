@@ -21,6 +21,17 @@ func withTemporaryDirectory<Result>(
     return try await body(url)
 }
 
+/// Runs `body` with a disk strategy over a fresh, empty folder (see
+/// ``withTemporaryDirectory(isolation:_:)``), and that folder.
+func withDiskPersistence<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (PrismDiskPersistence, URL) async throws -> Result
+) async rethrows -> Result {
+    try await withTemporaryDirectory { directory in
+        try await body(PrismDiskPersistence(directory: directory), directory)
+    }
+}
+
 /// The names of the files in `directory`, sorted, but for the lock files (`.<key>.json.lock`)
 /// that writers of each key keep beside its file.
 func fileNames(in directory: URL) -> [String] {

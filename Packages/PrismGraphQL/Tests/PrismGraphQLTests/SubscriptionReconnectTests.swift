@@ -11,8 +11,7 @@ import Testing
 struct SubscriptionReconnectTests {
     @Test("a dropped socket reconnects, subscribes again, and events continue")
     func droppedSocketReconnects() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             var events = try await subscribeToAddedTasks(graphql, on: server)
             try await addTask("Before", on: server)
             #expect(try await events.next()?.data?.taskAdded.title == "Before")

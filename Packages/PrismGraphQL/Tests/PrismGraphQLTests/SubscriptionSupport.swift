@@ -26,6 +26,15 @@ extension PrismTestServer {
     }
 }
 
+/// Runs `body` with a test server and a client of its `/graphql` for subscriptions (see
+/// ``PrismTestServer/subscriptionClient(path:interceptors:authenticator:logger:configuration:)``).
+func withSubscriptionClient<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (PrismTestServer, PrismGraphQLClient) async throws -> T
+) async throws -> T {
+    try await withServer { server in try await body(server, server.subscriptionClient()) }
+}
+
 extension PrismGraphQLSubscriptionConfiguration {
     /// Reconnects at once, five times in a row at most; no keep-alive pings.
     static var immediateReconnect: PrismGraphQLSubscriptionConfiguration {

@@ -12,8 +12,7 @@ import Testing
 struct SubscriptionTests {
     @Test("events arrive decoded and in order, and the stream finishes when the server completes")
     func eventsArriveInOrder() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             var values: [Int] = []
             for try await event in graphql.subscribe(counterSubscription(to: 5), as: CounterData.self) {
                 #expect(event.errors == nil)
@@ -29,8 +28,7 @@ struct SubscriptionTests {
 
     @Test("events driven by mutations reach the subscription, typed")
     func mutationsDriveEvents() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             var events = try await subscribeToAddedTasks(graphql, on: server)
             try await addTask("Write the tests", on: server)
             try await addTask("Ship", on: server)
@@ -43,8 +41,7 @@ struct SubscriptionTests {
 
     @Test("two subscriptions share one socket, each getting its own events")
     func subscriptionsShareOneSocket() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             async let small = collect(
                 graphql.subscribe(counterSubscription(to: 3, intervalMs: 5), as: CounterData.self))
             async let large = collect(
@@ -61,8 +58,7 @@ struct SubscriptionTests {
 
     @Test("a copy of the client shares its socket")
     func copiesShareTheSocket() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let copy = graphql
             var first = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
             var second = copy.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
@@ -76,8 +72,7 @@ struct SubscriptionTests {
 
     @Test("cancelling the consumer sends complete, the server stops the subscription, and the idle socket closes")
     func cancellingCompletes() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let received = LockedBox(0)
             let consumer = Task {
                 for try await _ in graphql.subscribe(
@@ -99,8 +94,7 @@ struct SubscriptionTests {
 
     @Test("cancelling one subscription leaves the other running on the socket")
     func cancellingOneKeepsTheOther() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let consumer = Task {
                 for try await _ in graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self) {}
             }
@@ -116,8 +110,7 @@ struct SubscriptionTests {
 
     @Test("a GraphQL error message ends the stream with the server's errors")
     func errorMessageEndsTheStream() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let failing = PrismGraphQLSubscription(query: "subscription { failingSubscription }")
             let error = await #expect(throws: PrismGraphQLError.self) {
                 for try await _ in graphql.subscribe(failing, as: PrismGraphQLValue.self) {}
@@ -132,8 +125,7 @@ struct SubscriptionTests {
 
     @Test("an invalid document ends the stream with the validation errors")
     func invalidDocument() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (_, graphql) async throws in
             let invalid = PrismGraphQLSubscription(query: "subscription { noSuchField }")
             let error = await #expect(throws: PrismGraphQLError.self) {
                 for try await _ in graphql.subscribe(invalid, as: PrismGraphQLValue.self) {}
@@ -146,8 +138,7 @@ struct SubscriptionTests {
     @Test("an event that does not decode ends the stream with decodingFailed and completes it on the server")
     func undecodableEvent() async throws {
         struct WrongShape: Decodable, Sendable { var counter: String }
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let error = await #expect(throws: PrismGraphQLError.self) {
                 for try await _ in graphql.subscribe(
                     counterSubscription(to: 100_000, intervalMs: 10), as: WrongShape.self)

@@ -235,8 +235,7 @@ struct FailedRestoreTests {
             // A folder where the file should be: open() works, read() fails with EISDIR, as
             // with EIO. (The tests may run as root, for whom EACCES cannot be produced.)
             let path = directory.appendingPathComponent("account.json")
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
-            try Data("kept".utf8).write(to: path.appendingPathComponent("inside"))
+            try plantFolder(at: path, holding: "kept")
             let (store, persistence, _) = Self.restoredStore(PrismDiskPersistence(directory: directory))
             #expect(persistence.loadFailure?.code == .readFailed)
             store.send(.edit)

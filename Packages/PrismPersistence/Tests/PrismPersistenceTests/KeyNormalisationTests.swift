@@ -70,14 +70,14 @@ struct KeyNormalisationTests {
 
     @Test("UserDefaults: one entry for both spellings")
     func userDefaults() throws {
-        let suite = "prism-persistence-tests-nfc-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let persistence = PrismUserDefaultsPersistence(suiteName: suite)
-        try persistence.save(Settings(theme: "dark", fontSize: 1), key: Self.decomposed)
-        #expect(try persistence.load(key: Self.composed) == Settings(theme: "dark", fontSize: 1))
-        try persistence.clear(key: Self.composed)
-        let cleared: Settings? = try persistence.load(key: Self.decomposed)
-        #expect(cleared == nil)
+        try withDefaultsSuite { suite in
+            let persistence = PrismUserDefaultsPersistence(suiteName: suite)
+            try persistence.save(Settings(theme: "dark", fontSize: 1), key: Self.decomposed)
+            #expect(try persistence.load(key: Self.composed) == Settings(theme: "dark", fontSize: 1))
+            try persistence.clear(key: Self.composed)
+            let cleared: Settings? = try persistence.load(key: Self.decomposed)
+            #expect(cleared == nil)
+        }
     }
 
     @Test(

@@ -159,21 +159,21 @@ struct MigrationTests {
 
     @Test("migrations work with every strategy: UserDefaults moves a bad value to another key")
     func userDefaults() throws {
-        let suite = "prism-persistence-tests-migrations-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let persistence = PrismUserDefaultsPersistence(suiteName: suite)
-        try persistence.save(NoteV1(title: "Groceries"), key: "note")
-        #expect(try persistence.load(key: "note") == NoteV2(title: "Groceries", pinned: false))
+        try withDefaultsSuite { suite in
+            let persistence = PrismUserDefaultsPersistence(suiteName: suite)
+            try persistence.save(NoteV1(title: "Groceries"), key: "note")
+            #expect(try persistence.load(key: "note") == NoteV2(title: "Groceries", pinned: false))
 
-        try persistence.save(NoteV2(title: "new", pinned: true), key: "newer")
-        let error = persistenceError {
-            let _: NoteV1? = try persistence.load(key: "newer")
+            try persistence.save(NoteV2(title: "new", pinned: true), key: "newer")
+            let error = persistenceError {
+                let _: NoteV1? = try persistence.load(key: "newer")
+            }
+            #expect(error?.code == .unsupportedVersion)
+            let asideKey = try #require(error?.movedAsideKey)
+            #expect(asideKey.hasPrefix("newer.version-2-"))
+            #expect(try persistence.load(key: asideKey) == NoteV2(title: "new", pinned: true))
+            let gone: NoteV2? = try persistence.load(key: "newer")
+            #expect(gone == nil)
         }
-        #expect(error?.code == .unsupportedVersion)
-        let asideKey = try #require(error?.movedAsideKey)
-        #expect(asideKey.hasPrefix("newer.version-2-"))
-        #expect(try persistence.load(key: asideKey) == NoteV2(title: "new", pinned: true))
-        let gone: NoteV2? = try persistence.load(key: "newer")
-        #expect(gone == nil)
     }
 }

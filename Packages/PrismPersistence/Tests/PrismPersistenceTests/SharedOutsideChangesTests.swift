@@ -11,8 +11,7 @@ extension SharedPersistenceTests {
     )
     func secondProcessWrites() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: directory), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: directory))
             let notified = LockedBox(false)
             withObservationTracking {
                 _ = store.state.settings
@@ -41,11 +40,8 @@ extension SharedPersistenceTests {
     @Test("this process and another write the file at once: the holder ends with what the file holds")
     func bothProcessesWrite() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).coalescingWindow(.milliseconds(50)),
-                in: storage
-            )
+            let (store, storage) = makeStore(
+                PrismPersistedKey<Settings>.file("settings", directory: directory).coalescingWindow(.milliseconds(50)))
             async let child = TestHelper.run(["shared-writes", directory.path, "settings", "child", "30"])
             for round in 1...30 {
                 store.send(.setTheme("parent-\(round)"))
@@ -84,15 +80,14 @@ extension SharedPersistenceTests {
 
     @Test("another process writes the defaults key: the holder sees the new value")
     func secondProcessWritesDefaults() async throws {
-        let suite = "prism-shared-outside-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.defaults("settings", suiteName: suite), in: storage)
-        #expect(store.state.settings == Self.defaultSettings)
+        try await withDefaultsSuite { suite in
+            let (store, _) = makeStore(.defaults("settings", suiteName: suite))
+            #expect(store.state.settings == Self.defaultSettings)
 
-        let child = try await TestHelper.run(["defaults-save", suite, "settings", "dark", "22"])
-        #expect(child.result == "saved", "\(child.output)\(child.errors)")
-        try await eventually { store.state.settings == Settings(theme: "dark", fontSize: 22) }
+            let child = try await TestHelper.run(["defaults-save", suite, "settings", "dark", "22"])
+            #expect(child.result == "saved", "\(child.output)\(child.errors)")
+            try await eventually { store.state.settings == Settings(theme: "dark", fontSize: 22) }
+        }
     }
 
     @Test("an unreadable file or a removal from outside: reported, moved aside, and the holders keep their value")

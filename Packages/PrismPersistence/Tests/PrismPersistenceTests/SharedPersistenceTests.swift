@@ -49,13 +49,20 @@ struct SharedPersistenceTests {
         return PrismStore(initialState: state, reducer: Self.reducer)
     }
 
+    /// A store over `key`'s value, made in a storage of its own; and that storage.
+    func makeStore(
+        _ key: PrismPersistedKey<Settings>
+    ) -> (PrismStore<AppState, AppAction>, PrismSharedStorage) {
+        let storage = PrismSharedStorage()
+        return (makeStore(key, in: storage), storage)
+    }
+
     /// A store over `key`'s value, made in a storage of its own; and the errors the key reports.
     func makeReportingStore(
         _ key: PrismPersistedKey<Settings>
     ) -> (PrismStore<AppState, AppAction>, PrismSharedStorage, reported: LockedBox<[PrismPersistenceError]>) {
         let reported = LockedBox<[PrismPersistenceError]>([])
-        let storage = PrismSharedStorage()
-        let store = makeStore(key.onError { error in reported.mutate { $0.append(error) } }, in: storage)
+        let (store, storage) = makeStore(key.onError { error in reported.mutate { $0.append(error) } })
         return (store, storage, reported)
     }
 
@@ -74,13 +81,12 @@ struct SharedPersistenceTests {
     @Test("a file-backed value is saved after a change and loaded by the next launch")
     func fileRoundTrip() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: directory), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             store.send(.setTheme("dark"))
             try await expectSaved(Settings(theme: "dark", fontSize: 14), in: directory, flushing: storage)
             // The next launch: a storage of its own, the same file.
-            let next = makeStore(.file("settings", directory: directory), in: PrismSharedStorage())
+            let (next, _) = makeStore(.file("settings", directory: directory))
             #expect(next.state.settings == Settings(theme: "dark", fontSize: 14))
         }
     }
@@ -132,8 +138,7 @@ struct SharedPersistenceTests {
             // A folder where the file should be: reading it fails with EISDIR, and what is there
             // may be the user's, so nothing may replace it.
             let path = directory.appendingPathComponent("settings.json")
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
-            try Data("keep me".utf8).write(to: path.appendingPathComponent("inside"))
+            try plantFolder(at: path, holding: "keep me")
             let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             store.send(.setTheme("dark"))
@@ -167,8 +172,7 @@ struct SharedPersistenceTests {
     func watchedFolderMode() async throws {
         try await withTemporaryDirectory { directory in
             let folder = directory.appendingPathComponent("state/nested")
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: folder), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: folder))
             store.send(.setTheme("dark"))
             try await storage.flush()
             for url in [folder, folder.deletingLastPathComponent()] {
@@ -217,8 +221,7 @@ struct SharedPersistenceTests {
     func changesAreCoalesced() async throws {
         try await withTemporaryDirectory { directory in
             let counting = CountingDisk(disk: PrismDiskPersistence(directory: directory))
-            let storage = PrismSharedStorage()
-            let store = makeStore(.persisted("settings", strategy: counting), in: storage)
+            let (store, storage) = makeStore(.persisted("settings", strategy: counting))
             for size in 1...1_000 { store.send(.setFontSize(size)) }
             try await storage.flush()
             #expect(counting.saves.wrappedValue <= 3, "\(counting.saves.wrappedValue) writes")
@@ -245,14 +248,13 @@ struct SharedPersistenceTests {
 
     @Test("a defaults-backed value round-trips through a real UserDefaults suite")
     func defaultsRoundTrip() async throws {
-        let suite = "prism-shared-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.defaults("settings", suiteName: suite), in: storage)
-        store.send(.setFontSize(18))
-        try await storage.flush()
-        let next = makeStore(.defaults("settings", suiteName: suite), in: PrismSharedStorage())
-        #expect(next.state.settings.fontSize == 18)
+        try await withDefaultsSuite { suite in
+            let (store, storage) = makeStore(.defaults("settings", suiteName: suite))
+            store.send(.setFontSize(18))
+            try await storage.flush()
+            let (next, _) = makeStore(.defaults("settings", suiteName: suite))
+            #expect(next.state.settings.fontSize == 18)
+        }
     }
 
     #if os(Linux)
@@ -264,11 +266,10 @@ struct SharedPersistenceTests {
         let service = "prism-shared-tests"
         let account = uniqueKey()
         defer { try? PrismKeychainPersistence(service: service).clear(key: account) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.keychain(account, service: service), in: storage)
+        let (store, storage) = makeStore(.keychain(account, service: service))
         store.send(.setTheme("dark"))
         try await storage.flush()
-        let next = makeStore(.keychain(account, service: service), in: PrismSharedStorage())
+        let (next, _) = makeStore(.keychain(account, service: service))
         #expect(next.state.settings.theme == "dark")
     }
 

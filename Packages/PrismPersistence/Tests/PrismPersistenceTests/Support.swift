@@ -32,6 +32,47 @@ func withDiskPersistence<Result>(
     }
 }
 
+/// Makes a folder at `path`, where a file is expected, holding a file named `inside` with
+/// `contents`: open() works and read() fails with EISDIR, as with EIO, whoever runs the tests
+/// (root too, for whom EACCES cannot be produced).
+func plantFolder(at path: URL, holding contents: String) throws {
+    try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
+    try Data(contents.utf8).write(to: path.appendingPathComponent("inside"))
+}
+
+/// Runs `body` with the name of a UserDefaults suite no other test (or test run) uses, and
+/// removes the suite (on Linux, its file too) afterwards.
+func withDefaultsSuite<Result>(_ body: (String) throws -> Result) rethrows -> Result {
+    let suite = "prism-persistence-tests-\(UUID().uuidString)"
+    defer { removeDefaultsSuite(suite) }
+    return try body(suite)
+}
+
+/// Runs `body` like the synchronous `withDefaultsSuite(_:)`, for a body that suspends.
+func withDefaultsSuite<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (String) async throws -> Result
+) async rethrows -> Result {
+    let suite = "prism-persistence-tests-\(UUID().uuidString)"
+    defer { removeDefaultsSuite(suite) }
+    return try await body(suite)
+}
+
+/// Removes `suite`'s values and, on Linux, the file Foundation keeps them in.
+private func removeDefaultsSuite(_ suite: String) {
+    UserDefaults().removePersistentDomain(forName: suite)
+    #if os(Linux)
+    let environment = ProcessInfo.processInfo.environment
+    let configDirectory =
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            URL(fileURLWithPath: xdg)
+        } else {
+            URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config")
+        }
+    try? FileManager.default.removeItem(at: configDirectory.appendingPathComponent("\(suite).plist"))
+    #endif
+}
+
 /// The names of the files in `directory`, sorted, but for the lock files (`.<key>.json.lock`)
 /// that writers of each key keep beside its file.
 func fileNames(in directory: URL) -> [String] {

@@ -114,12 +114,7 @@ struct StoreObservationTests {
             var other = 0
             static func == (lhs: Holder, rhs: Holder) -> Bool { lhs.other == rhs.other }
         }
-        let store = PrismStore(
-            initialState: Holder(),
-            reducer: PrismReduce<Holder, Int> { state, value in
-                state.other = value
-                return .none
-            })
+        let store = makeSettingStore(Holder()) { $0.other = $1 }
         let observer = ObservationCounter { _ = store.token.value }
         store.send(1)
         store.send(1)
@@ -223,12 +218,7 @@ struct StoreObservationTests {
     @Test("with state that is not Equatable, every send notifies an observer")
     func nonEquatableStateAlwaysNotifies() {
         struct Box: Sendable { var value = 0 }
-        let store = PrismStore(
-            initialState: Box(),
-            reducer: PrismReduce<Box, Int> { state, value in
-                state.value = value
-                return .none
-            })
+        let store = makeSettingStore(Box()) { $0.value = $1 }
         let observer = ObservationCounter { _ = store.state.value }
         store.send(1)
         store.send(1)
@@ -340,4 +330,18 @@ struct StoreObservationTests {
         }
         #expect(derived.value == "kept")
     }
+}
+
+/// A store whose action, an `Int`, is written into its state by `write`.
+@MainActor
+func makeSettingStore<State: Sendable>(
+    _ initialState: State,
+    _ write: @escaping @MainActor @Sendable (inout State, Int) -> Void
+) -> PrismStore<State, Int> {
+    PrismStore(
+        initialState: initialState,
+        reducer: PrismReduce<State, Int> { state, value in
+            write(&state, value)
+            return .none
+        })
 }

@@ -4,6 +4,7 @@ import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
+import Testing
 
 extension PrismTestServer {
     /// A client of this server's `/graphql` (or `path`, whose query carries the subscription
@@ -23,6 +24,20 @@ extension PrismTestServer {
             cache: nil,
             subscriptions: configuration
         )
+    }
+}
+
+/// The error that ends the stream of `subscription` on `graphql`, its events decoded as
+/// `type`; an issue is recorded (and nil returned) when the stream ends without one.
+@discardableResult
+func streamError<T: Decodable & Sendable>(
+    of subscription: PrismGraphQLSubscription,
+    as type: T.Type,
+    on graphql: PrismGraphQLClient,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> PrismGraphQLError? {
+    await #expect(throws: PrismGraphQLError.self, sourceLocation: sourceLocation) {
+        for try await _ in graphql.subscribe(subscription, as: type) {}
     }
 }
 

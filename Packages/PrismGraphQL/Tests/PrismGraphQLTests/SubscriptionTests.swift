@@ -112,9 +112,7 @@ struct SubscriptionTests {
     func errorMessageEndsTheStream() async throws {
         try await withSubscriptionClient { (server, graphql) async throws in
             let failing = PrismGraphQLSubscription(query: "subscription { failingSubscription }")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(failing, as: PrismGraphQLValue.self) {}
-            }
+            let error = await streamError(of: failing, as: PrismGraphQLValue.self, on: graphql)
             #expect(error?.code == .graphQLErrors)
             #expect(
                 error?.errors.first?.message.contains("failingSubscription always fails") == true,
@@ -127,9 +125,7 @@ struct SubscriptionTests {
     func invalidDocument() async throws {
         try await withSubscriptionClient { (_, graphql) async throws in
             let invalid = PrismGraphQLSubscription(query: "subscription { noSuchField }")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(invalid, as: PrismGraphQLValue.self) {}
-            }
+            let error = await streamError(of: invalid, as: PrismGraphQLValue.self, on: graphql)
             #expect(error?.code == .graphQLErrors)
             #expect(error?.errors.isEmpty == false)
         }
@@ -139,11 +135,8 @@ struct SubscriptionTests {
     func undecodableEvent() async throws {
         struct WrongShape: Decodable, Sendable { var counter: String }
         try await withSubscriptionClient { (server, graphql) async throws in
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(
-                    counterSubscription(to: 100_000, intervalMs: 10), as: WrongShape.self)
-                {}
-            }
+            let error = await streamError(
+                of: counterSubscription(to: 100_000, intervalMs: 10), as: WrongShape.self, on: graphql)
             #expect(error?.code == .decodingFailed)
             #expect(error?.operationName == "Count")
             try await eventually(server) { $0.completedIDs == ["1"] && $0.activeSubscriptions == 0 }
@@ -153,9 +146,7 @@ struct SubscriptionTests {
     @Test("an endpoint that cannot be a WebSocket URL fails with invalidEndpoint")
     func invalidEndpoint() async throws {
         let graphql = PrismGraphQLClient(endpointURL: URL(string: "ftp://example.com/graphql")!)
-        let error = await #expect(throws: PrismGraphQLError.self) {
-            for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-        }
+        let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
         #expect(error?.code == .invalidEndpoint)
     }
 

@@ -229,12 +229,7 @@ struct StoreObservationTests {
     @Test("a change notifies an observer of the whole state before the state changes, like every Observable")
     func notifiedBeforeChange() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let seen = LockedBox<[Int]>([])
-        withObservationTracking {
-            _ = store.state.count
-        } onChange: {
-            MainActor.assumeIsolated { seen.mutate { $0.append(store.state.count) } }
-        }
+        let seen = countsReadOnChange { store.state.count }
         store.send(.set(5))
         #expect(seen.wrappedValue == [0])
         #expect(store.state.count == 5)
@@ -293,12 +288,7 @@ struct StoreObservationTests {
     func scopedObserversReadTheNewState() {
         let store = PrismStore(initialState: App(), reducer: AppFeature())
         let counter = store.scope(state: \.counter, action: AppAction.counter)
-        let seen = LockedBox<[Int]>([])
-        withObservationTracking {
-            _ = counter.state.count
-        } onChange: {
-            MainActor.assumeIsolated { seen.mutate { $0.append(counter.state.count) } }
-        }
+        let seen = countsReadOnChange { counter.state.count }
         counter.send(.set(5))
         #expect(seen.wrappedValue == [5])
     }
@@ -344,4 +334,17 @@ func makeSettingStore<State: Sendable>(
             write(&state, value)
             return .none
         })
+}
+
+/// Tracks what `read` reads, once; what `read` returns when the observation is told of a change
+/// (for a store, the state it reads then: before or after the change).
+@MainActor
+func countsReadOnChange(_ read: @escaping @MainActor () -> Int) -> LockedBox<[Int]> {
+    let seen = LockedBox<[Int]>([])
+    withObservationTracking {
+        _ = read()
+    } onChange: {
+        MainActor.assumeIsolated { seen.mutate { $0.append(read()) } }
+    }
+    return seen
 }

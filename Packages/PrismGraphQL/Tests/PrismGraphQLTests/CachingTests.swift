@@ -20,8 +20,7 @@ struct CachingTests {
 
     @Test("without a policy or a cache interval, nothing is cached")
     func noCachingByDefault() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (_, graphql) async throws in
             #expect(try await number(graphql) == 1)
             #expect(try await number(graphql) == 2)
             #expect(await graphql.cache?.count == 0)
@@ -30,8 +29,7 @@ struct CachingTests {
 
     @Test("a query with a cache interval is served from the cache while fresh")
     func cacheInterval() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (server, graphql) async throws in
             var query = Self.numberQuery
             query.cacheInterval = 60
             #expect(try await number(graphql, query) == 1)
@@ -44,8 +42,7 @@ struct CachingTests {
 
     @Test("cacheFirst returns a cached response even when stale; networkOnly neither reads nor stores")
     func cacheFirstAndNetworkOnly() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (_, graphql) async throws in
             #expect(try await number(graphql, policy: .networkOnly) == 1)
             #expect(try await number(graphql, policy: .cacheFirst) == 2)
             #expect(try await number(graphql, policy: .cacheFirst) == 2)
@@ -57,8 +54,7 @@ struct CachingTests {
 
     @Test("staleWhileRevalidate returns the stale response and refreshes it in the background")
     func staleWhileRevalidate() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (server, graphql) async throws in
             #expect(try await number(graphql, policy: .staleWhileRevalidate) == 1)
             #expect(try await number(graphql, policy: .staleWhileRevalidate) == 1)
             // (A bound for a failing test only; CI runs many suites at once on two cores.)
@@ -79,8 +75,7 @@ struct CachingTests {
 
     @Test("different variables are different entries")
     func variablesAreKeys() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (server, graphql) async throws in
             for login in ["a", "b", "a", "b"] {
                 let response = try await graphql.execute(
                     getUserQuery(login), as: UserQueryData.self, options: .init(cachePolicy: .cacheFirst))
@@ -93,12 +88,11 @@ struct CachingTests {
 
     @Test("mutations and responses with errors are never cached")
     func notCached() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            struct Numbered: Decodable, Sendable {
-                struct Issue: Decodable, Sendable { var number: Int }
-                var createIssue: Issue
-            }
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        struct Numbered: Decodable, Sendable {
+            struct Issue: Decodable, Sendable { var number: Int }
+            var createIssue: Issue
+        }
+        try await withCachingClient { (server, graphql) async throws in
             var mutation = PrismGraphQLQuery(
                 query: "mutation { createIssue(repo: \"o/r\", input: {title: \"t\"}) { number } }")
             mutation.cacheInterval = 60

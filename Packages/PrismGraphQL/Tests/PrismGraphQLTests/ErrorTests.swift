@@ -23,6 +23,19 @@ struct ErrorTests {
         }
     }
 
+    /// Sends GetUser to `path`, expects an invalid response with `status`, and returns its error.
+    func invalidResponse(
+        _ server: PrismTestServer,
+        path: String,
+        status: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> PrismGraphQLError {
+        let error = try await failure(server, path: path)
+        #expect(error.code == .invalidResponse, sourceLocation: sourceLocation)
+        #expect(error.statusCode == status, sourceLocation: sourceLocation)
+        return error
+    }
+
     struct TestFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
@@ -57,9 +70,7 @@ struct ErrorTests {
     @Test("a 2xx body that is not JSON is an invalid response that keeps status and body")
     func notJSON() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = try await failure(server, path: "/status/204")
-            #expect(error.code == .invalidResponse)
-            #expect(error.statusCode == 204)
+            let error = try await invalidResponse(server, path: "/status/204", status: 204)
             #expect(error.body == Data())
             #expect(error.underlying is DecodingError)
         }
@@ -68,9 +79,7 @@ struct ErrorTests {
     @Test("JSON without data or errors is an invalid response")
     func jsonButNotGraphQL() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let error = try await failure(server, path: "/echo")
-            #expect(error.code == .invalidResponse)
-            #expect(error.statusCode == 200)
+            let error = try await invalidResponse(server, path: "/echo", status: 200)
             #expect(error.bodyText?.contains("\"method\":\"POST\"") == true)
         }
     }

@@ -26,8 +26,7 @@ struct HostileInputTests {
         "a cache interval that is NaN, infinite or negative is invalidCacheInterval, and nothing is sent",
         arguments: [Double.nan, .infinity, -1])
     func badCacheIntervals(seconds: Double) async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = server.graphQLClient(cache: PrismResponseCache(maxSize: 10))
+        try await withCachingClient { (server, graphql) async throws in
             var query = getUserQuery("octocat")
             query.cacheInterval = seconds
             let error = await #expect(throws: PrismGraphQLError.self) {

@@ -15,12 +15,21 @@ struct PartialResultTests {
         var requiredFailingField: String
     }
 
+    /// What `server` answers to `document`, its data decoded as `type`.
+    func answer<T: Decodable & Sendable>(
+        to document: String,
+        as type: T.Type,
+        on server: PrismTestServer
+    ) async throws -> PrismGraphQLResponse<T> {
+        try await server.graphQLClient().execute(PrismGraphQLQuery(query: document), as: type)
+    }
+
     @Test("a failing field leaves the rest of the data and an error that names its path")
     func dataAndErrors() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let query = PrismGraphQLQuery(
-                query: "query Partial {\n  user(login: \"octocat\") { name }\n  failingField\n}")
-            let response = try await server.graphQLClient().execute(query, as: PartialData.self)
+            let response = try await answer(
+                to: "query Partial {\n  user(login: \"octocat\") { name }\n  failingField\n}", as: PartialData.self,
+                on: server)
             #expect(response.data?.user?.name == "The octocat")
             #expect(response.data?.failingField == nil)
             let error = try #require(response.errors?.first)
@@ -37,8 +46,7 @@ struct PartialResultTests {
     @Test("a non-null field that fails makes data null: decoded as nil, with the error")
     func dataNull() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let query = PrismGraphQLQuery(query: "{ requiredFailingField }")
-            let response = try await server.graphQLClient().execute(query, as: RequiredData.self)
+            let response = try await answer(to: "{ requiredFailingField }", as: RequiredData.self, on: server)
             #expect(response.data == nil)
             #expect(response.errors?.map(\.message) == ["requiredFailingField always fails"])
             #expect(response.errors?.first?.path == [.key("requiredFailingField")])
@@ -55,8 +63,8 @@ struct PartialResultTests {
     @Test("a request that fails validation has no data member: decoded as nil, with the errors")
     func dataAbsent() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let query = PrismGraphQLQuery(query: "{ user(login: \"octocat\") { nope } }")
-            let response = try await server.graphQLClient().execute(query, as: UserQueryData.self)
+            let response = try await answer(
+                to: "{ user(login: \"octocat\") { nope } }", as: UserQueryData.self, on: server)
             #expect(response.data == nil)
             let error = try #require(response.errors?.first)
             #expect(error.message.contains("nope"))
@@ -69,8 +77,7 @@ struct PartialResultTests {
     @Test("a syntax error is a response with errors, not a thrown error")
     func syntaxError() async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            let response = try await server.graphQLClient().execute(
-                PrismGraphQLQuery(query: "{ user(login: "), as: UserQueryData.self)
+            let response = try await answer(to: "{ user(login: ", as: UserQueryData.self, on: server)
             #expect(response.data == nil)
             #expect(response.errors?.first?.message.contains("Syntax Error") == true)
         }

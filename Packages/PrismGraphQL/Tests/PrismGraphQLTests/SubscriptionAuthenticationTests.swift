@@ -67,9 +67,7 @@ struct SubscriptionAuthenticationTests {
         try await withServer { server in
             let authenticator = TestAuthenticator(token: "stolen")
             let graphql = server.subscriptionClient(path: "/graphql?requireToken=1", authenticator: authenticator)
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 2), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 2), as: CounterData.self, on: graphql)
             #expect(error?.code == .subscriptionRejected)
             #expect(error?.closeCode == 4403)
             #expect(error?.operationName == "Count")
@@ -116,9 +114,7 @@ struct SubscriptionAuthenticationTests {
             let authenticator = TestAuthenticator(token: "super-secret-token")
             let graphql = server.subscriptionClient(
                 path: "/graphql?requireToken=1", authenticator: authenticator, logger: logger)
-            await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 2), as: CounterData.self) {}
-            }
+            await streamError(of: counterSubscription(to: 2), as: CounterData.self, on: graphql)
             let text = lines.wrappedValue.joined(separator: "\n")
             #expect(text.contains("connecting"))
             #expect(text.contains("Authorization"))

@@ -79,9 +79,7 @@ struct SubscriptionHostileServerTests {
     func refusedUpgrade() async throws {
         try await withServer { (server: PrismTestServer) async throws in
             let graphql = client(server.url("/not-graphql"), clock: TestClock(), attempts: 5)
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == .subscriptionRejected)
             #expect(error?.statusCode == 400)
             #expect(server.graphQLSubscriptionStatistics.connections == 0)
@@ -95,9 +93,7 @@ struct SubscriptionHostileServerTests {
         try await withServer { (server: PrismTestServer) async throws in
             // The test clock never reaches the stable interval: no socket counts as a good one.
             let graphql = client(server.url("/graphql?dropAfterAck=1001"), clock: TestClock(), attempts: 3)
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == .requestFailed)
             #expect(server.graphQLSubscriptionStatistics.connections == 3)
         }
@@ -120,9 +116,7 @@ struct SubscriptionHostileServerTests {
                     keepAliveInterval: nil,
                     reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 10, jitter: .zero),
                     clock: TestClock()))
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == .subscriptionRejected)
             #expect(error?.closeCode == 4401)
             #expect(refreshes.wrappedValue == 1)

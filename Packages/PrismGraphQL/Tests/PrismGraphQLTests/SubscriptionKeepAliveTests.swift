@@ -18,8 +18,7 @@ struct SubscriptionKeepAliveTests {
                     keepAliveInterval: .seconds(10),
                     reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero),
                     clock: clock))
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             try await advance(clock, by: .seconds(10)) { server.graphQLSubscriptionStatistics.count(of: "ping") == 1 }
             #expect(server.graphQLSubscriptionStatistics.connections == 1)
             try await advance(clock, by: .seconds(10)) {

@@ -15,9 +15,7 @@ struct SubscriptionProtocolTests {
     func violations(violation: String) async throws {
         try await withServer { server in
             let graphql = server.subscriptionClient(path: "/graphql?violation=\(violation)")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self) {}
-            }
+            let error = await streamError(of: taskAddedSubscription, as: TaskAddedData.self, on: graphql)
             #expect(error?.code == .subscriptionProtocolViolation)
             #expect(server.graphQLSubscriptionStatistics.connections == 1)
         }
@@ -32,9 +30,7 @@ struct SubscriptionProtocolTests {
                 path: "/graphql?violation=oversized",
                 configuration: PrismGraphQLSubscriptionConfiguration(
                     keepAliveInterval: nil, reconnectPolicy: nil, maximumMessageSize: 16_384))
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self) {}
-            }
+            let error = await streamError(of: taskAddedSubscription, as: TaskAddedData.self, on: graphql)
             #expect(error?.code == .subscriptionProtocolViolation)
         }
     }
@@ -49,9 +45,7 @@ struct SubscriptionProtocolTests {
     func closeCodes(code: Int, expected: PrismGraphQLError.Code) async throws {
         try await withServer { server in
             let graphql = server.subscriptionClient(path: "/graphql?close=\(code)")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == expected)
             #expect(error?.closeCode == code)
             #expect(server.graphQLSubscriptionStatistics.connections == 1)
@@ -68,9 +62,7 @@ struct SubscriptionProtocolTests {
                 configuration: PrismGraphQLSubscriptionConfiguration(
                     connectionAckTimeout: .seconds(120), keepAliveInterval: nil,
                     reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero)))
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-            }
+            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == .requestFailed)
             #expect(server.graphQLSubscriptionStatistics.connections == 3)
         }
@@ -113,8 +105,7 @@ struct SubscriptionProtocolTests {
             let clock = TestClock()
             let graphql = server.subscriptionClient(
                 configuration: PrismGraphQLSubscriptionConfiguration(keepAliveInterval: .seconds(10), clock: clock))
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             #expect(server.graphQLSubscriptionStatistics.count(of: "ping") == 0)
             for round in 1...2 {
                 try await advance(clock, by: .seconds(10)) {

@@ -11,10 +11,8 @@ import Testing
 struct SubscriptionReconnectTests {
     @Test("a dropped socket reconnects, subscribes again, and events continue")
     func droppedSocketReconnects() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+        try await withSubscriptionClient { (server, graphql) async throws in
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             try await addTask("Before", on: server)
             #expect(try await events.next()?.data?.taskAdded.title == "Before")
 
@@ -38,8 +36,7 @@ struct SubscriptionReconnectTests {
                     keepAliveInterval: nil,
                     reconnectPolicy: PrismExponentialBackoff(baseDelay: .seconds(5), maxAttempts: 3, jitter: .zero),
                     clock: clock))
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             server.dropGraphQLSubscriptionSockets()
             await clock.waitForSleeper()
             #expect(server.graphQLSubscriptionStatistics.connections == 1)

@@ -4,6 +4,7 @@ import PrismGraphQL
 import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
+import Testing
 
 extension PrismTestServer {
     /// A client of this server's `/graphql` (or `path`, whose query carries the subscription
@@ -24,6 +25,29 @@ extension PrismTestServer {
             subscriptions: configuration
         )
     }
+}
+
+/// The error that ends the stream of `subscription` on `graphql`, its events decoded as
+/// `type`; an issue is recorded (and nil returned) when the stream ends without one.
+@discardableResult
+func streamError<T: Decodable & Sendable>(
+    of subscription: PrismGraphQLSubscription,
+    as type: T.Type,
+    on graphql: PrismGraphQLClient,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> PrismGraphQLError? {
+    await #expect(throws: PrismGraphQLError.self, sourceLocation: sourceLocation) {
+        for try await _ in graphql.subscribe(subscription, as: type) {}
+    }
+}
+
+/// Runs `body` with a test server and a client of its `/graphql` for subscriptions (see
+/// ``PrismTestServer/subscriptionClient(path:interceptors:authenticator:logger:configuration:)``).
+func withSubscriptionClient<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (PrismTestServer, PrismGraphQLClient) async throws -> T
+) async throws -> T {
+    try await withServer { server in try await body(server, server.subscriptionClient()) }
 }
 
 extension PrismGraphQLSubscriptionConfiguration {
@@ -72,6 +96,18 @@ func addTask(_ title: String, on server: PrismTestServer) async throws {
     let mutation = PrismGraphQLQuery(
         query: "mutation Add($title: String!) { addTask(title: $title) { id } }", variables: ["title": title])
     _ = try await graphql.execute(mutation, as: AddTaskData.self).requireData()
+}
+
+/// The events of a new `taskAdded` subscription of `graphql`, once `server` holds one active
+/// subscription.
+func subscribeToAddedTasks(
+    isolation: isolated (any Actor)? = #isolation,
+    _ graphql: PrismGraphQLClient,
+    on server: PrismTestServer
+) async throws -> sending AsyncThrowingStream<PrismGraphQLResponse<TaskAddedData>, any Error>.Iterator {
+    let events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
+    try await eventually(server) { $0.activeSubscriptions == 1 }
+    return events
 }
 
 /// Waits until `condition` holds of the server's subscription statistics.

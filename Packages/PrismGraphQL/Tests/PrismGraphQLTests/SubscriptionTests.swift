@@ -12,8 +12,7 @@ import Testing
 struct SubscriptionTests {
     @Test("events arrive decoded and in order, and the stream finishes when the server completes")
     func eventsArriveInOrder() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             var values: [Int] = []
             for try await event in graphql.subscribe(counterSubscription(to: 5), as: CounterData.self) {
                 #expect(event.errors == nil)
@@ -29,10 +28,8 @@ struct SubscriptionTests {
 
     @Test("events driven by mutations reach the subscription, typed")
     func mutationsDriveEvents() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
-            var events = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
-            try await eventually(server) { $0.activeSubscriptions == 1 }
+        try await withSubscriptionClient { (server, graphql) async throws in
+            var events = try await subscribeToAddedTasks(graphql, on: server)
             try await addTask("Write the tests", on: server)
             try await addTask("Ship", on: server)
             let first = try #require(try await events.next()).data?.taskAdded
@@ -44,8 +41,7 @@ struct SubscriptionTests {
 
     @Test("two subscriptions share one socket, each getting its own events")
     func subscriptionsShareOneSocket() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             async let small = collect(
                 graphql.subscribe(counterSubscription(to: 3, intervalMs: 5), as: CounterData.self))
             async let large = collect(
@@ -62,8 +58,7 @@ struct SubscriptionTests {
 
     @Test("a copy of the client shares its socket")
     func copiesShareTheSocket() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let copy = graphql
             var first = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
             var second = copy.subscribe(taskAddedSubscription, as: TaskAddedData.self).makeAsyncIterator()
@@ -77,8 +72,7 @@ struct SubscriptionTests {
 
     @Test("cancelling the consumer sends complete, the server stops the subscription, and the idle socket closes")
     func cancellingCompletes() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let received = LockedBox(0)
             let consumer = Task {
                 for try await _ in graphql.subscribe(
@@ -100,8 +94,7 @@ struct SubscriptionTests {
 
     @Test("cancelling one subscription leaves the other running on the socket")
     func cancellingOneKeepsTheOther() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let consumer = Task {
                 for try await _ in graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self) {}
             }
@@ -117,12 +110,9 @@ struct SubscriptionTests {
 
     @Test("a GraphQL error message ends the stream with the server's errors")
     func errorMessageEndsTheStream() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (server, graphql) async throws in
             let failing = PrismGraphQLSubscription(query: "subscription { failingSubscription }")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(failing, as: PrismGraphQLValue.self) {}
-            }
+            let error = await streamError(of: failing, as: PrismGraphQLValue.self, on: graphql)
             #expect(error?.code == .graphQLErrors)
             #expect(
                 error?.errors.first?.message.contains("failingSubscription always fails") == true,
@@ -133,12 +123,9 @@ struct SubscriptionTests {
 
     @Test("an invalid document ends the stream with the validation errors")
     func invalidDocument() async throws {
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
+        try await withSubscriptionClient { (_, graphql) async throws in
             let invalid = PrismGraphQLSubscription(query: "subscription { noSuchField }")
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(invalid, as: PrismGraphQLValue.self) {}
-            }
+            let error = await streamError(of: invalid, as: PrismGraphQLValue.self, on: graphql)
             #expect(error?.code == .graphQLErrors)
             #expect(error?.errors.isEmpty == false)
         }
@@ -147,13 +134,9 @@ struct SubscriptionTests {
     @Test("an event that does not decode ends the stream with decodingFailed and completes it on the server")
     func undecodableEvent() async throws {
         struct WrongShape: Decodable, Sendable { var counter: String }
-        try await withServer { server in
-            let graphql = server.subscriptionClient()
-            let error = await #expect(throws: PrismGraphQLError.self) {
-                for try await _ in graphql.subscribe(
-                    counterSubscription(to: 100_000, intervalMs: 10), as: WrongShape.self)
-                {}
-            }
+        try await withSubscriptionClient { (server, graphql) async throws in
+            let error = await streamError(
+                of: counterSubscription(to: 100_000, intervalMs: 10), as: WrongShape.self, on: graphql)
             #expect(error?.code == .decodingFailed)
             #expect(error?.operationName == "Count")
             try await eventually(server) { $0.completedIDs == ["1"] && $0.activeSubscriptions == 0 }
@@ -163,9 +146,7 @@ struct SubscriptionTests {
     @Test("an endpoint that cannot be a WebSocket URL fails with invalidEndpoint")
     func invalidEndpoint() async throws {
         let graphql = PrismGraphQLClient(endpointURL: URL(string: "ftp://example.com/graphql")!)
-        let error = await #expect(throws: PrismGraphQLError.self) {
-            for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
-        }
+        let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
         #expect(error?.code == .invalidEndpoint)
     }
 

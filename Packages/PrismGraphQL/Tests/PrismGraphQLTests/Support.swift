@@ -16,6 +16,17 @@ func withServer<T>(
     try await PrismTestServer.withRunning(body)
 }
 
+/// Runs `body` with a test server and a client of its `/graphql` with a response cache of
+/// ten entries (see ``PrismTestServer/graphQLClient(path:transport:interceptors:cache:automaticPersistedQueries:queryMethod:)``).
+func withCachingClient<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (PrismTestServer, PrismGraphQLClient) async throws -> T
+) async throws -> T {
+    try await withServer { server in
+        try await body(server, server.graphQLClient(cache: PrismResponseCache(maxSize: 10)))
+    }
+}
+
 extension PrismTestServer {
     /// A client of this server's `/graphql` (or `path`) through a PrismHTTP adapter of its own.
     func graphQLClient(

@@ -10,8 +10,7 @@ import Testing
 struct InspectorAccessTests {
     @Test("the page and its assets are served under the token's path, with headers that keep it to itself")
     func servesPageWithToken() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let page = try await httpRequest(port: inspector.port, path: inspector.pagePath)
             #expect(page.status == .ok)
             #expect(page.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
@@ -32,8 +31,7 @@ struct InspectorAccessTests {
         arguments: ["/", "/index.html", "/inspector.js", "/socket", "/0000/", "/favicon.ico"]
     )
     func refusesWithoutToken(path: String) async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let response = try await httpRequest(port: inspector.port, path: path)
             #expect(response.status == .forbidden)
             #expect(!response.body.contains("<html"))
@@ -43,8 +41,7 @@ struct InspectorAccessTests {
 
     @Test("a path that only starts like the token, or a wrong token of the right length, is refused")
     func refusesAlmostTokens() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let token = String(inspector.pagePath.dropFirst().dropLast())
             let wrong = String(token.dropLast()) + (token.hasSuffix("0") ? "1" : "0")
             for path in ["/\(token)x/", "/\(token.dropLast())/", "/\(wrong)/", "/\(wrong)/inspector.js"] {
@@ -58,8 +55,7 @@ struct InspectorAccessTests {
         "a request that names another host than the bound address is refused, token or not (DNS rebinding; localhost may be ::1, which another program can hold)"
     )
     func refusesOtherHosts() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let port = inspector.port
             for host in ["attacker.example:\(port)", "127.0.0.1:1", "127.0.0.1", "localhost:\(port)", "[::1]:\(port)"] {
                 let response = try await httpRequest(
@@ -74,8 +70,7 @@ struct InspectorAccessTests {
 
     @Test("only GET is served")
     func onlyGet() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             for method in [HTTPMethod.POST, .PUT, .DELETE, .HEAD] {
                 let response = try await httpRequest(method, port: inspector.port, path: inspector.pagePath)
                 #expect(response.status == .methodNotAllowed, "\(method)")
@@ -85,8 +80,7 @@ struct InspectorAccessTests {
 
     @Test("the server listens on 127.0.0.1 only: another loopback address gets no answer")
     func loopbackOnly() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             #expect(inspector.url.host == "127.0.0.1")
             // Bound to every address, the server would answer on 127.0.0.2 too (all of 127/8 is
             // this machine on Linux); bound to 127.0.0.1 alone, the connection is refused.
@@ -98,8 +92,7 @@ struct InspectorAccessTests {
 
     @Test("the WebSocket opens for the page's own origin, the bound address, and not for localhost")
     func webSocketFromOwnOrigin() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let outcome = try await TestSocket.connect(
                 port: inspector.port, path: inspector.pagePath + "socket", origin: "http://127.0.0.1:\(inspector.port)")
             guard case .connected(let socket) = outcome else {
@@ -119,8 +112,7 @@ struct InspectorAccessTests {
 
     @Test("the WebSocket refuses another origin, no origin, and a path without the token")
     func webSocketRefusals() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { _, inspector in
             let socketPath = inspector.pagePath + "socket"
             let attempts: [(path: String, origin: String?)] = [
                 (socketPath, "http://attacker.example"),

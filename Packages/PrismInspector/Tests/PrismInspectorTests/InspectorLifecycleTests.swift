@@ -11,8 +11,7 @@ struct InspectorLifecycleTests {
     func stopDetaches() async throws {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         let inspector = try await startInspector(store)
-        let page = try await openPage(inspector)
-        _ = try await page.next("actions")
+        let page = try await openPage(inspector, past: "actions")
         store.send(.increment)
         await inspector.stop()
         store.send(.increment)

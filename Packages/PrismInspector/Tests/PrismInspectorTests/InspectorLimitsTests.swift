@@ -51,8 +51,7 @@ struct InspectorLimitsTests {
         #expect(sockets.allSatisfy { !$0.channel.isActive }, "every silent socket was closed")
         for socket in sockets { try? await socket.channel.close() }
         #expect(inspector.server.openConnections == 0)
-        let page = try await openPage(inspector)
-        _ = try await page.next("actions")
+        let page = try await openPage(inspector, past: "actions")
         await page.close()
         await inspector.stop()
     }
@@ -91,8 +90,7 @@ struct InspectorLimitsTests {
             store,
             configuration: .init(batchInterval: .seconds(3_600), printsURL: false, idleTimeout: .seconds(5))
         )
-        let answering = try await openPage(inspector)
-        _ = try await answering.next("actions")
+        let answering = try await openPage(inspector, past: "actions")
         let outcome = try await TestSocket.connect(
             port: inspector.port, path: inspector.pagePath + "socket", origin: "http://127.0.0.1:\(inspector.port)",
             answersPings: false)
@@ -130,8 +128,7 @@ struct InspectorLimitsTests {
         let inspector = try await PrismInspector.start(
             store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false, maxQueuedMessages: 8)
         )
-        let page = try await openPage(inspector)
-        _ = try await page.next("actions")
+        let page = try await openPage(inspector, past: "actions")
         try await page.stopReading()
         // Each select is answered with the state; the socket's buffers fill, then the queue.
         for _ in 0..<200 where page.isOpen {

@@ -9,8 +9,7 @@ import Testing
 struct InspectorRedactionTests {
     @Test("a secret in the state or in an action never reaches the page: it is shown redacted")
     func secretsRedacted() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.login(name: "grace", password: PrismSecret(wrappedValue: "correct-horse")))
             let page = try await openPage(inspector)
             let batch = try await page.next("actions")
@@ -35,32 +34,26 @@ struct InspectorRedactionTests {
 
     @Test("an action holding a secret is not offered as JSON to send again")
     func noJSONForSecretActions() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.login(name: "grace", password: PrismSecret(wrappedValue: "correct-horse")))
-            store.send(.add("milk"))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [
+            .login(name: "grace", password: PrismSecret(wrappedValue: "correct-horse")), .add("milk"),
+        ]) { _, _, page in
             try await page.send(["type": "select", "index": 1])
             let login = try await page.next("state")
             #expect(login["actionJSON"] == nil)
             try await page.send(["type": "select", "index": 2])
             let add = try await page.next("state")
             #expect(add["actionJSON"] as? String == #"{"add":{"_0":"milk"}}"#)
-            await page.close()
         }
     }
 
     @Test("a secret past the part of an action the page draws still keeps the action from being offered as JSON")
     func secretPastTheBudget() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             // 600 elements: the tree draws 500 of them; the secret is in the last.
             var accounts: [Account?] = Array(repeating: nil, count: 599)
             accounts.append(Account(name: "ada", password: "far-down-the-list"))
             store.send(.importAccounts(accounts))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "select", "index": 1])
             let selected = try await page.next("state")
             #expect(selected["actionJSON"] == nil)
@@ -75,8 +68,7 @@ struct InspectorRedactionTests {
         let inspector = try await PrismInspector.start(
             store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false))
         store.send(.bump)
-        let page = try await openPage(inspector)
-        _ = try await page.next("actions")
+        let page = try await openPage(inspector, past: "actions")
         try await page.send(["type": "export"])
         #expect(try await page.next("export")["containsSecrets"] as? Bool == false)
         store.send(.signIn(PrismSecret(wrappedValue: "in-an-action")))

@@ -132,11 +132,8 @@ struct InspectorReplayTests {
                 initialState: TodoState(items: ["attacker-token"]),
                 entries: [.init(offset: 0.5, action: .add("theirs")), .init(offset: 1.0, action: .increment)]
             )
-            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            try await page.send(["type": "load", "fileName": "theirs.json", "data": object])
-            let batch = try await page.next("actions") { $0["reset"] as? Bool == true }
+            let page = try await openPage(inspector, past: "actions")
+            let batch = try await page.load(recording, fileName: "theirs.json")
             #expect(store.state == TodoState(count: 1, items: ["attacker-token", "theirs"]))
 
             // A skip recomputes with the reducer, and a jump puts a recomputed state back.
@@ -180,14 +177,27 @@ struct InspectorReplayTests {
         return (store, disk, persist, hearing)
     }
 
+    /// Runs `body` with the ``persistingStore(in:)`` of a fresh folder, removed afterwards, and
+    /// an inspector on that store (see ``withInspector(_:historyLimit:_:)``).
+    static func withInspectedPersistingStore(
+        _ body: (
+            PrismStore<TodoState, TodoAction>, PrismDiskPersistence, PrismPersistMiddleware<TodoState, TodoAction>,
+            Hearing, PrismInspector<TodoState, TodoAction>
+        ) async throws -> Void
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (store, disk, persist, hearing) = persistingStore(in: folder)
+        try await withInspector(store) { inspector in
+            try await body(store, disk, persist, hearing, inspector)
+        }
+    }
+
     @Test(
         "loading a recording and jumping in it leave the saved state and the counting middleware alone; the app's next action is saved"
     )
     func loadSkipsMiddleware() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (store, disk, persist, hearing) = Self.persistingStore(in: folder)
-        try await withInspector(store) { inspector in
+        try await Self.withInspectedPersistingStore { store, disk, persist, hearing, inspector in
             store.send(.add("the user's"))
             try await persist.flush()
             let saved = TodoState(items: ["the user's"])
@@ -200,11 +210,8 @@ struct InspectorReplayTests {
                     .init(offset: 1.0, action: .add("someone else's")),
                 ]
             )
-            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            try await page.send(["type": "load", "fileName": "theirs.json", "data": object])
-            let batch = try await page.next("actions") { $0["reset"] as? Bool == true }
+            let page = try await openPage(inspector, past: "actions")
+            let batch = try await page.load(recording, fileName: "theirs.json")
             #expect(store.state == TodoState(count: 41, items: ["someone else's"]))
 
             let index = try #require(batch.entries[1]["index"] as? Int)
@@ -229,10 +236,7 @@ struct InspectorReplayTests {
 
     @Test("skipping an action and taking it back recompute with the bare reducer: nothing saved, nothing heard")
     func skipSkipsMiddleware() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-inspector-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (store, disk, persist, hearing) = Self.persistingStore(in: folder)
-        try await withInspector(store) { inspector in
+        try await Self.withInspectedPersistingStore { store, disk, persist, hearing, inspector in
             store.send(.add("milk"))
             store.send(.increment)
             store.send(.increment)
@@ -240,8 +244,7 @@ struct InspectorReplayTests {
             let saved = TodoState(count: 2, items: ["milk"])
             #expect(try disk.load(key: "todos") == saved)
 
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "skip", "index": 1])
             _ = try await page.next("skipped")
             #expect(store.state == TodoState(count: 2))

@@ -9,13 +9,7 @@ import Testing
 struct InspectorSessionTests {
     @Test("an exported session is a PrismSessionRecording that replays to the store's state")
     func exportReplays() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.increment)
-            store.send(.add("milk"))
-            store.send(.increment)
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [.increment, .add("milk"), .increment]) { store, _, page in
             try await page.send(["type": "export"])
             let export = try await page.next("export")
             #expect(export["actions"] as? Int == 3)
@@ -25,19 +19,16 @@ struct InspectorSessionTests {
             #expect(recording.actions == [.increment, .add("milk"), .increment])
             #expect(recording.initialState == TodoState())
             #expect(recording.replay(reducer: TodoReducer()).state == store.state)
-            await page.close()
         }
     }
 
     @Test("an export starts at the last state no action explains (here, a replaced state)")
     func exportStartsAtLastNote() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.increment)
             store.replaceState(with: TodoState(count: 10))
             store.send(.add("x"))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "export"])
             let export = try await page.next("export")
             let data = try JSONSerialization.data(withJSONObject: try #require(export["data"]))
@@ -53,8 +44,7 @@ struct InspectorSessionTests {
         "loading a session replaces the history with its states and puts the store in the last, without running effects"
     )
     func loadReplacesHistory() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.add("before"))
             let recording = PrismSessionRecording<TodoState, TodoAction>(
                 initialState: TodoState(count: 5),
@@ -64,11 +54,8 @@ struct InspectorSessionTests {
                     .init(offset: 1.5, action: .add("loaded")),
                 ]
             )
-            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            try await page.send(["type": "load", "fileName": "bug.json", "data": object])
-            let batch = try await page.next("actions") { $0["reset"] as? Bool == true }
+            let page = try await openPage(inspector, past: "actions")
+            let batch = try await page.load(recording, fileName: "bug.json")
             #expect(
                 batch.entries.map { $0["name"] as? String }.first == #"(loaded "bug.json": 3 actions, effects not run)"#
             )
@@ -88,26 +75,18 @@ struct InspectorSessionTests {
 
     @Test("a file that is not a recording of this store is refused with a message, and nothing changes")
     func loadRefusesOtherFiles() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.increment)
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [.increment]) { store, inspector, page in
             try await page.send(["type": "load", "fileName": "x.json", "data": ["format": "something-else"]])
             let error = try await page.next("error")
             #expect((error["message"] as? String)?.contains("not a session recording") == true)
             #expect(store.state.count == 1)
             #expect(inspector.debugger.snapshots.count == 2)
-            await page.close()
         }
     }
 
     @Test("an action typed as JSON is sent to the store; JSON that is not an action is refused")
     func sendAction() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage { store, _, page in
             try await page.send(["type": "send", "action": ["add": ["_0": "typed"]]])
             _ = try await page.next("notice")
             #expect(store.state.items == ["typed"])
@@ -116,18 +95,12 @@ struct InspectorSessionTests {
             try await page.send(["type": "send", "action": "increment"])
             _ = try await page.next("error")
             #expect(store.state.items == ["typed"] && store.state.count == 0)
-            await page.close()
         }
     }
 
     @Test("a store whose types are not Codable is shown, but the page cannot send, export or load")
     func plainTypes() async throws {
-        let store = PrismStore(
-            initialState: PlainState(),
-            reducer: PrismReduce<PlainState, PlainAction> { state, _ in
-                state.value += 1
-                return .none
-            })
+        let store = makePlainStore()
         let inspector = try await PrismInspector.start(store, configuration: .init(printsURL: false))
         store.send(.bump)
         let page = try await openPage(inspector)

@@ -22,13 +22,11 @@ struct InspectorSteeringTests {
     @Test(
         "skipping an action recomputes the states after it and puts the store in the newest; unskipping restores them")
     func skipRecomputes() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.add("milk"))  // #1
-            store.send(.increment)  // #2
-            store.send(.add("eggs"))  // #3
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [
+            .add("milk"),  // #1
+            .increment,  // #2
+            .add("eggs"),  // #3
+        ]) { store, inspector, page in
             try await page.send(["type": "skip", "index": 2, "on": true])
             let skipped = try await page.next("skipped")
             #expect(skipped["indices"] as? [Int] == [2])
@@ -49,19 +47,16 @@ struct InspectorSteeringTests {
             _ = try await page.next("skipped") { ($0["indices"] as? [Int])?.isEmpty == true }
             #expect(inspector.debugger.snapshots.map(\.state.count) == [0, 0, 1, 1, 2])
             #expect(store.state == TodoState(count: 2, items: ["milk", "eggs"]))
-            await page.close()
         }
     }
 
     @Test("a new page sees which actions are skipped; the export leaves them out")
     func skippedForNewPagesAndExport() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.increment)
             store.send(.add("skip me"))
             store.send(.increment)
-            let first = try await openPage(inspector)
-            _ = try await first.next("actions")
+            let first = try await openPage(inspector, past: "actions")
             try await first.send(["type": "skip", "index": 2])
             _ = try await first.next("skipped")
 
@@ -82,11 +77,9 @@ struct InspectorSteeringTests {
     @Test(
         "a note cannot be skipped, nor an action whose earlier state was evicted; a store jumped back keeps its state")
     func skipRefusals() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store, historyLimit: 3) { inspector in
-            for _ in 0..<4 { store.send(.increment) }  // keeps #2, #3, #4
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        // Four increments: the history keeps #2, #3, #4.
+        try await withTodoPage(sending: Array(repeating: .increment, count: 4), historyLimit: 3) {
+            store, inspector, page in
             try await page.send(["type": "skip", "index": 2])
             let evicted = try await page.next("error")
             #expect((evicted["message"] as? String)?.contains("no longer kept") == true)
@@ -99,13 +92,11 @@ struct InspectorSteeringTests {
             _ = try await page.next("skipped")
             #expect(store.state.count == 3, "the store is at #3, before the skipped action")
             #expect(inspector.debugger.snapshots.map(\.state.count) == [2, 3, 3])
-            await page.close()
         }
 
         let noted = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         try await withInspector(noted) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "skip", "index": 0])
             let error = try await page.next("error")
             #expect((error["message"] as? String)?.contains("a note") == true)
@@ -115,10 +106,7 @@ struct InspectorSteeringTests {
 
     @Test("a locked app's actions and its effects' are held and released in order on unlock; the page's send passes")
     func lockHoldsAndReleases() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage { store, inspector, page in
             try await page.send(["type": "lock", "on": true])
             _ = try await page.next("notice") { ($0["message"] as? String)?.hasPrefix("Locked") == true }
             #expect(store.tools.isLocked)
@@ -139,16 +127,13 @@ struct InspectorSteeringTests {
             let recorded = store.tools.history(inspector.debugger)
             let actions = inspector.debugger.snapshots.compactMap { recorded.action(of: $0) }
             #expect(actions == [.add("from the page"), .increment, .addLater("later"), .add("later")])
-            await page.close()
         }
     }
 
     @Test("unlocking with drop reduces none of the held actions; the last page closing releases them")
     func dropAndClose() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoInspector { store, inspector in
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "lock"])
             _ = try await page.next("notice")
             store.send(.increment)
@@ -171,8 +156,7 @@ struct InspectorSteeringTests {
     func stopReleases() async throws {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         let inspector = try await startInspector(store)
-        let page = try await openPage(inspector)
-        _ = try await page.next("actions")
+        let page = try await openPage(inspector, past: "actions")
         try await page.send(["type": "lock"])
         _ = try await page.next("notice")
         store.send(.increment)

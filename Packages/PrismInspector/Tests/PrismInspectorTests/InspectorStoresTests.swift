@@ -78,8 +78,7 @@ struct InspectorStoresTests {
     func joinAndLeave() async throws {
         let todos = PrismStore(initialState: TodoState(), reducer: TodoReducer())
         let main = try await startInspector(todos)
-        let page = try await openPage(main)
-        _ = try await page.next("hello")
+        let page = try await openPage(main, past: "hello")
 
         let counter = counterStore()
         let background = try await PrismInspector.start(

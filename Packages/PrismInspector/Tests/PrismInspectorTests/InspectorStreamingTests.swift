@@ -9,8 +9,7 @@ import Testing
 struct InspectorStreamingTests {
     @Test("a page gets a hello, then every action recorded so far, after the note that the inspector attached")
     func helloAndHistory() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.increment)
             store.send(.add("milk"))
             let page = try await openPage(inspector)
@@ -31,60 +30,40 @@ struct InspectorStreamingTests {
 
     @Test("actions sent while a page is open come in the next batch, with how long their reduce took")
     func liveBatches() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            for _ in 0..<3 { store.send(.increment) }
-            inspector.flush()
-            let batch = try await page.next("actions")
+        try await withTodoPage { store, inspector, page in
+            let batch = try await page.batch(afterIncrements: 3, to: store, inspector)
             #expect(batch["reset"] as? Bool == false)
             #expect(batch.entries.map { $0["index"] as? Int } == [1, 2, 3])
             #expect(batch.entries.allSatisfy { ($0["duration"] as? Int ?? -1) >= 0 })
             #expect(batch["dropped"] as? Int == 0)
-            await page.close()
         }
     }
 
     @Test("the inspector batches: 10,000 actions between two batches reach the page in one message")
     func manyActionsOneBatch() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store, historyLimit: 20_000) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            for _ in 0..<10_000 { store.send(.increment) }
-            inspector.flush()
-            let batch = try await page.next("actions")
+        try await withTodoPage(historyLimit: 20_000) { store, inspector, page in
+            let batch = try await page.batch(afterIncrements: 10_000, to: store, inspector)
             #expect(batch.entries.count == 10_000)
             #expect(batch.entries.last?["index"] as? Int == 10_000)
-            await page.close()
         }
     }
 
     @Test("a page that misses actions the history evicted is told how many it will never see")
     func droppedActionsAreCounted() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store, historyLimit: 10) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
-            for _ in 0..<25 { store.send(.increment) }
-            inspector.flush()
-            let batch = try await page.next("actions")
+        try await withTodoPage(historyLimit: 10) { store, inspector, page in
+            let batch = try await page.batch(afterIncrements: 25, to: store, inspector)
             #expect(batch.entries.map { $0["index"] as? Int } == Array(16...25))
             #expect(batch["dropped"] as? Int == 15)
-            await page.close()
         }
     }
 
     @Test("selecting an action gives the state after it as a tree and what it changed")
     func selectShowsStateAndDiff() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.add("milk"))
             let line = #line + 1
             store.send(.add("eggs"))
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "select", "index": 2])
             let state = try await page.next("state")
             #expect(state["index"] as? Int == 2)
@@ -108,10 +87,7 @@ struct InspectorStreamingTests {
 
     @Test("the effects an action started are listed while they run, and leave the list when they end")
     func effectsInFlight() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage { store, inspector, page in
             store.send(.increment)
             let task = store.send(.wait(seconds: 3_600))
             inspector.flush()
@@ -123,7 +99,6 @@ struct InspectorStreamingTests {
             await task.finish()
             inspector.flush()
             _ = try await page.next("effects") { (($0["running"] as? [Any]) ?? ["x"]).isEmpty }
-            await page.close()
         }
     }
 }

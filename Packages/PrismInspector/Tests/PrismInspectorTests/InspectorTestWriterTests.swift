@@ -11,14 +11,12 @@ struct InspectorTestWriterTests {
         "a range of actions is written as an exhaustive PrismTestStore test: sends, an effect's action received, the states"
     )
     func writesARange() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.increment)  // #1
             store.send(.addLater("tea"))  // #2; its effect sends #3
             #expect(try await eventually { store.state.items == ["tea"] })
             store.send(.add("milk"))  // #4
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "test", "index": 2, "through": 4])
             let message = try await page.next("test")
             #expect(message["actions"] as? Int == 3)
@@ -68,8 +66,7 @@ struct InspectorTestWriterTests {
 
     @Test("ranges that cannot be written are refused with a typed error: a note inside, evicted, all skipped")
     func refusals() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store, historyLimit: 4) { inspector in
+        try await withTodoInspector(historyLimit: 4) { store, inspector in
             store.send(.increment)  // #1
             store.replaceState(with: TodoState(count: 10))  // #2, a note
             store.send(.increment)  // #3
@@ -88,8 +85,7 @@ struct InspectorTestWriterTests {
             #expect(throws: PrismInspectorError.self) { try inspector.testSource(from: 1, through: 5) }
             #expect(throws: PrismInspectorError.self) { try inspector.testSource(from: 5, through: 4) }
 
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+            let page = try await openPage(inspector, past: "actions")
             try await page.send(["type": "skip", "index": 5])
             _ = try await page.next("skipped")
             #expect(throws: PrismInspectorError.self) { try inspector.testSource(from: 5, through: 5) }
@@ -105,13 +101,7 @@ struct InspectorTestWriterTests {
     @Test(
         "types that are not Codable, or a reducer made from a closure, give a test that compiles and fails saying why")
     func unwritableTypes() async throws {
-        // A generic reducer type: not one a test can make without arguments.
-        let store = PrismStore(
-            initialState: PlainState(),
-            reducer: PrismReduce<PlainState, PlainAction> { state, _ in
-                state.value += 1
-                return .none
-            })
+        let store = makePlainStore()
         let inspector = try await PrismInspector.start(
             store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false))
         store.send(.bump)
@@ -131,12 +121,7 @@ struct InspectorTestWriterTests {
 struct InspectorTestWriterHostileTitleTests {
     @Test("the header is one line whatever the title holds")
     func hostileTitle() async throws {
-        let store = PrismStore(
-            initialState: PlainState(),
-            reducer: PrismReduce<PlainState, PlainAction> { state, _ in
-                state.value += 1
-                return .none
-            })
+        let store = makePlainStore()
         let title = "Team\r}\rlet injected = 1\u{2028}enum Again {\n\u{202E}tfel"
         let inspector = try await PrismInspector.start(
             store, configuration: .init(batchInterval: .seconds(3_600), printsURL: false, title: title))

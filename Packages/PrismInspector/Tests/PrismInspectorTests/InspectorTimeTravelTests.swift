@@ -9,13 +9,7 @@ import Testing
 struct InspectorTimeTravelTests {
     @Test("jumping to an earlier action puts the store back in the state after it")
     func jumpRestoresState() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.increment)
-            store.send(.add("milk"))
-            store.send(.increment)
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [.increment, .add("milk"), .increment]) { store, inspector, page in
             try await page.send(["type": "jump", "index": 1])
             let jumped = try await page.next("jumped")
             #expect(jumped["index"] as? Int == 1)
@@ -25,17 +19,12 @@ struct InspectorTimeTravelTests {
             try await page.send(["type": "jump", "index": 3])
             _ = try await page.next("jumped") { $0["index"] as? Int == 3 }
             #expect(store.state == TodoState(count: 2, items: ["milk"]))
-            await page.close()
         }
     }
 
     @Test("an action after a jump back replaces the snapshots ahead, and its entry names its parent")
     func actionAfterJumpBranches() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            for _ in 0..<3 { store.send(.increment) }
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: Array(repeating: .increment, count: 3)) { store, inspector, page in
             try await page.send(["type": "jump", "index": 1])
             _ = try await page.next("jumped")
             store.send(.add("branch"))
@@ -45,29 +34,21 @@ struct InspectorTimeTravelTests {
             #expect(batch.entries.map { $0["parent"] as? Int } == [1])
             #expect(inspector.debugger.snapshots.map(\.index) == [0, 1, 4])
             #expect(store.state == TodoState(count: 1, items: ["branch"]))
-            await page.close()
         }
     }
 
     @Test("a jump the app does not make is not recorded as a replaced state")
     func jumpIsNotAReplacement() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            store.send(.increment)
-            store.send(.increment)
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage(sending: [.increment, .increment]) { _, inspector, page in
             try await page.send(["type": "jump", "index": 1])
             _ = try await page.next("jumped")
             #expect(inspector.debugger.snapshots.count == 3)
-            await page.close()
         }
     }
 
     @Test("a state the app replaces without an action is noted in the list")
     func replacementIsNoted() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
+        try await withTodoInspector { store, inspector in
             store.send(.increment)
             store.replaceState(with: TodoState(count: 40))
             store.send(.increment)
@@ -82,10 +63,7 @@ struct InspectorTimeTravelTests {
 
     @Test("pausing stops recording; resuming notes how many actions were not recorded")
     func pauseAndResume() async throws {
-        let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        try await withInspector(store) { inspector in
-            let page = try await openPage(inspector)
-            _ = try await page.next("actions")
+        try await withTodoPage { store, inspector, page in
             try await page.send(["type": "record", "on": false])
             _ = try await page.next("actions") { $0["recording"] as? Bool == false }
             #expect(!inspector.isRecording)
@@ -97,7 +75,6 @@ struct InspectorTimeTravelTests {
                 resumed.entries.map { $0["name"] as? String } == ["(recording resumed; 2 actions were not recorded)"])
             store.send(.increment)
             #expect(inspector.debugger.snapshots.map(\.state.count) == [0, 2, 3])
-            await page.close()
         }
     }
 }

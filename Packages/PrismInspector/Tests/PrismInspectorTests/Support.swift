@@ -64,6 +64,18 @@ enum PlainAction: Sendable {
     case bump
 }
 
+/// A store of a `PlainState` whose reducer, made from a closure, bumps its value: a generic
+/// reducer type, not one a test can make without arguments.
+@MainActor
+func makePlainStore() -> PrismStore<PlainState, PlainAction> {
+    PrismStore(
+        initialState: PlainState(),
+        reducer: PrismReduce<PlainState, PlainAction> { state, _ in
+            state.value += 1
+            return .none
+        })
+}
+
 /// Starts an inspector that prints nothing and sends batches only when a test calls `flush()`.
 @MainActor
 func startInspector(
@@ -92,6 +104,44 @@ func withInspector<Result>(
     } catch {
         await inspector.stop()
         throw error
+    }
+}
+
+/// Runs `body` with a store of a new `TodoState` and an inspector on it, started by
+/// ``startInspector(_:historyLimit:)`` and stopped whatever happens.
+@MainActor
+func withTodoInspector<Result>(
+    historyLimit: Int = 100,
+    _ body: (PrismStore<TodoState, TodoAction>, PrismInspector<TodoState, TodoAction>) async throws -> Result
+) async throws -> Result {
+    let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
+    return try await withInspector(store, historyLimit: historyLimit) { inspector in
+        try await body(store, inspector)
+    }
+}
+
+/// Runs `body` with a store of a new `TodoState`, an inspector on it that recorded `actions`
+/// (see ``withTodoInspector(historyLimit:_:)``), and a page of that inspector that got its
+/// first `actions` message; then closes the page.
+@MainActor
+func withTodoPage<Result>(
+    sending actions: [TodoAction] = [],
+    historyLimit: Int = 100,
+    _ body: (PrismStore<TodoState, TodoAction>, PrismInspector<TodoState, TodoAction>, TestSocket) async throws
+        -> Result
+) async throws -> Result {
+    try await withTodoInspector(historyLimit: historyLimit) { store, inspector in
+        for action in actions { store.send(action) }
+        let page = try await openPage(inspector)
+        do {
+            _ = try await page.next("actions")
+            let result = try await body(store, inspector, page)
+            await page.close()
+            return result
+        } catch {
+            await page.close()
+            throw error
+        }
     }
 }
 
@@ -341,6 +391,42 @@ func openPage<State, Action>(_ inspector: PrismInspector<State, Action>) async t
         throw CancellationError()
     }
     return socket
+}
+
+/// Opens a page's WebSocket on `inspector` (see ``openPage(_:)``) and reads its messages up to
+/// the first whose type is `type`.
+@MainActor
+func openPage<State, Action>(_ inspector: PrismInspector<State, Action>, past type: String) async throws -> TestSocket {
+    let page = try await openPage(inspector)
+    _ = try await page.next(type)
+    return page
+}
+
+extension TestSocket {
+    /// Loads `recording` from the page, as the file `fileName`; returns the `actions` message
+    /// that replaces the page's list.
+    @MainActor
+    func load(
+        _ recording: PrismSessionRecording<TodoState, TodoAction>,
+        fileName: String
+    ) async throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(recording))
+        try await send(["type": "load", "fileName": fileName, "data": object])
+        return try await next("actions") { $0["reset"] as? Bool == true }
+    }
+
+    /// Sends `count` increments to `store`, has `inspector` send its batch now, and returns
+    /// the `actions` message this page gets next.
+    @MainActor
+    func batch(
+        afterIncrements count: Int,
+        to store: PrismStore<TodoState, TodoAction>,
+        _ inspector: PrismInspector<TodoState, TodoAction>
+    ) async throws -> [String: Any] {
+        for _ in 0..<count { store.send(.increment) }
+        inspector.flush()
+        return try await next("actions")
+    }
 }
 
 extension Dictionary where Key == String, Value == Any {

@@ -12,17 +12,34 @@ import Darwin
 /// tear its file, lose a backup of an unreadable file, or move a good file aside.
 @Suite("Several processes writing one key")
 struct ConcurrentWritersTests {
-    /// Starts PrismPersistenceTestHelper with `arguments`, its output going to a pipe.
-    static func start(_ arguments: [String], input: Pipe? = nil) throws -> (ChildProcess, Pipe) {
-        let process = ChildProcess()
-        process.executableURL = TestHelper.url
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = input ?? FileHandle.nullDevice
-        try process.run()
-        return (process, output)
+    /// Starts two helpers that save `CrashState`s under "shared" in `directory`, 1,000 each.
+    static func startTwoWriters(in directory: URL) throws -> [(ChildProcess, Pipe)] {
+        try [1, 1_000_001].map { first in
+            try TestHelper.start(["save-many", directory.path, "shared", "\(first)", "1000"])
+        }
+    }
+
+    /// Runs `look` over and over while any of `writers` runs, with what it has seen so far and
+    /// the problems it has found, on a thread of its own (a loop that never suspends must not
+    /// hold one of the few threads every test's tasks run on); then expects no problems, and
+    /// each writer to have saved its 1,000 states. Returns what `look` saw.
+    static func watchWhileWriting<Seen: Sendable>(
+        _ writers: [(ChildProcess, Pipe)],
+        from start: Seen,
+        _ look: @escaping @Sendable (inout Seen, inout [String]) throws -> Void
+    ) async throws -> Seen {
+        let processes = writers.map(\.0)
+        let (seen, problems) = try await offTheCooperativePool { () -> (Seen, [String]) in
+            var seen = start
+            var problems: [String] = []
+            while processes.contains(where: \.isRunning) { try look(&seen, &problems) }
+            return (seen, problems)
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        for (process, output) in writers {
+            #expect(try await finish(process, output) == "saved 1000")
+        }
+        return seen
     }
 
     /// Waits for `process` to end and returns the helper's result line.
@@ -38,38 +55,22 @@ struct ConcurrentWritersTests {
 
     @Test("two processes saving the same key 1,000 times each: every version a reader sees decodes")
     func twoWritersOneReader() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
-            let writers = try [1, 1_000_001].map { first in
-                try Self.start(["save-many", directory.path, "shared", "\(first)", "1000"])
-            }
+        try await withDiskPersistence { persistence, directory in
+            let writers = try Self.startTwoWriters(in: directory)
             // Read as fast as possible while they write: a torn or mixed file fails to decode
-            // (and would be moved aside), a missing one reads as nil after the first save. On a
-            // thread of its own: a loop that never suspends must not hold one of the few
-            // threads every test's tasks run on.
-            let processes = writers.map(\.0)
-            let seen = try await offTheCooperativePool { () -> (versions: Set<Int>, problems: [String]) in
-                var versions = Set<Int>()
-                var problems: [String] = []
-                while processes.contains(where: \.isRunning) {
-                    do {
-                        let state: CrashState? = try persistence.load(key: "shared")
-                        if let state {
-                            if !state.isComplete { problems.append("a torn state: counter \(state.counter)") }
-                            versions.insert(state.counter)
-                        } else if !versions.isEmpty {
-                            problems.append("the file went missing after a save")
-                        }
-                    } catch {
-                        problems.append("a load while two processes write failed: \(error)")
+            // (and would be moved aside), a missing one reads as nil after the first save.
+            let versions = try await Self.watchWhileWriting(writers, from: Set<Int>()) { versions, problems in
+                do {
+                    let state: CrashState? = try persistence.load(key: "shared")
+                    if let state {
+                        if !state.isComplete { problems.append("a torn state: counter \(state.counter)") }
+                        versions.insert(state.counter)
+                    } else if !versions.isEmpty {
+                        problems.append("the file went missing after a save")
                     }
+                } catch {
+                    problems.append("a load while two processes write failed: \(error)")
                 }
-                return (versions, problems)
-            }
-            #expect(seen.problems.isEmpty, "\(seen.problems.prefix(5))")
-            let versions = seen.versions
-            for (process, output) in writers {
-                #expect(try await Self.finish(process, output) == "saved 1000")
             }
             let last: CrashState = try #require(try persistence.load(key: "shared"))
             #expect(last.isComplete)
@@ -82,45 +83,30 @@ struct ConcurrentWritersTests {
 
     @Test("moving an unreadable file aside never takes a good file another process just saved")
     func moveAsideRacesWriters() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let file = directory.appendingPathComponent("shared.json")
             let garbage = Data("{\"version\":1,\"state\":{\"coun".utf8)
-            let writers = try [1, 1_000_001].map { first in
-                try Self.start(["save-many", directory.path, "shared", "\(first)", "1000"])
-            }
+            let writers = try Self.startTwoWriters(in: directory)
             // Damage the file again and again while they write (as a failing disk would, with
-            // no lock), and load it: each load moves the damaged file aside. On a thread of its
-            // own, like the reader above.
-            let processes = writers.map(\.0)
-            let seen = try await offTheCooperativePool { () -> (aside: [URL], problems: [String]) in
-                var aside: [URL] = []
-                var problems: [String] = []
-                var round = 0
-                while processes.contains(where: \.isRunning) {
-                    round += 1
-                    let planted = directory.appendingPathComponent("planted-\(round)")
-                    try garbage.write(to: planted)
-                    _ = rename(planted.path, file.path)
-                    do {
-                        let state: CrashState? = try persistence.load(key: "shared")
-                        if let state, !state.isComplete { problems.append("a torn state: \(state.counter)") }
-                    } catch let error as PrismPersistenceError {
-                        if error.code != .corruptFile { problems.append("\(error)") }
-                        if let url = error.movedAsideURL {
-                            aside.append(url)
-                        } else {
-                            problems.append("not moved aside: \(error)")
-                        }
+            // no lock), and load it: each load moves the damaged file aside.
+            let seen = try await Self.watchWhileWriting(writers, from: (aside: [URL](), round: 0)) { seen, problems in
+                seen.round += 1
+                let planted = directory.appendingPathComponent("planted-\(seen.round)")
+                try garbage.write(to: planted)
+                _ = rename(planted.path, file.path)
+                do {
+                    let state: CrashState? = try persistence.load(key: "shared")
+                    if let state, !state.isComplete { problems.append("a torn state: \(state.counter)") }
+                } catch let error as PrismPersistenceError {
+                    if error.code != .corruptFile { problems.append("\(error)") }
+                    if let url = error.movedAsideURL {
+                        seen.aside.append(url)
+                    } else {
+                        problems.append("not moved aside: \(error)")
                     }
                 }
-                return (aside, problems)
             }
-            #expect(seen.problems.isEmpty, "\(seen.problems.prefix(5))")
             let reportedAside = seen.aside
-            for (process, output) in writers {
-                #expect(try await Self.finish(process, output) == "saved 1000")
-            }
             // Every file moved aside is one of the damaged ones, never a good state; and every
             // one a load reported is still there (no backup was replaced).
             let asides = fileNames(in: directory).filter { $0.hasPrefix("shared.json.corrupt-") }
@@ -135,10 +121,9 @@ struct ConcurrentWritersTests {
 
     @Test("a save waits while another process holds the key's lock, .<key>.json.lock")
     func saveWaitsForTheLock() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let input = Pipe()
-            let (holder, output) = try Self.start(["hold-lock", directory.path, "shared"], input: input)
+            let (holder, output) = try TestHelper.start(["hold-lock", directory.path, "shared"], input: input)
             #expect(try await readOutput(of: output, until: "locked").contains("locked"))
 
             // The save blocks in flock: on a thread of its own, not one of the few that run
@@ -164,8 +149,7 @@ struct ConcurrentWritersTests {
 
     @Test("the lock file is readable by the user only and survives a clear")
     func lockFile() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(CrashState.make(1), key: "shared")
             try persistence.clear(key: "shared")
             let lock = directory.appendingPathComponent(".shared.json.lock")

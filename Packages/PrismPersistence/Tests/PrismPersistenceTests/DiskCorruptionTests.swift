@@ -41,8 +41,7 @@ struct DiskCorruptionTests {
 
     @Test("a damaged file is moved aside with its bytes intact and reported", arguments: damages)
     func movedAside(damage: Damage) async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let file = directory.appendingPathComponent("document.json")
             try Data(damage.bytes).write(to: file)
 
@@ -74,8 +73,7 @@ struct DiskCorruptionTests {
             var body: String
             var author: String
         }
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(Document(title: "Plans", body: "Many plans"), key: "document")
             let original = try Data(contentsOf: directory.appendingPathComponent("document.json"))
 
@@ -97,8 +95,7 @@ struct DiskCorruptionTests {
 
     @Test("two files moved aside in the same second get different names")
     func distinctNames() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             var asides: Set<String> = []
             for round in 0..<3 {
                 try Data("garbage \(round)".utf8).write(to: directory.appendingPathComponent("document.json"))

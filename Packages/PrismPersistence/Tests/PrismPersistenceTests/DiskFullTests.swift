@@ -6,8 +6,7 @@ import Testing
 struct DiskFullTests {
     @Test("a save past the file-size limit throws diskFull and leaves the previous file intact")
     func fileSizeLimit() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             let saved = CrashState.make(7)
             try persistence.save(saved, key: "state")
             let before = try Data(contentsOf: directory.appendingPathComponent("state.json"))

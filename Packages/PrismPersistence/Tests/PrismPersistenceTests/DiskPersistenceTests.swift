@@ -11,10 +11,20 @@ struct DiskPersistenceTests {
         var score: Double?
     }
 
+    /// Expects `directory` to hold one file, profile.json, with a profile named `name` in it.
+    func expectOnlyProfile(
+        named name: String,
+        in directory: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let loaded: Profile? = try PrismDiskPersistence(directory: directory).load(key: "profile")
+        #expect(loaded?.name == name, sourceLocation: sourceLocation)
+        #expect(fileNames(in: directory) == ["profile.json"], sourceLocation: sourceLocation)
+    }
+
     @Test("a saved state loads back equal")
     func roundTrip() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             let profile = Profile(name: "Ada", tags: ["math", "engines"], score: 9.5)
             try persistence.save(profile, key: "profile")
             let loaded: Profile? = try persistence.load(key: "profile")
@@ -43,14 +53,11 @@ struct DiskPersistenceTests {
 
     @Test("a save replaces the previous state and leaves no temporary file behind")
     func replaces() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             for index in 0..<20 {
                 try persistence.save(Profile(name: "v\(index)", tags: [], score: Double(index)), key: "profile")
             }
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded?.name == "v19")
-            #expect(fileNames(in: directory) == ["profile.json"])
+            try expectOnlyProfile(named: "v19", in: directory)
         }
     }
 
@@ -70,22 +77,17 @@ struct DiskPersistenceTests {
 
     @Test("clear removes the file, and clearing a key that has none is not an error")
     func clear() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(Profile(name: "Ada", tags: [], score: nil), key: "profile")
-            try persistence.clear(key: "profile")
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded == nil)
+            try expectClearing("profile", of: Profile.self, in: persistence)
             #expect(fileNames(in: directory).isEmpty)
-            try persistence.clear(key: "profile")
             try PrismDiskPersistence(directory: directory.appendingPathComponent("missing")).clear(key: "profile")
         }
     }
 
     @Test("plain values save and load too: numbers, strings, arrays")
     func plainValues() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             try persistence.save(42, key: "answer")
             try persistence.save("hello", key: "greeting")
             try persistence.save([1, 2, 3], key: "list")
@@ -97,17 +99,14 @@ struct DiskPersistenceTests {
 
     @Test("a state that cannot be encoded throws encodingFailed and writes nothing")
     func encodingFailure() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(Profile(name: "kept", tags: [], score: 1), key: "profile")
             let error = persistenceError {
                 try persistence.save(Profile(name: "nan", tags: [], score: .nan), key: "profile")
             }
             #expect(error?.code == .encodingFailed)
             #expect(error?.underlying is EncodingError)
-            let loaded: Profile? = try persistence.load(key: "profile")
-            #expect(loaded?.name == "kept")
-            #expect(fileNames(in: directory) == ["profile.json"])
+            try expectOnlyProfile(named: "kept", in: directory)
         }
     }
 
@@ -126,23 +125,23 @@ struct DiskPersistenceTests {
         }
     }
 
-    @Test("the default folder is $XDG_DATA_HOME/<app>, else ~/.local/share/<app>")
-    func defaultDirectory() {
-        let xdg = PrismDiskPersistence.dataDirectory(
-            environment: ["XDG_DATA_HOME": "/data/home", "HOME": "/home/ada"],
-            applicationName: "notes"
-        )
-        #expect(xdg.path == "/data/home/notes")
-        let home = PrismDiskPersistence.dataDirectory(environment: ["HOME": "/home/ada"], applicationName: "notes")
-        #expect(home.path == "/home/ada/.local/share/notes")
-        // The XDG specification says a relative path is to be ignored.
-        let relative = PrismDiskPersistence.dataDirectory(
-            environment: ["XDG_DATA_HOME": "relative/data", "HOME": "/home/ada"],
-            applicationName: "notes"
-        )
-        #expect(relative.path == "/home/ada/.local/share/notes")
-        let unsafe = PrismDiskPersistence.dataDirectory(environment: ["HOME": "/home/ada"], applicationName: "a/b\u{1}")
-        #expect(unsafe.lastPathComponent == "a_b_")
+    @Test(
+        "the default folder is $XDG_DATA_HOME/<app>, else ~/.local/share/<app>",
+        arguments: [
+            (["XDG_DATA_HOME": "/data/home", "HOME": "/home/ada"], "notes", "/data/home/notes"),
+            (["HOME": "/home/ada"], "notes", "/home/ada/.local/share/notes"),
+            // The XDG specification says a relative path is to be ignored.
+            (["XDG_DATA_HOME": "relative/data", "HOME": "/home/ada"], "notes", "/home/ada/.local/share/notes"),
+            // A name that is not a safe folder name is made one.
+            (["HOME": "/home/ada"], "a/b\u{1}", "/home/ada/.local/share/a_b_"),
+        ])
+    func defaultDirectory(environment: [String: String], applicationName: String, expected: String) {
+        let folder = PrismDiskPersistence.dataDirectory(environment: environment, applicationName: applicationName)
+        #expect(folder.path == expected)
+    }
+
+    @Test("an application name that names no folder of its own gives PrismApp")
+    func folderNameOfDots() {
         #expect(PrismDiskPersistence.folderName("..") == "PrismApp")
     }
 

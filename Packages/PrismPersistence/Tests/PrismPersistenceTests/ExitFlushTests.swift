@@ -22,13 +22,7 @@ struct ExitFlushTests {
         signal: Int32?,
         in directory: URL
     ) async throws -> (process: ChildProcess, output: String) {
-        let process = ChildProcess()
-        process.executableURL = TestHelper.url
-        process.arguments = ["exit-flush", directory.path, "counter", mode, "\(count)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, output) = try TestHelper.start(["exit-flush", directory.path, "counter", mode, "\(count)"])
         let sent = try await readOutput(of: output, until: "sent \(count)\n")
         if let signal {
             // Right after the send: the last changes are still inside the coalescing window.

@@ -54,7 +54,7 @@ struct FailedRestoreTests {
 
     static func middleware(
         _ strategy: some PrismPersistenceStrategy,
-        errors: LockedBox<[PrismPersistenceError]>
+        errors: LockedBox<[PrismPersistenceError]> = LockedBox([])
     ) -> PrismPersistMiddleware<Account, AccountAction> {
         PrismPersistMiddleware(
             strategy: strategy,
@@ -65,14 +65,36 @@ struct FailedRestoreTests {
         )
     }
 
-    @Test("a load that fails keeps the middleware from saving over the stored value")
-    func failedLoadBlocksSaving() async throws {
+    /// A store restored through a middleware over `strategy`, from `Account()` when nothing can
+    /// be loaded; the middleware; and the errors it reports.
+    static func restoredStore(
+        _ strategy: some PrismPersistenceStrategy
+    ) -> (
+        PrismStore<Account, AccountAction>, PrismPersistMiddleware<Account, AccountAction>,
+        errors: LockedBox<[PrismPersistenceError]>
+    ) {
+        let errors = LockedBox<[PrismPersistenceError]>([])
+        let persistence = middleware(strategy, errors: errors)
+        return (PrismStore(restoringWith: persistence, default: Account(), reducer: reducer), persistence, errors)
+    }
+
+    /// Runs `body` with an `UnavailableAtFirst` strategy over a fresh folder, `saved` (if any)
+    /// already stored under "account".
+    static func withStrategy(
+        saving saved: Account? = nil,
+        _ body: (UnavailableAtFirst) async throws -> Void
+    ) async throws {
         try await withTemporaryDirectory { directory in
             let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
-            try strategy.disk.save(Account(token: "secret", edits: 41), key: "account")
-            let errors = LockedBox<[PrismPersistenceError]>([])
-            let persistence = Self.middleware(strategy, errors: errors)
-            let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+            if let saved { try strategy.disk.save(saved, key: "account") }
+            try await body(strategy)
+        }
+    }
+
+    @Test("a load that fails keeps the middleware from saving over the stored value")
+    func failedLoadBlocksSaving() async throws {
+        try await Self.withStrategy(saving: Account(token: "secret", edits: 41)) { strategy in
+            let (store, persistence, errors) = Self.restoredStore(strategy)
             #expect(store.state == Account())
 
             // The Secret Service is up now: a save would succeed, and must not happen.
@@ -97,12 +119,8 @@ struct FailedRestoreTests {
 
     @Test("a later restore that succeeds lifts the block, and the loaded state is what is saved next")
     func laterRestoreLiftsTheBlock() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
-            try strategy.disk.save(Account(token: "secret", edits: 41), key: "account")
-            let errors = LockedBox<[PrismPersistenceError]>([])
-            let persistence = Self.middleware(strategy, errors: errors)
-            let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+        try await Self.withStrategy(saving: Account(token: "secret", edits: 41)) { strategy in
+            let (store, persistence, _) = Self.restoredStore(strategy)
             store.send(.edit)
             #expect(await flushError(persistence)?.code == .overwriteRefused)
 
@@ -123,11 +141,8 @@ struct FailedRestoreTests {
 
     @Test("allowOverwrite lets the middleware replace the stored value, saving what it held back")
     func allowOverwriteReplaces() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
-            try strategy.disk.save(Account(token: "old", edits: 9), key: "account")
-            let persistence = Self.middleware(strategy, errors: LockedBox([]))
-            let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+        try await Self.withStrategy(saving: Account(token: "old", edits: 9)) { strategy in
+            let (store, persistence, _) = Self.restoredStore(strategy)
             store.send(.setToken("new"))
             #expect(await flushError(persistence)?.code == .overwriteRefused)
 
@@ -140,9 +155,8 @@ struct FailedRestoreTests {
     }
 
     @Test("restore() throws the load's error and blocks saving; restore(default:) reports it")
-    func throwingRestore() async {
-        await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
+    func throwingRestore() async throws {
+        try await Self.withStrategy { strategy in
             let errors = LockedBox<[PrismPersistenceError]>([])
             let persistence = Self.middleware(strategy, errors: errors)
             do throws(PrismPersistenceError) {
@@ -160,9 +174,7 @@ struct FailedRestoreTests {
 
     @Test("a middleware that never restored loads before its first save, and does not save over what it cannot read")
     func firstSaveChecksFirst() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
-            try strategy.disk.save(Account(token: "secret"), key: "account")
+        try await Self.withStrategy(saving: Account(token: "secret")) { strategy in
             let errors = LockedBox<[PrismPersistenceError]>([])
             let persistence = Self.middleware(strategy, errors: errors)
             // Restored by hand with `try?`, which hides the failure from the middleware.
@@ -188,9 +200,7 @@ struct FailedRestoreTests {
     func movedAsideDoesNotBlock() async throws {
         try await withTemporaryDirectory { directory in
             try Data("{\"version\":1,\"sta".utf8).write(to: directory.appendingPathComponent("account.json"))
-            let errors = LockedBox<[PrismPersistenceError]>([])
-            let persistence = Self.middleware(PrismDiskPersistence(directory: directory), errors: errors)
-            let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+            let (store, persistence, errors) = Self.restoredStore(PrismDiskPersistence(directory: directory))
             #expect(persistence.loadFailure == nil)
             #expect(errors.wrappedValue.first?.code == .corruptFile)
             store.send(.edit)
@@ -212,8 +222,7 @@ struct FailedRestoreTests {
             func clear(key: String) throws {}
         }
         let strategy = CorruptInPlace()
-        let persistence = Self.middleware(strategy, errors: LockedBox([]))
-        let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+        let (store, persistence, _) = Self.restoredStore(strategy)
         #expect(persistence.loadFailure?.code == .corruptFile)
         store.send(.edit)
         #expect(await flushError(persistence)?.code == .overwriteRefused)
@@ -226,11 +235,8 @@ struct FailedRestoreTests {
             // A folder where the file should be: open() works, read() fails with EISDIR, as
             // with EIO. (The tests may run as root, for whom EACCES cannot be produced.)
             let path = directory.appendingPathComponent("account.json")
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
-            try Data("kept".utf8).write(to: path.appendingPathComponent("inside"))
-            let errors = LockedBox<[PrismPersistenceError]>([])
-            let persistence = Self.middleware(PrismDiskPersistence(directory: directory), errors: errors)
-            let store = PrismStore(restoringWith: persistence, default: Account(), reducer: Self.reducer)
+            try plantFolder(at: path, holding: "kept")
+            let (store, persistence, _) = Self.restoredStore(PrismDiskPersistence(directory: directory))
             #expect(persistence.loadFailure?.code == .readFailed)
             store.send(.edit)
             let error = try #require(await flushError(persistence))
@@ -242,11 +248,10 @@ struct FailedRestoreTests {
 
     @Test("PrismStore(restoringOffMainActorWith:) loads off the main actor")
     func asyncRestoreLoadsOffTheMainActor() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withStrategy { strategy in
             strategy.unavailable.mutate { $0 = false }
             try strategy.disk.save(Account(token: "saved", edits: 3), key: "account")
-            let persistence = Self.middleware(strategy, errors: LockedBox([]))
+            let persistence = Self.middleware(strategy)
             let store = await PrismStore(
                 restoringOffMainActorWith: persistence,
                 default: Account(),
@@ -264,10 +269,8 @@ struct FailedRestoreTests {
 
     @Test("PrismStore(restoringOffMainActorWith:) falls back to the default and blocks saving when the load fails")
     func asyncRestoreFailure() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = UnavailableAtFirst(disk: PrismDiskPersistence(directory: directory))
-            try strategy.disk.save(Account(token: "secret"), key: "account")
-            let persistence = Self.middleware(strategy, errors: LockedBox([]))
+        try await Self.withStrategy(saving: Account(token: "secret")) { strategy in
+            let persistence = Self.middleware(strategy)
             let store = await PrismStore(
                 restoringOffMainActorWith: persistence,
                 default: Account(token: "default"),
@@ -283,26 +286,16 @@ struct FailedRestoreTests {
     #if os(Linux)
     @Test(
         "a locked keyring at restore: the middleware does not save over the credentials",
-        .enabled(
-            if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
+        .needsOwnKeyring
     )
     func lockedKeyring() async throws {
         // A keyring of its own (a nested with-keyring.sh): save the credentials, lock the
         // keyring as a user would, then restore through the middleware and save.
-        let helper = TestHelper.url.path
         let script = """
             "$0" keychain-save svc auth-account secret && "$0" keychain-lock \
             && "$0" keychain-restore svc auth-account replaced
             """
-        let child = try await runProcess(
-            repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh"),
-            ["sh", "-c", script, helper]
-        )
-        let results = child.output.split(separator: "\n").filter { $0.hasPrefix("result: ") }.map {
-            String($0.dropFirst("result: ".count))
-        }
-        #expect(results.count == 3, "\(child.output)\(child.errors)")
-        guard results.count == 3 else { return }
+        guard let results = try await TestHelper.resultsInOwnKeyring(of: script, count: 3) else { return }
         #expect(results[0] == "saved")
         #expect(results[1] == "locked 1")
         // Refused before the keychain was asked to store anything; the app heard of the

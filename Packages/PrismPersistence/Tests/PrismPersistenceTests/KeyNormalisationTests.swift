@@ -32,8 +32,7 @@ struct KeyNormalisationTests {
 
     @Test("a state saved under one spelling is one file, named in NFC, and loads under the other")
     func disk() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(["first"], key: Self.decomposed)
             #expect(Self.exists("\(Self.composed).json", in: directory))
             #expect(!Self.exists("\(Self.decomposed).json", in: directory))
@@ -48,8 +47,7 @@ struct KeyNormalisationTests {
 
     @Test("a file an earlier version saved under a decomposed name is still found under that key")
     func legacyFile() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             // What an earlier version wrote for the decomposed key: a file with that exact name.
             let legacy = "\(directory.path)/\(Self.decomposed).json"
             let envelope = Data("{\"version\":1,\"state\":[\"old\"]}".utf8)
@@ -72,19 +70,19 @@ struct KeyNormalisationTests {
 
     @Test("UserDefaults: one entry for both spellings")
     func userDefaults() throws {
-        let suite = "prism-persistence-tests-nfc-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let persistence = PrismUserDefaultsPersistence(suiteName: suite)
-        try persistence.save(Settings(theme: "dark", fontSize: 1), key: Self.decomposed)
-        #expect(try persistence.load(key: Self.composed) == Settings(theme: "dark", fontSize: 1))
-        try persistence.clear(key: Self.composed)
-        let cleared: Settings? = try persistence.load(key: Self.decomposed)
-        #expect(cleared == nil)
+        try withDefaultsSuite { suite in
+            let persistence = PrismUserDefaultsPersistence(suiteName: suite)
+            try persistence.save(Settings(theme: "dark", fontSize: 1), key: Self.decomposed)
+            #expect(try persistence.load(key: Self.composed) == Settings(theme: "dark", fontSize: 1))
+            try persistence.clear(key: Self.composed)
+            let cleared: Settings? = try persistence.load(key: Self.decomposed)
+            #expect(cleared == nil)
+        }
     }
 
     @Test(
         "the keychain: one item for both spellings",
-        .enabled(if: isInsideKeyring, "needs the Secret Service: run the tests inside Tools/scripts/with-keyring.sh")
+        .needsSecretService
     )
     func keychain() throws {
         let persistence = PrismKeychainPersistence(service: "prism-persistence-tests-nfc-\(UUID().uuidString)")

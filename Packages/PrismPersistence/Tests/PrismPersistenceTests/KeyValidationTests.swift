@@ -63,8 +63,7 @@ struct KeyValidationTests {
         "ordinary keys are accepted",
         arguments: ["app_state", "user.settings", "a", "Ünïcödé-κλειδί", ".hidden", String(repeating: "k", count: 200)])
     func accepted(key: String) async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save([key], key: key)
             #expect(try persistence.load(key: key) == [key])
             #expect(fileNames(in: directory) == ["\(key).json"])

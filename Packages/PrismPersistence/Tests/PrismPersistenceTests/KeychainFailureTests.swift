@@ -45,25 +45,15 @@ struct KeychainFailureTests {
 
     @Test(
         "a locked collection is a keychainLocked error for load, save and clear",
-        .enabled(
-            if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
+        .needsOwnKeyring
     )
     func locked() async throws {
         // A keyring of its own (a nested with-keyring.sh), locked after a save, as a user would.
-        let helper = TestHelper.url.path
         let script = """
             "$0" keychain-save svc auth token && "$0" keychain-lock && "$0" keychain-load svc auth \
             && "$0" keychain-save svc auth other && "$0" keychain-clear svc auth
             """
-        let child = try await runProcess(
-            repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh"),
-            ["sh", "-c", script, helper]
-        )
-        let results = child.output.split(separator: "\n").filter { $0.hasPrefix("result: ") }.map {
-            String($0.dropFirst("result: ".count))
-        }
-        #expect(results.count == 5, "\(child.output)\(child.errors)")
-        guard results.count == 5 else { return }
+        guard let results = try await TestHelper.resultsInOwnKeyring(of: script, count: 5) else { return }
         #expect(results[0] == "saved")
         #expect(results[1] == "locked 1")
         for result in results[2...] {

@@ -8,7 +8,7 @@ import Testing
 /// its own, so they can run in parallel.
 @Suite(
     "Keychain persistence against a real Secret Service",
-    .enabled(if: isInsideKeyring, "needs the Secret Service: run the tests inside Tools/scripts/with-keyring.sh")
+    .needsSecretService
 )
 struct KeychainPersistenceTests {
     func service(_ name: String = #function) -> String {
@@ -27,10 +27,7 @@ struct KeychainPersistenceTests {
         let credentials = Credentials(token: "s3cr3t-ünïcødé-\u{1F511}")
         try persistence.save(credentials, key: "auth_credentials")
         #expect(try persistence.load(key: "auth_credentials") == credentials)
-        try persistence.clear(key: "auth_credentials")
-        let cleared: Credentials? = try persistence.load(key: "auth_credentials")
-        #expect(cleared == nil)
-        try persistence.clear(key: "auth_credentials")
+        try expectClearing("auth_credentials", of: Credentials.self, in: persistence)
     }
 
     @Test("a key that was never saved loads as nil")

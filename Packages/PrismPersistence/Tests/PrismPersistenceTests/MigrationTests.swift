@@ -16,10 +16,13 @@ struct MigrationTests {
         var pinned: Bool
 
         static let persistenceMigrations = PrismPersistenceMigrations(currentVersion: 2) {
-            $0.migrate(from: 1) { data in
-                let old = try JSONDecoder().decode(NoteV1.self, from: data)
-                return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
-            }
+            $0.migrate(from: 1, fromVersion1)
+        }
+
+        /// A version 1 note's JSON as version 2's: not pinned.
+        static func fromVersion1(_ data: Data) throws -> Data {
+            let old = try JSONDecoder().decode(NoteV1.self, from: data)
+            return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
         }
     }
 
@@ -29,10 +32,7 @@ struct MigrationTests {
         var pinned: Bool
 
         static let persistenceMigrations = PrismPersistenceMigrations(currentVersion: 3) {
-            $0.migrate(from: 1) { data in
-                let old = try JSONDecoder().decode(NoteV1.self, from: data)
-                return try JSONEncoder().encode(NoteV2(title: old.title, pinned: false))
-            }
+            $0.migrate(from: 1, NoteV2.fromVersion1)
             $0.migrate(from: 2) { data in
                 guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                     throw MigrationRefused()
@@ -65,8 +65,7 @@ struct MigrationTests {
 
     @Test("a state that is not versioned is saved at version 1, a versioned one at its version")
     func versionsInEnvelope() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(NoteV1(title: "a"), key: "v1")
             try persistence.save(NoteV3(heading: "b", pinned: true), key: "v3")
             for (key, version) in [("v1", 1), ("v3", 3)] {
@@ -80,8 +79,7 @@ struct MigrationTests {
 
     @Test("a load of an older version runs the migration")
     func migrates() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             try persistence.save(NoteV1(title: "Groceries"), key: "note")
             let loaded: NoteV2? = try persistence.load(key: "note")
             #expect(loaded == NoteV2(title: "Groceries", pinned: false))
@@ -93,8 +91,7 @@ struct MigrationTests {
 
     @Test("migrations chain from the stored version to the current one")
     func chains() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             try persistence.save(NoteV1(title: "from one"), key: "one")
             try persistence.save(NoteV2(title: "from two", pinned: true), key: "two")
             #expect(try persistence.load(key: "one") == NoteV3(heading: "from one", pinned: false))
@@ -104,8 +101,7 @@ struct MigrationTests {
 
     @Test("a newer version is an error, not a reset, and the value is kept aside")
     func newerVersion() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(NoteV2(title: "from the future", pinned: true), key: "note")
             let original = try Data(contentsOf: directory.appendingPathComponent("note.json"))
             let error = persistenceError {
@@ -134,8 +130,7 @@ struct MigrationTests {
 
     @Test("an older version with no migration registered is migrationMissing, kept aside")
     func missingMigration() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, _ in
             try persistence.save(NoteV1(title: "old"), key: "note")
             let error = persistenceError {
                 let _: NoteWithGap? = try persistence.load(key: "note")
@@ -149,8 +144,7 @@ struct MigrationTests {
 
     @Test("a migration that throws is migrationFailed, with its error, and the value is kept aside")
     func failingMigration() async throws {
-        try await withTemporaryDirectory { directory in
-            let persistence = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { persistence, directory in
             try persistence.save(NoteV1(title: "old"), key: "note")
             let original = try Data(contentsOf: directory.appendingPathComponent("note.json"))
             let error = persistenceError {
@@ -165,21 +159,21 @@ struct MigrationTests {
 
     @Test("migrations work with every strategy: UserDefaults moves a bad value to another key")
     func userDefaults() throws {
-        let suite = "prism-persistence-tests-migrations-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let persistence = PrismUserDefaultsPersistence(suiteName: suite)
-        try persistence.save(NoteV1(title: "Groceries"), key: "note")
-        #expect(try persistence.load(key: "note") == NoteV2(title: "Groceries", pinned: false))
+        try withDefaultsSuite { suite in
+            let persistence = PrismUserDefaultsPersistence(suiteName: suite)
+            try persistence.save(NoteV1(title: "Groceries"), key: "note")
+            #expect(try persistence.load(key: "note") == NoteV2(title: "Groceries", pinned: false))
 
-        try persistence.save(NoteV2(title: "new", pinned: true), key: "newer")
-        let error = persistenceError {
-            let _: NoteV1? = try persistence.load(key: "newer")
+            try persistence.save(NoteV2(title: "new", pinned: true), key: "newer")
+            let error = persistenceError {
+                let _: NoteV1? = try persistence.load(key: "newer")
+            }
+            #expect(error?.code == .unsupportedVersion)
+            let asideKey = try #require(error?.movedAsideKey)
+            #expect(asideKey.hasPrefix("newer.version-2-"))
+            #expect(try persistence.load(key: asideKey) == NoteV2(title: "new", pinned: true))
+            let gone: NoteV2? = try persistence.load(key: "newer")
+            #expect(gone == nil)
         }
-        #expect(error?.code == .unsupportedVersion)
-        let asideKey = try #require(error?.movedAsideKey)
-        #expect(asideKey.hasPrefix("newer.version-2-"))
-        #expect(try persistence.load(key: asideKey) == NoteV2(title: "new", pinned: true))
-        let gone: NoteV2? = try persistence.load(key: "newer")
-        #expect(gone == nil)
     }
 }

@@ -43,8 +43,7 @@ struct MissingLibSecretTests {
 
     @Test("the disk strategy works all the same")
     func diskStillWorks() async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             try disk.save(Token(value: "on disk"), key: "token")
             let loaded: Token? = try disk.load(key: "token")
             #expect(loaded == Token(value: "on disk"))

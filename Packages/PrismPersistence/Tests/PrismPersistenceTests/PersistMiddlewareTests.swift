@@ -90,10 +90,81 @@ struct PersistMiddlewareTests {
         case touch
     }
 
+    /// How a test attaches the persist middleware to its store.
+    enum Attachment: Sendable, CustomTestStringConvertible {
+        /// `PrismStore(initialState:reducer:middleware:)` with the middleware alone.
+        case middleware
+        /// `PrismStore(initialState:reducer:middleware:)` with an array of one middleware.
+        case middlewareArray
+        /// A `PrismCombineReducers` block, the reducer then the middleware (the seed pages' form).
+        case block
+
+        var testDescription: String { "\(self)" }
+    }
+
+    /// A store running `reducer`, with `persist` attached to it as `attachment` says.
+    static func store<State, Action>(
+        _ initialState: State,
+        reducer: PrismReduce<State, Action>,
+        persist: PrismPersistMiddleware<State, Action>,
+        attached attachment: Attachment
+    ) -> PrismStore<State, Action> {
+        switch attachment {
+        case .middleware:
+            PrismStore(initialState: initialState, reducer: reducer, middleware: persist)
+        case .middlewareArray:
+            PrismStore(initialState: initialState, reducer: reducer, middleware: [persist])
+        case .block:
+            PrismStore(
+                initialState: initialState,
+                reducer: PrismCombineReducers {
+                    reducer
+                    persist
+                })
+        }
+    }
+
+    /// A middleware that saves a `Counter` under "counter" with `strategy`; its window, an hour
+    /// unless told otherwise, ends only when the test flushes or advances `clock`.
+    static func counterMiddleware(
+        _ strategy: some PrismPersistenceStrategy,
+        coalescingWindow: Duration = .seconds(3600),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> PrismPersistMiddleware<Counter, CounterAction> {
+        PrismPersistMiddleware(strategy: strategy, key: "counter", coalescingWindow: coalescingWindow, clock: clock)
+    }
+
+    /// A store of a `Counter`, from zero, with `persist` as its middleware.
+    static func counterStore(
+        _ persist: PrismPersistMiddleware<Counter, CounterAction>
+    ) -> PrismStore<Counter, CounterAction> {
+        PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+    }
+
+    /// Runs `body` with a recording strategy over real files in a fresh folder, a middleware
+    /// that saves through it (see ``counterMiddleware(_:coalescingWindow:clock:)``) and a
+    /// store of a `Counter` with that middleware.
+    static func withRecordingStore(
+        _ body: (RecordingStrategy, PrismPersistMiddleware<Counter, CounterAction>, PrismStore<Counter, CounterAction>)
+            async throws -> Void
+    ) async throws {
+        try await withRecordingStrategy { strategy in
+            let persist = counterMiddleware(strategy)
+            try await body(strategy, persist, counterStore(persist))
+        }
+    }
+
+    /// Runs `body` with a recording strategy over real files in a fresh folder.
+    static func withRecordingStrategy(_ body: (RecordingStrategy) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            try await body(RecordingStrategy(disk: PrismDiskPersistence(directory: directory)))
+        }
+    }
+
     @Test(
         "attached as middleware (the seed pages' form), it keeps no copy of the state between sends",
-        arguments: [false, true])
-    func keepsNoCopy(blockForm: Bool) async throws {
+        arguments: [Attachment.middleware, .block])
+    func keepsNoCopy(attachment: Attachment) async throws {
         try await withTemporaryDirectory { directory in
             // Whether each change was made in place: a list that somebody else also holds is
             // copied whole by the change (its storage moves).
@@ -108,15 +179,7 @@ struct PersistMiddlewareTests {
             let disk = PrismDiskPersistence(directory: directory)
             let persist = PrismPersistMiddleware<Listing, ListingAction>(
                 strategy: disk, key: "listing", coalescingWindow: .seconds(3600))
-            let store =
-                blockForm
-                ? PrismStore(
-                    initialState: Listing(),
-                    reducer: PrismCombineReducers {
-                        reducer
-                        persist
-                    })
-                : PrismStore(initialState: Listing(), reducer: reducer, middleware: persist)
+            let store = Self.store(Listing(), reducer: reducer, persist: persist, attached: attachment)
             // The first change is saved at once, and the writer keeps the state it saved last
             // (to skip saving an equal one): the next change copies the list once. After that,
             // the changes within the window are made in place: nothing keeps a copy of the state.
@@ -133,14 +196,7 @@ struct PersistMiddlewareTests {
 
     @Test("the first change is saved at once, off the main thread")
     func firstChangeAtOnce() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .seconds(3600)
-            )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+        try await Self.withRecordingStore { strategy, persist, store in
             store.send(.increment)
             try await eventually { strategy.counts == [1] }
             #expect(strategy.saves.wrappedValue.allSatisfy { !$0.onMainThread })
@@ -151,21 +207,11 @@ struct PersistMiddlewareTests {
 
     @Test(
         "a state put back by undo, redo or replaceState is saved like one after an action, and survives a relaunch",
-        arguments: [false, true])
-    func undoIsSaved(blockForm: Bool) async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
-            let store =
-                blockForm
-                ? PrismStore(
-                    initialState: Counter(),
-                    reducer: PrismCombineReducers {
-                        Self.reducer
-                        persist
-                    })
-                : PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: [persist])
+        arguments: [Attachment.middlewareArray, .block])
+    func undoIsSaved(attachment: Attachment) async throws {
+        try await withDiskPersistence { disk, _ in
+            let persist = Self.counterMiddleware(disk)
+            let store = Self.store(Counter(), reducer: Self.reducer, persist: persist, attached: attachment)
             let history = PrismUndoRedoStack<Counter>(currentState: { store.state })
             for _ in 0..<3 {
                 history.push(store.state)
@@ -181,8 +227,7 @@ struct PersistMiddlewareTests {
             #expect((try disk.load(key: "counter") as Counter?)?.count == 1)
 
             // A relaunch restores the undone state.
-            let relaunched = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
+            let relaunched = Self.counterMiddleware(disk)
             #expect(relaunched.restore(default: Counter()).count == 1)
 
             // Redo is saved too.
@@ -194,16 +239,14 @@ struct PersistMiddlewareTests {
 
     @Test("a restored store takes dependencies like any store, and saves what they gave")
     func restoredWithDependencies() async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             try disk.save(Counter(count: 5), key: "counter")
             let stamping = PrismReduce<Counter, CounterAction> { state, _ in
                 @Dependency(\.date.now) var now
                 state.note = "\(Int(now.timeIntervalSince1970))"
                 return .none
             }
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: disk, key: "counter", coalescingWindow: .seconds(3600))
+            let persist = Self.counterMiddleware(disk)
             let store = PrismStore(restoringWith: persist, default: Counter(), reducer: stamping) {
                 $0.date = .constant(Date(timeIntervalSince1970: 42))
             }
@@ -214,8 +257,7 @@ struct PersistMiddlewareTests {
             #expect((try disk.load(key: "counter") as Counter?)?.note == "42")
 
             let later = await PrismStore(
-                restoringOffMainActorWith: PrismPersistMiddleware<Counter, CounterAction>(
-                    strategy: disk, key: "counter", coalescingWindow: .seconds(3600)),
+                restoringOffMainActorWith: Self.counterMiddleware(disk),
                 default: Counter(), reducer: stamping
             ) {
                 $0.date = .constant(Date(timeIntervalSince1970: 7))
@@ -228,14 +270,7 @@ struct PersistMiddlewareTests {
 
     @Test("changes within the window are saved once, with the latest state, when flushed")
     func coalescesUntilFlush() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .seconds(3600)
-            )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+        try await Self.withRecordingStore { strategy, persist, store in
             for _ in 0..<1000 { store.send(.increment) }
             try await persist.flush()
             #expect(strategy.counts == [1, 1000])
@@ -246,16 +281,10 @@ struct PersistMiddlewareTests {
 
     @Test("at the end of the window the latest state is saved, once")
     func coalescesPerWindow() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withRecordingStrategy { strategy in
             let clock = TestClock()
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .milliseconds(50),
-                clock: clock
-            )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            let persist = Self.counterMiddleware(strategy, coalescingWindow: .milliseconds(50), clock: clock)
+            let store = Self.counterStore(persist)
             for _ in 0..<500 { store.send(.increment) }
             // The first change is saved at once; the other 499 wait for the end of the window.
             try await eventually { strategy.counts == [1] }
@@ -280,15 +309,9 @@ struct PersistMiddlewareTests {
 
     @Test("attached to its store, the middleware keeps no state between saves and saves the latest")
     func attachedCoalesces() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withRecordingStrategy { strategy in
             let clock = TestClock()
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .milliseconds(50),
-                clock: clock
-            )
+            let persist = Self.counterMiddleware(strategy, coalescingWindow: .milliseconds(50), clock: clock)
             let store = PrismStore(restoringWith: persist, default: Counter(), reducer: Self.reducer)
             for _ in 0..<500 {
                 store.send(.increment)
@@ -308,14 +331,7 @@ struct PersistMiddlewareTests {
 
     @Test("an Equatable state that did not change is not saved again")
     func skipsUnchanged() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .seconds(3600)
-            )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+        try await Self.withRecordingStore { strategy, persist, store in
             store.send(.increment)
             try await persist.flush()
             #expect(strategy.counts == [1])
@@ -334,8 +350,7 @@ struct PersistMiddlewareTests {
         struct Log: Codable, Sendable {
             var lines: [String] = []
         }
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withRecordingStrategy { strategy in
             let persist = PrismPersistMiddleware<Log, CounterAction>(
                 strategy: strategy,
                 key: "log",
@@ -356,8 +371,7 @@ struct PersistMiddlewareTests {
 
     @Test("a failed save reaches the handler and the log, and flush retries it")
     func failureIsReported() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withRecordingStrategy { strategy in
             strategy.failures.mutate { $0 = 1 }
             let errors = LockedBox<[PrismPersistenceError]>([])
             let messages = LockedBox<[String]>([])
@@ -368,7 +382,7 @@ struct PersistMiddlewareTests {
                 logger: Logger(label: "test") { _ in CapturingLogHandler(messages: messages) },
                 onError: { error in errors.mutate { $0.append(error) } }
             )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            let store = Self.counterStore(persist)
             store.send(.increment)
             try await eventually { !errors.wrappedValue.isEmpty }
             let error = try #require(errors.wrappedValue.first)
@@ -394,7 +408,7 @@ struct PersistMiddlewareTests {
                 coalescingWindow: .seconds(3600),
                 onError: { error in errors.mutate { $0.append(error) } }
             )
-            let store = PrismStore(initialState: Counter(), reducer: Self.reducer, middleware: persist)
+            let store = Self.counterStore(persist)
             store.send(.increment)
             store.send(.increment)
             do {
@@ -409,8 +423,7 @@ struct PersistMiddlewareTests {
 
     @Test("restore gives the saved state, or the default when there is none")
     func restore() async throws {
-        try await withTemporaryDirectory { directory in
-            let disk = PrismDiskPersistence(directory: directory)
+        try await withDiskPersistence { disk, _ in
             let persist = PrismPersistMiddleware<Counter, CounterAction>(strategy: disk, key: "counter")
             #expect(persist.key == "counter")
             #expect(persist.restore(default: Counter(count: -1)) == Counter(count: -1))
@@ -440,14 +453,9 @@ struct PersistMiddlewareTests {
 
     @Test("PrismStore(restoringWith:default:reducer:) restores, then saves after actions")
     func storeRestoring() async throws {
-        try await withTemporaryDirectory { directory in
-            let strategy = RecordingStrategy(disk: PrismDiskPersistence(directory: directory))
+        try await Self.withRecordingStrategy { strategy in
             try strategy.disk.save(Counter(count: 10), key: "counter")
-            let persist = PrismPersistMiddleware<Counter, CounterAction>(
-                strategy: strategy,
-                key: "counter",
-                coalescingWindow: .seconds(3600)
-            )
+            let persist = Self.counterMiddleware(strategy)
             let store = PrismStore(restoringWith: persist, default: Counter(), reducer: Self.reducer)
             #expect(store.state.count == 10)
             // The restored state counts as saved: an action that changes nothing writes nothing.

@@ -4,7 +4,7 @@ import Testing
 /// Tools/scripts/with-keyring.sh and install-system-deps.sh, run for real.
 @Suite(
     "Test scripts",
-    .enabled(if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
+    .needsOwnKeyring
 )
 struct ScriptTests {
     static let withKeyring = repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh")

@@ -11,8 +11,7 @@ extension SharedPersistenceTests {
     )
     func secondProcessWrites() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: directory), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: directory))
             let notified = LockedBox(false)
             withObservationTracking {
                 _ = store.state.settings
@@ -34,20 +33,15 @@ extension SharedPersistenceTests {
 
             // A change here after the outside ones is saved as usual, over them.
             store.send(.setFontSize(40))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "dark", fontSize: 40))
+            try await expectSaved(Settings(theme: "dark", fontSize: 40), in: directory, flushing: storage)
         }
     }
 
     @Test("this process and another write the file at once: the holder ends with what the file holds")
     func bothProcessesWrite() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).coalescingWindow(.milliseconds(50)),
-                in: storage
-            )
+            let (store, storage) = makeStore(
+                PrismPersistedKey<Settings>.file("settings", directory: directory).coalescingWindow(.milliseconds(50)))
             async let child = TestHelper.run(["shared-writes", directory.path, "settings", "child", "30"])
             for round in 1...30 {
                 store.send(.setTheme("parent-\(round)"))
@@ -59,7 +53,7 @@ extension SharedPersistenceTests {
             try await storage.flush()
             // Whoever wrote last, the holder and the file agree once the last change is heard.
             try await eventually {
-                let saved: Settings? = try? PrismDiskPersistence(directory: directory).load(key: "settings")
+                let saved = try? savedSettings(in: directory)
                 return saved == store.state.settings
             }
         }
@@ -86,28 +80,20 @@ extension SharedPersistenceTests {
 
     @Test("another process writes the defaults key: the holder sees the new value")
     func secondProcessWritesDefaults() async throws {
-        let suite = "prism-shared-outside-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.defaults("settings", suiteName: suite), in: storage)
-        #expect(store.state.settings == Self.defaultSettings)
+        try await withDefaultsSuite { suite in
+            let (store, _) = makeStore(.defaults("settings", suiteName: suite))
+            #expect(store.state.settings == Self.defaultSettings)
 
-        let child = try await TestHelper.run(["defaults-save", suite, "settings", "dark", "22"])
-        #expect(child.result == "saved", "\(child.output)\(child.errors)")
-        try await eventually { store.state.settings == Settings(theme: "dark", fontSize: 22) }
+            let child = try await TestHelper.run(["defaults-save", suite, "settings", "dark", "22"])
+            #expect(child.result == "saved", "\(child.output)\(child.errors)")
+            try await eventually { store.state.settings == Settings(theme: "dark", fontSize: 22) }
+        }
     }
 
     @Test("an unreadable file or a removal from outside: reported, moved aside, and the holders keep their value")
     func outsideDamageKeepsTheValue() async throws {
         try await withTemporaryDirectory { directory in
-            let reported = LockedBox<[PrismPersistenceError]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
-                    reported.mutate { $0.append(error) }
-                },
-                in: storage
-            )
+            let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             store.send(.setTheme("dark"))
             try await storage.flush()
 
@@ -128,9 +114,7 @@ extension SharedPersistenceTests {
             try await Task.sleep(for: .milliseconds(100))
             #expect(store.state.settings == Settings(theme: "dark", fontSize: 14))
             store.send(.setFontSize(16))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "dark", fontSize: 16))
+            try await expectSaved(Settings(theme: "dark", fontSize: 16), in: directory, flushing: storage)
         }
     }
 }

@@ -49,18 +49,44 @@ struct SharedPersistenceTests {
         return PrismStore(initialState: state, reducer: Self.reducer)
     }
 
+    /// A store over `key`'s value, made in a storage of its own; and that storage.
+    func makeStore(
+        _ key: PrismPersistedKey<Settings>
+    ) -> (PrismStore<AppState, AppAction>, PrismSharedStorage) {
+        let storage = PrismSharedStorage()
+        return (makeStore(key, in: storage), storage)
+    }
+
+    /// A store over `key`'s value, made in a storage of its own; and the errors the key reports.
+    func makeReportingStore(
+        _ key: PrismPersistedKey<Settings>
+    ) -> (PrismStore<AppState, AppAction>, PrismSharedStorage, reported: LockedBox<[PrismPersistenceError]>) {
+        let reported = LockedBox<[PrismPersistenceError]>([])
+        let (store, storage) = makeStore(key.onError { error in reported.mutate { $0.append(error) } })
+        return (store, storage, reported)
+    }
+
+    /// Flushes `storage`, then expects the file of the "settings" key in `directory` to hold
+    /// `expected`.
+    func expectSaved(
+        _ expected: Settings,
+        in directory: URL,
+        flushing storage: PrismSharedStorage,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await storage.flush()
+        #expect(try savedSettings(in: directory) == expected, sourceLocation: sourceLocation)
+    }
+
     @Test("a file-backed value is saved after a change and loaded by the next launch")
     func fileRoundTrip() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: directory), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             store.send(.setTheme("dark"))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "dark", fontSize: 14))
+            try await expectSaved(Settings(theme: "dark", fontSize: 14), in: directory, flushing: storage)
             // The next launch: a storage of its own, the same file.
-            let next = makeStore(.file("settings", directory: directory), in: PrismSharedStorage())
+            let (next, _) = makeStore(.file("settings", directory: directory))
             #expect(next.state.settings == Settings(theme: "dark", fontSize: 14))
         }
     }
@@ -83,9 +109,7 @@ struct SharedPersistenceTests {
             #expect(store.state.settings == Settings(theme: "saved", fontSize: 9))
             #expect(decoded.settings == Settings(theme: "saved", fontSize: 9))
             store.send(.setFontSize(11))
-            try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
-            #expect(saved == Settings(theme: "saved", fontSize: 11))
+            try await expectSaved(Settings(theme: "saved", fontSize: 11), in: directory, flushing: storage)
         }
     }
 
@@ -93,14 +117,7 @@ struct SharedPersistenceTests {
     func unreadableFileAtFirstLoad() async throws {
         try await withTemporaryDirectory { directory in
             try Data("{ not json".utf8).write(to: directory.appendingPathComponent("settings.json"))
-            let reported = LockedBox<[PrismPersistenceError]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
-                    reported.mutate { $0.append(error) }
-                },
-                in: storage
-            )
+            let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             let error = try #require(reported.wrappedValue.first)
             #expect(error.code == .corruptFile)
@@ -108,7 +125,7 @@ struct SharedPersistenceTests {
             #expect(try String(contentsOf: movedAside, encoding: .utf8) == "{ not json")
             store.send(.setFontSize(20))
             try await storage.flush()
-            let saved: Settings? = try PrismDiskPersistence(directory: directory).load(key: "settings")
+            let saved = try savedSettings(in: directory)
             #expect(saved?.fontSize == 20)
             // The unreadable bytes are still there, beside the new file.
             #expect(try String(contentsOf: movedAside, encoding: .utf8) == "{ not json")
@@ -121,20 +138,12 @@ struct SharedPersistenceTests {
             // A folder where the file should be: reading it fails with EISDIR, and what is there
             // may be the user's, so nothing may replace it.
             let path = directory.appendingPathComponent("settings.json")
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
-            try Data("keep me".utf8).write(to: path.appendingPathComponent("inside"))
-            let reported = LockedBox<[PrismPersistenceError.Code]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
-                    reported.mutate { $0.append(error.code) }
-                },
-                in: storage
-            )
+            try plantFolder(at: path, holding: "keep me")
+            let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             store.send(.setTheme("dark"))
             await #expect(throws: PrismPersistenceError.self) { try await storage.flush() }
-            #expect(reported.wrappedValue.contains(.overwriteRefused), "\(reported.wrappedValue)")
+            #expect(reported.wrappedValue.map(\.code).contains(.overwriteRefused), "\(reported.wrappedValue)")
             #expect(try String(contentsOf: path.appendingPathComponent("inside"), encoding: .utf8) == "keep me")
             // The value in memory is what the app made it.
             #expect(store.state.settings.theme == "dark")
@@ -147,14 +156,7 @@ struct SharedPersistenceTests {
             // Opening a FIFO for reading blocks until a writer comes: the restore would hang.
             let path = directory.appendingPathComponent("settings.json")
             #expect(mkfifo(path.path, 0o600) == 0)
-            let reported = LockedBox<[PrismPersistenceError]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("settings", directory: directory).onError { error in
-                    reported.mutate { $0.append(error) }
-                },
-                in: storage
-            )
+            let (store, storage, reported) = makeReportingStore(.file("settings", directory: directory))
             #expect(store.state.settings == Self.defaultSettings)
             let error = try #require(reported.wrappedValue.first)
             #expect(error.code == .readFailed)
@@ -170,8 +172,7 @@ struct SharedPersistenceTests {
     func watchedFolderMode() async throws {
         try await withTemporaryDirectory { directory in
             let folder = directory.appendingPathComponent("state/nested")
-            let storage = PrismSharedStorage()
-            let store = makeStore(.file("settings", directory: folder), in: storage)
+            let (store, storage) = makeStore(.file("settings", directory: folder))
             store.send(.setTheme("dark"))
             try await storage.flush()
             for url in [folder, folder.deletingLastPathComponent()] {
@@ -186,17 +187,10 @@ struct SharedPersistenceTests {
         try await withTemporaryDirectory { directory in
             let inner = directory.appendingPathComponent("inner", isDirectory: true)
             try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
-            let reported = LockedBox<[PrismPersistenceError.Code]>([])
-            let storage = PrismSharedStorage()
-            let store = makeStore(
-                PrismPersistedKey<Settings>.file("../escaped", directory: inner).onError { error in
-                    reported.mutate { $0.append(error.code) }
-                },
-                in: storage
-            )
+            let (store, storage, reported) = makeReportingStore(.file("../escaped", directory: inner))
             store.send(.setTheme("dark"))
             await #expect(throws: PrismPersistenceError.self) { try await storage.flush() }
-            #expect(reported.wrappedValue.contains(.invalidKey), "\(reported.wrappedValue)")
+            #expect(reported.wrappedValue.map(\.code).contains(.invalidKey), "\(reported.wrappedValue)")
             #expect(fileNames(in: directory) == ["inner"])
             #expect(fileNames(in: inner).isEmpty)
             // The value in memory is what the app made it.
@@ -227,8 +221,7 @@ struct SharedPersistenceTests {
     func changesAreCoalesced() async throws {
         try await withTemporaryDirectory { directory in
             let counting = CountingDisk(disk: PrismDiskPersistence(directory: directory))
-            let storage = PrismSharedStorage()
-            let store = makeStore(.persisted("settings", strategy: counting), in: storage)
+            let (store, storage) = makeStore(.persisted("settings", strategy: counting))
             for size in 1...1_000 { store.send(.setFontSize(size)) }
             try await storage.flush()
             #expect(counting.saves.wrappedValue <= 3, "\(counting.saves.wrappedValue) writes")
@@ -255,57 +248,45 @@ struct SharedPersistenceTests {
 
     @Test("a defaults-backed value round-trips through a real UserDefaults suite")
     func defaultsRoundTrip() async throws {
-        let suite = "prism-shared-\(UUID().uuidString)"
-        defer { UserDefaults().removePersistentDomain(forName: suite) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.defaults("settings", suiteName: suite), in: storage)
-        store.send(.setFontSize(18))
-        try await storage.flush()
-        let next = makeStore(.defaults("settings", suiteName: suite), in: PrismSharedStorage())
-        #expect(next.state.settings.fontSize == 18)
+        try await withDefaultsSuite { suite in
+            let (store, storage) = makeStore(.defaults("settings", suiteName: suite))
+            store.send(.setFontSize(18))
+            try await storage.flush()
+            let (next, _) = makeStore(.defaults("settings", suiteName: suite))
+            #expect(next.state.settings.fontSize == 18)
+        }
     }
 
     #if os(Linux)
     @Test(
         "a keychain-backed value round-trips through the real Secret Service",
-        .enabled(if: isInsideKeyring, "needs the Secret Service: run inside Tools/scripts/with-keyring.sh")
+        .needsSecretService
     )
     func keychainRoundTrip() async throws {
         let service = "prism-shared-tests"
         let account = uniqueKey()
         defer { try? PrismKeychainPersistence(service: service).clear(key: account) }
-        let storage = PrismSharedStorage()
-        let store = makeStore(.keychain(account, service: service), in: storage)
+        let (store, storage) = makeStore(.keychain(account, service: service))
         store.send(.setTheme("dark"))
         try await storage.flush()
-        let next = makeStore(.keychain(account, service: service), in: PrismSharedStorage())
+        let (next, _) = makeStore(.keychain(account, service: service))
         #expect(next.state.settings.theme == "dark")
     }
 
     @Test(
         "a locked keyring at first load: the default is used and the saved item is never overwritten",
-        .enabled(
-            if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
+        .needsOwnKeyring
     )
     func lockedKeyring() async throws {
         // A keyring of its own (a nested with-keyring.sh), locked after a save, as a user would;
         // then a process that holds the item as a shared value, changes it and flushes: its
         // load fails, it starts from the default, and it refuses to save (it never tries to
         // write over the item it could not read).
-        let helper = TestHelper.url.path
         let script = """
             "$0" keychain-save svc session first && "$0" keychain-lock \
             && "$0" shared-keychain svc session second && "$0" keychain-load svc session
             """
-        let child = try await runProcess(
-            repositoryRoot.appendingPathComponent("Tools/scripts/with-keyring.sh"),
-            ["sh", "-c", script, helper]
-        )
-        let results = child.output.split(separator: "\n").filter { $0.hasPrefix("result: ") }.map {
-            String($0.dropFirst("result: ".count))
-        }
-        #expect(results.count == 4, "\(child.output)\(child.errors)")
-        guard results.count == 4 else { return }
+        guard let results = try await TestHelper.resultsInOwnKeyring(of: script, count: 4) else { return }
         #expect(results[0] == "saved")
         #expect(results[2].hasPrefix("loaded nil; flush overwriteRefused; reported keychainLocked"), "\(results[2])")
         // Still locked, so it cannot be read, but it was not replaced: nothing was written.
@@ -317,39 +298,15 @@ struct SharedPersistenceTests {
     @Test("kill -9 while a shared value saves: the file is always a complete earlier or later value")
     func killNineWhileSaving() async throws {
         try await withTemporaryDirectory { directory in
-            var previous = 0
-            for round in 1...8 {
-                let process = ChildProcess()
-                process.executableURL = TestHelper.url
-                process.arguments = ["shared-loop", directory.path, "state"]
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let seen = try await readOutput(of: output, until: "ready")
-                #expect(seen.contains("ready"), "round \(round): \(seen)")
-                try await Task.sleep(for: .microseconds(Int.random(in: 0..<40_000)))
-                kill(process.processIdentifier, SIGKILL)
-                try await offTheCooperativePool { process.waitUntilExit() }
-                let loaded: CrashState? = try PrismDiskPersistence(directory: directory).load(key: "state")
-                let state = try #require(loaded, "round \(round): nothing saved")
-                #expect(state.isComplete, "round \(round): a torn state, counter \(state.counter)")
-                #expect(state.counter >= previous, "round \(round): went back from \(previous) to \(state.counter)")
-                previous = state.counter
-            }
+            _ = try await killNineRounds(
+                ["shared-loop", directory.path, "state"], rounds: 8, in: directory, eachRoundSaves: false)
         }
     }
 
     @Test("a signal inside the coalescing window: the last change is saved on the way out")
     func savedOnExit() async throws {
         try await withTemporaryDirectory { directory in
-            let process = ChildProcess()
-            process.executableURL = TestHelper.url
-            process.arguments = ["shared-exit", directory.path, "counter", "50"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let (process, output) = try TestHelper.start(["shared-exit", directory.path, "counter", "50"])
             let sent = try await readOutput(of: output, until: "sent 50\n")
             #expect(sent.contains("sent 50"))
             kill(process.processIdentifier, SIGTERM)
@@ -358,4 +315,9 @@ struct SharedPersistenceTests {
             #expect(try ExitFlushTests.savedCount(in: directory) == 50)
         }
     }
+}
+
+/// The settings saved under "settings" in `directory`, read from their file.
+func savedSettings(in directory: URL) throws -> Settings? {
+    try PrismDiskPersistence(directory: directory).load(key: "settings")
 }

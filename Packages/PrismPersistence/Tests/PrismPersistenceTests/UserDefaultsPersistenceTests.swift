@@ -5,43 +5,9 @@ import Testing
 
 @Suite("UserDefaults persistence")
 struct UserDefaultsPersistenceTests {
-    /// A suite of its own for one test, removed with its file afterwards.
-    func withSuite(_ body: (String) throws -> Void) rethrows {
-        try withSuiteNamed(body)
-    }
-
-    func withSuiteAsync(_ body: (String) async throws -> Void) async rethrows {
-        let suite = "prism-persistence-tests-\(UUID().uuidString)"
-        defer {
-            UserDefaults().removePersistentDomain(forName: suite)
-            #if os(Linux)
-            try? FileManager.default.removeItem(at: Self.configDirectory.appendingPathComponent("\(suite).plist"))
-            #endif
-        }
-        try await body(suite)
-    }
-
-    private func withSuiteNamed(_ body: (String) throws -> Void) rethrows {
-        let suite = "prism-persistence-tests-\(UUID().uuidString)"
-        defer {
-            UserDefaults().removePersistentDomain(forName: suite)
-            #if os(Linux)
-            try? FileManager.default.removeItem(at: Self.configDirectory.appendingPathComponent("\(suite).plist"))
-            #endif
-        }
-        try body(suite)
-    }
-
-    /// Where Foundation on Linux keeps the defaults' files.
-    static var configDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
-        return URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config")
-    }
-
     @Test("a saved state loads back equal, and clear removes it")
     func roundTrip() throws {
-        try withSuite { suite in
+        try withDefaultsSuite { suite in
             let persistence = PrismUserDefaultsPersistence(suiteName: suite)
             #expect(persistence.suiteName == suite)
             let settings = Settings(theme: "dark", fontSize: 14)
@@ -49,16 +15,13 @@ struct UserDefaultsPersistenceTests {
             #expect(try persistence.load(key: "user_settings") == settings)
             try persistence.save(Settings(theme: "light", fontSize: 12), key: "user_settings")
             #expect(try persistence.load(key: "user_settings") == Settings(theme: "light", fontSize: 12))
-            try persistence.clear(key: "user_settings")
-            let cleared: Settings? = try persistence.load(key: "user_settings")
-            #expect(cleared == nil)
-            try persistence.clear(key: "user_settings")
+            try expectClearing("user_settings", of: Settings.self, in: persistence)
         }
     }
 
     @Test("the value is JSON Data of a versioned envelope")
     func storedAsData() throws {
-        try withSuite { suite in
+        try withDefaultsSuite { suite in
             try PrismUserDefaultsPersistence(suiteName: suite).save(Settings(theme: "dark", fontSize: 14), key: "s")
             let data = try #require(UserDefaults(suiteName: suite)?.data(forKey: "s"))
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -68,7 +31,7 @@ struct UserDefaultsPersistenceTests {
 
     @Test("another process sees a save as soon as it returns")
     func visibleToAnotherProcess() async throws {
-        try await withSuiteAsync { suite in
+        try await withDefaultsSuite { suite in
             try PrismUserDefaultsPersistence(suiteName: suite).save(
                 Settings(theme: "dark", fontSize: 17), key: "user_settings")
             let child = try await TestHelper.run(["defaults-load", suite, "user_settings"])
@@ -78,7 +41,7 @@ struct UserDefaultsPersistenceTests {
 
     @Test("a save by another process is on disk when that process exits")
     func savedByAnotherProcess() async throws {
-        try await withSuiteAsync { suite in
+        try await withDefaultsSuite { suite in
             let child = try await TestHelper.run(["defaults-save", suite, "user_settings", "solarized", "13"])
             #expect(child.result == "saved", "\(child.output)\(child.errors)")
             let loaded: Settings? = try PrismUserDefaultsPersistence(suiteName: suite).load(key: "user_settings")
@@ -88,7 +51,7 @@ struct UserDefaultsPersistenceTests {
 
     @Test("a value that is not a saved state is moved to another key and reported")
     func corruptValue() throws {
-        try withSuite { suite in
+        try withDefaultsSuite { suite in
             let defaults = try #require(UserDefaults(suiteName: suite))
             defaults.set("not data", forKey: "text")
             defaults.set(Data("{\"truncated".utf8), forKey: "truncated")

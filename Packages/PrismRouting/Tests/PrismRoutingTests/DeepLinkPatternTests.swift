@@ -36,35 +36,18 @@ struct DeepLinkPatternTests {
         }
     }
 
-    @Test("a pattern with a scheme stops with a message")
-    func patternWithScheme() async {
-        await #expect(processExitsWith: .failure) {
+    @Test(
+        "a malformed pattern stops with a message",
+        arguments: [
+            "myapp://users/:id",  // with a scheme
+            "/users/:",  // a parameter without a name
+            "/users/:id?id=",  // a parameter declared twice
+            "/users?page=1",  // a query parameter given a value in the pattern
+        ])
+    func malformedPattern(_ pattern: String) async {
+        await #expect(processExitsWith: .failure) { [pattern] in
             var links = PrismDeepLinks<Link>()
-            links.register("myapp://users/:id") { _ in [] }
-        }
-    }
-
-    @Test("a parameter without a name stops with a message")
-    func unnamedParameter() async {
-        await #expect(processExitsWith: .failure) {
-            var links = PrismDeepLinks<Link>()
-            links.register("/users/:") { _ in [] }
-        }
-    }
-
-    @Test("a parameter declared twice stops with a message")
-    func repeatedParameter() async {
-        await #expect(processExitsWith: .failure) {
-            var links = PrismDeepLinks<Link>()
-            links.register("/users/:id?id=") { _ in [] }
-        }
-    }
-
-    @Test("a query parameter given a value in the pattern stops with a message")
-    func queryWithValue() async {
-        await #expect(processExitsWith: .failure) {
-            var links = PrismDeepLinks<Link>()
-            links.register("/users?page=1") { _ in [] }
+            links.register(pattern) { _ in [] }
         }
     }
 

@@ -8,6 +8,14 @@ import Testing
 struct ModalPresentationTests {
     typealias Layer = PrismModalPresentation<Screen>.Layer
 
+    /// A router presenting the settings sheet, and the cover of profile 7 over it.
+    static func coverOverSheet() -> PrismRouter<Screen> {
+        let router = PrismRouter<Screen>()
+        router.present(.settings)
+        router.fullScreen(.profile(userID: 7))
+        return router
+    }
+
     @Test("nothing presented: no presenter shows anything")
     func nothing() {
         let presentation = PrismNavigationState<Screen>().modalPresentation
@@ -32,9 +40,7 @@ struct ModalPresentationTests {
 
     @Test("a sheet and a cover: the root presents the sheet, the sheet presents the cover")
     func bothLayers() {
-        let router = PrismRouter<Screen>()
-        router.present(.settings)
-        router.fullScreen(.profile(userID: 7))
+        let router = Self.coverOverSheet()
         #expect(router.presentedAsSheet == Layer(route: .settings, style: .sheet))
         #expect(router.presentedAsCover == nil)  // never two modals from the root
         #expect(router.presentedOverModal == Layer(route: .profile(userID: 7), style: .fullScreenCover))
@@ -42,9 +48,7 @@ struct ModalPresentationTests {
 
     @Test("SwiftUI dismissing the cover over the sheet leaves the sheet")
     func dismissingTheUpperLayer() {
-        let router = PrismRouter<Screen>()
-        router.present(.settings)
-        router.fullScreen(.profile(userID: 7))
+        let router = Self.coverOverSheet()
         router.presentedOverModal = nil
         #expect(router.sheet == .settings)
         #expect(router.fullScreenCover == nil)
@@ -53,9 +57,7 @@ struct ModalPresentationTests {
 
     @Test("SwiftUI dismissing the root's sheet dismisses the cover over it, in one change")
     func dismissingTheLowerLayer() {
-        let router = PrismRouter<Screen>()
-        router.present(.settings)
-        router.fullScreen(.profile(userID: 7))
+        let router = Self.coverOverSheet()
         router.presentedAsSheet = nil
         #expect(router.state == PrismNavigationState<Screen>())
     }

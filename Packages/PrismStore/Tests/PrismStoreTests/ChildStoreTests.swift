@@ -8,7 +8,7 @@ import Testing
 struct ChildStoreTests {
     @Test("a row's store is the same store while somebody holds it")
     func rowStoresAreStable() throws {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         let first = try #require(store.scope(state: \.rows, id: 2, action: ListAction.row))
         let again = try #require(store.scope(state: \.rows, id: 2, action: ListAction.row))
         #expect(first === again)
@@ -17,7 +17,7 @@ struct ChildStoreTests {
 
     @Test("a row's store sends through the parent to its element and reads its element")
     func rowStoresSendAndRead() throws {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         let row = try #require(store.scope(state: \.rows, id: 3, action: ListAction.row))
         row.send(.toggle)
         #expect(row.state.isDone)
@@ -28,7 +28,7 @@ struct ChildStoreTests {
 
     @Test("an observer of a row's store hears about that row only")
     func rowStoreObservation() throws {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         let row = try #require(store.scope(state: \.rows, id: 1, action: ListAction.row))
         let observer = ObservationCounter { _ = row.state }
         store.send(.row(id: 2, action: .toggle))
@@ -40,7 +40,7 @@ struct ChildStoreTests {
 
     @Test("a row's store keeps showing its row as last read after the row is removed")
     func removedRowKeepsLastState() throws {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         let row = try #require(store.scope(state: \.rows, id: 2, action: ListAction.row))
         row.send(.toggle)
         #expect(row.state.isDone)
@@ -50,7 +50,7 @@ struct ChildStoreTests {
 
     @Test("an optional child's store is there while the child is, and the same one meanwhile")
     func optionalChildStores() throws {
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore()
         #expect(store.scope(state: \.detail, action: ListAction.detail) == nil)
         store.send(.showDetail(id: 1))
         let detail = try #require(store.scope(state: \.detail, action: ListAction.detail))
@@ -68,7 +68,7 @@ struct ChildStoreTests {
 
     @Test("a view that asks for an optional child hears when it comes and goes, not when it changes")
     func optionalChildPresenceIsObserved() {
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore()
         let observer = ObservationCounter { _ = store.scope(state: \.detail, action: ListAction.detail) }
         store.send(.showDetail(id: 1))
         #expect(observer.count == 1)

@@ -7,7 +7,7 @@ import Testing
 struct CollectionChildTests {
     @Test("an element's action runs on that element only")
     func elementActionRunsOnItsElement() {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         store.send(.row(id: 2, action: .toggle))
         #expect(store.state.rows.map(\.isDone) == [false, true, false])
         #expect(store.state.log == ["row 2 toggle"])
@@ -15,8 +15,7 @@ struct CollectionChildTests {
 
     @Test("removing an element ends its effects and leaves the others running")
     func removingEndsItsEffects() async {
-        let ticks = TickSource()
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: ticks))
+        let (store, ticks) = makeListStore(.three)
         let first = store.send(.row(id: 1, action: .startTimer))
         let second = store.send(.row(id: 2, action: .startTimer))
         store.send(.remove(id: 1))
@@ -30,8 +29,7 @@ struct CollectionChildTests {
 
     @Test("each element's cancellation ids are its own: one row's cancel stops its timer only")
     func elementIDsAreScoped() async {
-        let ticks = TickSource()
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: ticks))
+        let (store, ticks) = makeListStore(.three)
         let first = store.send(.row(id: 1, action: .startTimer))
         let third = store.send(.row(id: 3, action: .startTimer))
         store.send(.row(id: 1, action: .stopTimer))
@@ -44,7 +42,7 @@ struct CollectionChildTests {
 
     @Test("an action for an element that is not there is a warning, never a crash")
     func actionForMissingElement() {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         withKnownIssue {
             store.send(.row(id: 42, action: .toggle))
         } matching: { issue in
@@ -55,7 +53,7 @@ struct CollectionChildTests {
 
     @Test("adding and removing elements keeps the others' state")
     func addingAndRemoving() {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         store.send(.row(id: 3, action: .toggle))
         store.send(.add(Row(id: 4, title: "Four")))
         store.send(.remove(id: 1))

@@ -154,6 +154,13 @@ enum ListAction: Equatable, Sendable {
     }
 }
 
+/// A store running `ListFeature` from `initialState`, and the source of its timers' ticks.
+@MainActor
+func makeListStore(_ initialState: ListState = ListState()) -> (PrismStore<ListState, ListAction>, TickSource) {
+    let ticks = TickSource()
+    return (PrismStore(initialState: initialState, reducer: ListFeature(ticks: ticks)), ticks)
+}
+
 struct ListFeature: PrismFeature {
     typealias State = ListState
     typealias Action = ListAction

@@ -7,7 +7,7 @@ import Testing
 struct OptionalChildTests {
     @Test("the child runs on its state while it is there")
     func childRunsWhilePresent() {
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore()
         store.send(.showDetail(id: 7))
         store.send(.detail(.tick))
         store.send(.detail(.tick))
@@ -16,8 +16,7 @@ struct OptionalChildTests {
 
     @Test("closing the child ends every effect it started")
     func closingEndsEffects() async {
-        let ticks = TickSource()
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: ticks))
+        let (store, ticks) = makeListStore()
         store.send(.showDetail(id: 1))
         let timer = store.send(.detail(.appeared))
         ticks.tick("detail 1")
@@ -29,8 +28,7 @@ struct OptionalChildTests {
 
     @Test("replacing the child with one of another id ends the first one's effects")
     func replacingEndsEffects() async {
-        let ticks = TickSource()
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: ticks))
+        let (store, ticks) = makeListStore()
         store.send(.showDetail(id: 1))
         let first = store.send(.detail(.appeared))
         store.send(.showDetail(id: 2))
@@ -45,8 +43,7 @@ struct OptionalChildTests {
 
     @Test("the child's cancellation ids are its own: it cannot cancel the parent's effect")
     func childIDsAreScoped() async {
-        let ticks = TickSource()
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: ticks))
+        let (store, ticks) = makeListStore()
         let parentTimer = store.send(.startParentTimer)
         store.send(.showDetail(id: 1))
         let childTimer = store.send(.detail(.appeared))
@@ -61,7 +58,7 @@ struct OptionalChildTests {
 
     @Test("an action for the child while it is not there is a warning, never a crash")
     func actionForAbsentChild() {
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore()
         withKnownIssue {
             store.send(.detail(.tick))
         } matching: { issue in

@@ -62,7 +62,7 @@ struct ReducerCompositionTests {
 
     @Test("a scope runs the child on its part of the state for its actions only")
     func scopeRunsTheChild() {
-        let store = PrismStore(initialState: ListState(), reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore()
         store.send(.settings(.setFontSize(18)))
         store.send(.closeDetail)
         #expect(store.state.settings.fontSize == 18)
@@ -86,14 +86,19 @@ struct ReducerCompositionTests {
         }
     }
 
-    @Test("a scope on an enum case runs the child while the state is in that case")
-    func scopeOnACase() {
-        let scope = PrismScope(
+    /// `SettingsFeature` scoped to the `settings` case of a `Screen`.
+    static func settingsScope() -> some PrismReducer<Screen, ScreenAction> {
+        PrismScope(
             state: \Screen.settings, embed: Screen.settings,
             action: ScreenAction.settings, toChildAction: \.settings
         ) {
             SettingsFeature()
         }
+    }
+
+    @Test("a scope on an enum case runs the child while the state is in that case")
+    func scopeOnACase() {
+        let scope = Self.settingsScope()
         var screen = Screen.settings(Settings())
         _ = scope.reduce(into: &screen, action: .settings(.setFontSize(20)))
         #expect(screen == .settings(Settings(fontSize: 20)))
@@ -101,12 +106,7 @@ struct ReducerCompositionTests {
 
     @Test("an action for an enum case the state is not in is a warning, and changes nothing")
     func scopeOnAnotherCase() {
-        let scope = PrismScope(
-            state: \Screen.settings, embed: Screen.settings,
-            action: ScreenAction.settings, toChildAction: \.settings
-        ) {
-            SettingsFeature()
-        }
+        let scope = Self.settingsScope()
         var screen = Screen.about
         withKnownIssue {
             let effect = scope.reduce(into: &screen, action: .settings(.setFontSize(20)))

@@ -74,11 +74,9 @@ struct StoreDependenciesTests {
         let clock = TestClock()
         let store = makeStore(clock: clock)
         let task = store.send(.remind(after: .seconds(3_600)))
-        await clock.waitForSleeper()
-        await clock.advance(by: .seconds(3_599))
+        await clock.advanceOnceAsleep(by: .seconds(3_599))
         #expect(store.state.reminders == 0)
-        await clock.waitForSleeper()
-        await clock.advance(by: .seconds(1))
+        await clock.advanceOnceAsleep(by: .seconds(1))
         await task.finish()
         #expect(store.state.reminders == 1)
     }

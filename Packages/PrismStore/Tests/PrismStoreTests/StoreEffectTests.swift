@@ -102,6 +102,12 @@ struct StoreEffectTests {
         }
     }
 
+    /// A store whose timer ticks when the test yields to the continuation this returns.
+    func makeTickingStore() -> (PrismStore<State, Action>, AsyncStream<Void>.Continuation) {
+        let (ticks, continuation) = AsyncStream<Void>.makeStream()
+        return (makeStore(ticks: ticks), continuation)
+    }
+
     /// A store of `Feature` whose waits are measured on `clock` (answered at once by default).
     func makeStore(
         ticks: AsyncStream<Void>? = nil,
@@ -118,8 +124,7 @@ struct StoreEffectTests {
         let store = makeStore(clock: clock)
         let task = store.send(.load)
         #expect(store.state.value == 0)
-        await clock.waitForSleeper()
-        await clock.advance(by: .milliseconds(5))
+        await clock.advanceOnceAsleep(by: .milliseconds(5))
         await task.finish()
         #expect(store.state.value == 42)
     }
@@ -132,8 +137,7 @@ struct StoreEffectTests {
 
     @Test("a long-running effect is cancelled by id, and sends nothing afterwards")
     func cancelById() async {
-        let (ticks, continuation) = AsyncStream<Void>.makeStream()
-        let store = makeStore(ticks: ticks)
+        let (store, continuation) = makeTickingStore()
         let timer = store.send(.start)
         continuation.yield()
         continuation.yield()
@@ -147,8 +151,7 @@ struct StoreEffectTests {
 
     @Test("cancelling the task a send returned stops its effects")
     func cancelTheTask() async {
-        let (ticks, _) = AsyncStream<Void>.makeStream()
-        let store = makeStore(ticks: ticks)
+        let (store, _) = makeTickingStore()
         let timer = store.send(.start)
         timer.cancel()
         await timer.finish()
@@ -157,8 +160,7 @@ struct StoreEffectTests {
 
     @Test("cancelEffects(id:) cancels from outside a reducer")
     func cancelEffectsFromOutside() async {
-        let (ticks, _) = AsyncStream<Void>.makeStream()
-        let store = makeStore(ticks: ticks)
+        let (store, _) = makeTickingStore()
         let timer = store.send(.start)
         store.cancelEffects(id: TimerID())
         await timer.finish()
@@ -196,12 +198,10 @@ struct StoreEffectTests {
         var tasks: [PrismEffectTask] = []
         for query in ["p", "pr", "pri", "prism"] {
             tasks.append(store.send(.search(query)))
-            await clock.waitForSleeper()
-            await clock.advance(by: .milliseconds(39))
+            await clock.advanceOnceAsleep(by: .milliseconds(39))
         }
         #expect(store.state.log.isEmpty)
-        await clock.waitForSleeper()
-        await clock.advance(by: .milliseconds(1))
+        await clock.advanceOnceAsleep(by: .milliseconds(1))
         for task in tasks { await task.finish() }
         #expect(store.state.log == ["prism"])
     }

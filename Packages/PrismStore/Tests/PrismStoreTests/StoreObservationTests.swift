@@ -114,12 +114,7 @@ struct StoreObservationTests {
             var other = 0
             static func == (lhs: Holder, rhs: Holder) -> Bool { lhs.other == rhs.other }
         }
-        let store = PrismStore(
-            initialState: Holder(),
-            reducer: PrismReduce<Holder, Int> { state, value in
-                state.other = value
-                return .none
-            })
+        let store = makeSettingStore(Holder()) { $0.other = $1 }
         let observer = ObservationCounter { _ = store.token.value }
         store.send(1)
         store.send(1)
@@ -223,12 +218,7 @@ struct StoreObservationTests {
     @Test("with state that is not Equatable, every send notifies an observer")
     func nonEquatableStateAlwaysNotifies() {
         struct Box: Sendable { var value = 0 }
-        let store = PrismStore(
-            initialState: Box(),
-            reducer: PrismReduce<Box, Int> { state, value in
-                state.value = value
-                return .none
-            })
+        let store = makeSettingStore(Box()) { $0.value = $1 }
         let observer = ObservationCounter { _ = store.state.value }
         store.send(1)
         store.send(1)
@@ -239,12 +229,7 @@ struct StoreObservationTests {
     @Test("a change notifies an observer of the whole state before the state changes, like every Observable")
     func notifiedBeforeChange() {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let seen = LockedBox<[Int]>([])
-        withObservationTracking {
-            _ = store.state.count
-        } onChange: {
-            MainActor.assumeIsolated { seen.mutate { $0.append(store.state.count) } }
-        }
+        let seen = countsReadOnChange { store.state.count }
         store.send(.set(5))
         #expect(seen.wrappedValue == [0])
         #expect(store.state.count == 5)
@@ -303,12 +288,7 @@ struct StoreObservationTests {
     func scopedObserversReadTheNewState() {
         let store = PrismStore(initialState: App(), reducer: AppFeature())
         let counter = store.scope(state: \.counter, action: AppAction.counter)
-        let seen = LockedBox<[Int]>([])
-        withObservationTracking {
-            _ = counter.state.count
-        } onChange: {
-            MainActor.assumeIsolated { seen.mutate { $0.append(counter.state.count) } }
-        }
+        let seen = countsReadOnChange { counter.state.count }
         counter.send(.set(5))
         #expect(seen.wrappedValue == [5])
     }
@@ -340,4 +320,31 @@ struct StoreObservationTests {
         }
         #expect(derived.value == "kept")
     }
+}
+
+/// A store whose action, an `Int`, is written into its state by `write`.
+@MainActor
+func makeSettingStore<State: Sendable>(
+    _ initialState: State,
+    _ write: @escaping @MainActor @Sendable (inout State, Int) -> Void
+) -> PrismStore<State, Int> {
+    PrismStore(
+        initialState: initialState,
+        reducer: PrismReduce<State, Int> { state, value in
+            write(&state, value)
+            return .none
+        })
+}
+
+/// Tracks what `read` reads, once; what `read` returns when the observation is told of a change
+/// (for a store, the state it reads then: before or after the change).
+@MainActor
+func countsReadOnChange(_ read: @escaping @MainActor () -> Int) -> LockedBox<[Int]> {
+    let seen = LockedBox<[Int]>([])
+    withObservationTracking {
+        _ = read()
+    } onChange: {
+        MainActor.assumeIsolated { seen.mutate { $0.append(read()) } }
+    }
+    return seen
 }

@@ -14,7 +14,7 @@ struct StoreReleaseTests {
 
     @Test("a row store the screen dropped is freed while the root lives, its element removed or not")
     func rowStoresAreFreed() {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         weak var kept: PrismStore<Row, RowAction>?
         weak var removed: PrismStore<Row, RowAction>?
         do {
@@ -38,7 +38,7 @@ struct StoreReleaseTests {
     func manyRowStoresAreFreed() {
         var state = ListState()
         for id in 1...1_000 { state.rows.append(Row(id: id, title: "Row \(id)")) }
-        let store = PrismStore(initialState: state, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(state)
         var released: [() -> Bool] = []
         do {
             var screens: [ObservationCounter] = []
@@ -60,7 +60,7 @@ struct StoreReleaseTests {
 
     @Test("an optional child's store and a scoped store are freed when dropped, the child shown or closed")
     func childStoresAreFreed() {
-        let store = PrismStore(initialState: ListState.three, reducer: ListFeature(ticks: TickSource()))
+        let (store, _) = makeListStore(.three)
         store.send(.showDetail(id: 1))
         weak var detail: PrismStore<Detail, DetailAction>?
         weak var settings: PrismStore<Settings, SettingsAction>?

@@ -22,11 +22,20 @@ final class TapLog {
 @MainActor
 @Suite("Recording a store for a tool that watches it (what PrismInspector attaches)")
 struct StoreTapTests {
-    @Test("every reduced action is recorded with the state after it, immediate effects included")
-    func recordsEveryReduce() {
+    /// A store of a `Counter` that records into a new debugger of ten snapshots, and tells
+    /// `listener` (if any) what else it does; and the debugger.
+    static func recordingStore(
+        listener: ((PrismStoreTools<Counter, CounterAction>.Event) -> Void)? = nil
+    ) -> (PrismStore<Counter, CounterAction>, PrismTimeTravelDebugger<Counter>) {
         let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
         let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store.tools.attach(recordingInto: debugger, listener: nil)
+        store.tools.attach(recordingInto: debugger, listener: listener)
+        return (store, debugger)
+    }
+
+    @Test("every reduced action is recorded with the state after it, immediate effects included")
+    func recordsEveryReduce() {
+        let (store, debugger) = Self.recordingStore()
         store.send(.increment)
         store.send(.many([.increment, .set(10)]))
         #expect(debugger.snapshots.isEmpty)
@@ -40,9 +49,7 @@ struct StoreTapTests {
 
     @Test("snapshots carry the time they were recorded, to the clock's few milliseconds")
     func recordsTime() throws {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store.tools.attach(recordingInto: debugger, listener: nil)
+        let (store, debugger) = Self.recordingStore()
         let before = Date.now
         store.send(.increment)
         let after = Date.now
@@ -53,9 +60,7 @@ struct StoreTapTests {
 
     @Test("durations are recorded only while asked for")
     func durationsOnRequest() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store.tools.attach(recordingInto: debugger, listener: nil)
+        let (store, debugger) = Self.recordingStore()
         store.send(.increment)
         store.tools.measuresReduceDuration = true
         store.send(.increment)
@@ -66,9 +71,7 @@ struct StoreTapTests {
 
     @Test("while paused nothing is recorded and the sends are counted")
     func pause() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store.tools.attach(recordingInto: debugger, listener: nil)
+        let (store, debugger) = Self.recordingStore()
         store.send(.increment)
         store.tools.isRecording = false
         store.send(.increment)
@@ -84,9 +87,7 @@ struct StoreTapTests {
 
     @Test("sends are recorded while the whole state and a member are observed, and observers still hear")
     func observedSends() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
-        store.tools.attach(recordingInto: debugger, listener: nil)
+        let (store, debugger) = Self.recordingStore()
         let whole = ObservationCounter { _ = store.state }
         let member = ObservationCounter { _ = store.count }
         store.send(.increment)
@@ -99,10 +100,8 @@ struct StoreTapTests {
 
     @Test("replacing the state is reported, from the root and through a scoped store, and not recorded")
     func replacementsReported() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store.tools.attach(recordingInto: debugger, listener: log.listener())
+        let (store, debugger) = Self.recordingStore(listener: log.listener())
         store.replaceState(with: Counter(count: 7))
         let scoped: PrismStore<Int, CounterAction> = store.scope(state: \.count, action: { $0 })
         scoped.replaceState(with: 9)
@@ -113,10 +112,8 @@ struct StoreTapTests {
 
     @Test("a send that starts an asynchronous effect reports the task that covers it")
     func effectsReported() async {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store.tools.attach(recordingInto: debugger, listener: log.listener())
+        let (store, debugger) = Self.recordingStore(listener: log.listener())
         store.send(.increment)
         let task = store.send(.sendLater(.increment))
         #expect(log.effects == [task])
@@ -130,10 +127,8 @@ struct StoreTapTests {
 
     @Test("after detaching nothing more is recorded or reported")
     func detach() {
-        let store = PrismStore(initialState: Counter(), reducer: CounterFeature())
-        let debugger = PrismTimeTravelDebugger<Counter>(maxSnapshots: 10)
         let log = TapLog()
-        store.tools.attach(recordingInto: debugger, listener: log.listener())
+        let (store, debugger) = Self.recordingStore(listener: log.listener())
         store.send(.increment)
         store.tools.attach(recordingInto: nil, listener: nil)
         store.send(.increment)

@@ -26,6 +26,14 @@ final class ObservationCounter {
     }
 }
 
+extension TestClock where Duration == Swift.Duration {
+    /// Advances the clock by `duration` once a task sleeps on it (see `waitForSleeper()`).
+    func advanceOnceAsleep(by duration: Swift.Duration) async {
+        await waitForSleeper()
+        await advance(by: duration)
+    }
+}
+
 // MARK: A feature used by many suites
 
 struct Counter: Equatable, Sendable {

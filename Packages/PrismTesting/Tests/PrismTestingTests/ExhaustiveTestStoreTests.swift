@@ -46,10 +46,8 @@ struct ExhaustiveTestStoreTests {
     @Test("a state change that differs from the description fails with a diff")
     func mismatchFails() async {
         let store = counterStore()
-        await withKnownIssue {
+        await expectIssue(mentioning: "is not what the test describes", "count: 2", "count: 1", "Expected: −") {
             await store.send(.increment) { $0.count = 2 }
-        } matching: { issue in
-            issue.mentions("is not what the test describes", "count: 2", "count: 1", "Expected: −")
         }
     }
 
@@ -77,10 +75,8 @@ struct ExhaustiveTestStoreTests {
     @Test("a change the closure did not describe fails")
     func undescribedChangeFails() async {
         let store = counterStore()
-        await withKnownIssue {
+        await expectIssue(mentioning: "isLoading") {
             await store.send(.fetch) { _ in }
-        } matching: { issue in
-            issue.mentions("isLoading")
         }
         store.skipInFlightEffects()
     }
@@ -89,10 +85,8 @@ struct ExhaustiveTestStoreTests {
     func unexpectedActionFails() async {
         let store = counterStore()
         await store.send(.fetch) { $0.isLoading = true }
-        await withKnownIssue {
+        await expectIssue(mentioning: "unexpected action", "loaded(7)", "loaded(42)") {
             await store.receive(.loaded(7)) { $0.count = 7 }
-        } matching: { issue in
-            issue.mentions("unexpected action", "loaded(7)", "loaded(42)")
         }
     }
 
@@ -100,31 +94,25 @@ struct ExhaustiveTestStoreTests {
     func receiveTimesOut() async {
         let store = counterStore()
         await store.send(.increment) { $0.count = 1 }
-        await withKnownIssue {
+        await expectIssue(mentioning: "Expected to receive loaded(1)", "no action arrived") {
             await store.receive(.loaded(1), timeout: .milliseconds(50))
-        } matching: { issue in
-            issue.mentions("Expected to receive loaded(1)", "no action arrived")
         }
     }
 
     @Test("actions received but not asserted fail the test when the store goes away")
     func unreceivedActionsFailAtEnd() async {
-        await withKnownIssue {
+        await expectIssue(mentioning: "did not assert", "loaded(42)", "store.receive") {
             let store = counterStore()
             await store.send(.fetch) { $0.isLoading = true }
             try? await store.waitForEffects()
-        } matching: { issue in
-            issue.mentions("did not assert", "loaded(42)", "store.receive")
         }
     }
 
     @Test("effects still running fail the test when the store goes away")
     func runningEffectsFailAtEnd() async {
-        await withKnownIssue {
+        await expectIssue(mentioning: "still running", "skipInFlightEffects") {
             let store = counterStore()
             await store.send(.startTimer) { _ in }
-        } matching: { issue in
-            issue.mentions("still running", "skipInFlightEffects")
         }
     }
 
@@ -132,10 +120,8 @@ struct ExhaustiveTestStoreTests {
     func sendWithPendingReceivedActionsFails() async {
         let store = counterStore()
         await store.send(.echoTwice) { _ in }
-        await withKnownIssue {
+        await expectIssue(mentioning: "were not asserted", "increment") {
             await store.send(.decrement) { $0.count = 1 }
-        } matching: { issue in
-            issue.mentions("were not asserted", "increment")
         }
     }
 
@@ -151,10 +137,8 @@ struct ExhaustiveTestStoreTests {
 
         let timer = counterStore()
         await timer.send(.startTimer) { _ in }
-        await withKnownIssue {
+        await expectIssue(mentioning: "still running after") {
             await timer.finish(timeout: .milliseconds(50))
-        } matching: { issue in
-            issue.mentions("still running after")
         }
         timer.skipInFlightEffects()
     }
@@ -175,11 +159,9 @@ struct ExhaustiveTestStoreTests {
     @Test("an error an effect does not handle fails the test")
     func effectErrorFails() async {
         let store = counterStore()
-        await withKnownIssue {
+        await expectIssue(mentioning: "An effect failed", "Offline") {
             await store.send(.fail) { _ in }
             try? await store.waitForEffects()
-        } matching: { issue in
-            issue.mentions("An effect failed", "Offline")
         }
     }
 }

@@ -76,8 +76,27 @@ struct CounterReducer: PrismReducer {
 extension Issue {
     /// Whether the issue's text contains every one of `fragments`.
     func mentions(_ fragments: String...) -> Bool {
+        mentions(fragments)
+    }
+
+    /// Whether the issue's text contains every one of `fragments`.
+    func mentions(_ fragments: [String]) -> Bool {
         let text = comments.map(\.rawValue).joined(separator: "\n") + "\n\(description)"
         return fragments.allSatisfy { text.contains($0) }
+    }
+}
+
+/// Runs `body`, which must record a known issue whose text mentions every one of `fragments`.
+func expectIssue(
+    mentioning fragments: String...,
+    isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async -> Void
+) async {
+    await withKnownIssue(isolation: isolation, sourceLocation: sourceLocation) {
+        await body()
+    } matching: { issue in
+        issue.mentions(fragments)
     }
 }
 

@@ -142,7 +142,7 @@ struct SeedPersistenceExamples {
 
     @Test(
         "page 001: keychain persistence",
-        .enabled(if: isInsideKeyring, "needs the Secret Service: run the tests inside Tools/scripts/with-keyring.sh")
+        .needsSecretService
     )
     func keychainPersistence() throws {
         let persistence = PrismKeychainPersistence()

@@ -128,13 +128,8 @@ final class RootTools<State: Sendable, Action: Sendable> {
         }
         stampCountdown.remaining &-= 1
         if stampCountdown.remaining < 0 { refreshStamp() }
-        let entry = ActionLogEntry(
-            action: action,
-            state: state,
-            secondsSinceReferenceDate: stamp,
-            reduceNanoseconds: nanoseconds,
-            origin: origin,
-            sharedPosition: SharedJournalState.position
+        let entry: ActionLogEntry<State, Action> = (
+            action, state, stamp, nanoseconds, origin, SharedJournalState.position
         )
         let slot = log + next
         if total < capacity {
@@ -324,40 +319,14 @@ final class StampCountdown: @unchecked Sendable {
     init() {}
 }
 
-/// One reduced action in the root's log.
+/// One reduced action in the root's log: the action, the state after it, when (seconds since
+/// the reference date), how long its reduce took (nanoseconds, -1 when not timed), where it came
+/// from, and where the shared values' journal was (`PrismSharedTools.Journal`).
 @usableFromInline
-struct ActionLogEntry<State, Action> {
-    @usableFromInline
-    var action: Action
-    @usableFromInline
-    var state: State
-    @usableFromInline
-    var secondsSinceReferenceDate: Double
-    @usableFromInline
-    var reduceNanoseconds: Int64
-    @usableFromInline
-    var origin: ActionOrigin
-    /// Where the shared values' journal was when the action was reduced (PrismSharedTools.Journal).
-    @usableFromInline
-    var sharedPosition: Int
-
-    @inlinable
-    init(
-        action: Action,
-        state: State,
-        secondsSinceReferenceDate: Double,
-        reduceNanoseconds: Int64,
-        origin: ActionOrigin,
-        sharedPosition: Int
-    ) {
-        self.action = action
-        self.state = state
-        self.secondsSinceReferenceDate = secondsSinceReferenceDate
-        self.reduceNanoseconds = reduceNanoseconds
-        self.origin = origin
-        self.sharedPosition = sharedPosition
-    }
-}
+typealias ActionLogEntry<State, Action> = (
+    action: Action, state: State, secondsSinceReferenceDate: Double, reduceNanoseconds: Int64,
+    origin: ActionOrigin, sharedPosition: Int
+)
 
 /// A monotonic clock that is cheap to read (a few nanoseconds, where a precise clock costs tens)
 /// and coarse (a few milliseconds on Linux): good enough to say when an action happened.

@@ -51,9 +51,13 @@ func withSubscriptionClient<T>(
 }
 
 extension PrismGraphQLSubscriptionConfiguration {
-    /// Reconnects at once, five times in a row at most; no keep-alive pings.
+    /// Reconnects at once, five times in a row at most; no keep-alive pings. The server has five
+    /// minutes to acknowledge `connection_init`: on a machine busy with other tests, the
+    /// default ten seconds of the wall clock can pass before the test server runs at all (the
+    /// timeout itself is tested on a clock the test controls).
     static var immediateReconnect: PrismGraphQLSubscriptionConfiguration {
         PrismGraphQLSubscriptionConfiguration(
+            connectionAckTimeout: .seconds(300),
             keepAliveInterval: nil,
             reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 5, jitter: .zero)
         )

@@ -283,16 +283,21 @@ func storeBenchmarks() async -> [Result] {
     }
 
     if selected("scope") {
-        let (childDeep, rootDeep) = measurePair(operations: sends) {
-            let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
-            let deepest = scopeToDeepest(store)
-            for _ in 0..<sends { deepest.send(.increment) }
-            precondition(deepest.state.count == sends)
-        } against: {
+        let rootSendOfDeepestAction: @MainActor () -> Void = {
             let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
             for _ in 0..<sends { store.send(deepestActionFromRoot) }
             blackHole(store.state)
         }
+        let (childDeep, rootDeep) = measurePair(
+            operations: sends,
+            {
+                let store = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+                let deepest = scopeToDeepest(store)
+                for _ in 0..<sends { deepest.send(.increment) }
+                precondition(deepest.state.count == sends)
+            },
+            against: rootSendOfDeepestAction
+        )
         results.append(
             Result(
                 name: "send from a store scoped 10 levels deep",
@@ -319,6 +324,26 @@ func storeBenchmarks() async -> [Result] {
                     nanosecondsPerOperation: rootDeep.nanosecondsPerOperation + floor.nanosecondsPerOperation),
                 bar: .none,
                 note: "10-closure chain alone: \(floor.formatted.trimmingCharacters(in: .whitespaces))"
+            )
+        )
+        // PrismScope checks, per level, whether the store is published to reducers that ask for
+        // it (PrismStoreContext), besides extracting and embedding the child's action.
+        let (scoped, handWritten) = measurePair(
+            operations: sends,
+            {
+                let store = PrismStore(initialState: Level0State(), reducer: ScopedLevel0Feature())
+                for _ in 0..<sends { store.send(deepestActionFromRoot) }
+                precondition(store.state.child.child.child.child.child.child.child.child.child.child.count == sends)
+            },
+            against: rootSendOfDeepestAction
+        )
+        results.append(
+            Result(
+                name: "root send through 10 nested PrismScope features",
+                timing: scoped,
+                baselineName: "the same nesting written by hand (switch)",
+                baseline: handWritten,
+                bar: .none
             )
         )
     }

@@ -61,33 +61,8 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
     /// Sleeps for a duration on the configured clock.
     let sleep: @Sendable (Duration) async throws -> Void
 
-    /// Creates a configuration whose waits use the continuous clock.
-    public init(
-        url: URL? = nil,
-        connectionParameters: [String: PrismGraphQLValue] = [:],
-        connectionAckTimeout: Duration = .seconds(10),
-        keepAliveInterval: Duration? = .seconds(15),
-        reconnectPolicy: (any PrismRetryPolicy)? = Self.defaultReconnectPolicy,
-        linger: Duration = .zero,
-        maximumMessageSize: Int = 1 << 20,
-        maximumBufferedEvents: Int = 1_000,
-        stableConnectionInterval: Duration = .seconds(10)
-    ) {
-        self.init(
-            url: url,
-            connectionParameters: connectionParameters,
-            connectionAckTimeout: connectionAckTimeout,
-            keepAliveInterval: keepAliveInterval,
-            reconnectPolicy: reconnectPolicy,
-            linger: linger,
-            maximumMessageSize: maximumMessageSize,
-            maximumBufferedEvents: maximumBufferedEvents,
-            stableConnectionInterval: stableConnectionInterval,
-            clock: ContinuousClock()
-        )
-    }
-
-    /// Creates a configuration whose waits use `clock` (a test can pass a clock it controls).
+    /// Creates a configuration whose waits use `clock`: the continuous clock if omitted (a test
+    /// can pass a clock it controls).
     ///
     /// - Precondition: The durations are not negative, and `maximumMessageSize` and
     ///   `maximumBufferedEvents` are positive.
@@ -101,7 +76,7 @@ public struct PrismGraphQLSubscriptionConfiguration: Sendable {
         maximumMessageSize: Int = 1 << 20,
         maximumBufferedEvents: Int = 1_000,
         stableConnectionInterval: Duration = .seconds(10),
-        clock: C
+        clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         precondition(connectionAckTimeout >= .zero && linger >= .zero, "Subscription timeouts cannot be negative.")
         precondition((keepAliveInterval ?? .seconds(1)) > .zero, "keepAliveInterval must be above zero (or nil).")

@@ -124,28 +124,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     ///   - baseURL: What endpoints without a host are relative to (see ``baseURL``). One that is
     ///     not an http or https URL with a host, or that has a query, makes every such endpoint
     ///     fail with `invalidURL`, saying why.
-    public convenience init(
-        transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport,
-        cache: PrismResponseCache? = PrismResponseCache(maxSize: 500),
-        interceptors: [any PrismRequestInterceptor] = [],
-        authenticator: (any PrismAuthenticator)? = nil,
-        logger: Logger? = nil,
-        retryPolicy: (any PrismRetryPolicy)? = nil,
-        baseURL: URL? = nil
-    ) {
-        self.init(
-            transport: transport,
-            cache: cache,
-            interceptors: interceptors,
-            authenticator: authenticator,
-            logger: logger,
-            retryPolicy: retryPolicy,
-            baseURL: baseURL,
-            retryClock: ContinuousClock()
-        )
-    }
-
-    /// Creates a client whose retries wait on `retryClock` (a test can pass a clock it controls).
+    ///   - retryClock: What retries wait on: the continuous clock if omitted (a test can pass a
+    ///     clock it controls).
     public init<C: Clock>(
         transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport,
         cache: PrismResponseCache? = PrismResponseCache(maxSize: 500),
@@ -154,7 +134,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         logger: Logger? = nil,
         retryPolicy: (any PrismRetryPolicy)? = nil,
         baseURL: URL? = nil,
-        retryClock: C
+        retryClock: C = ContinuousClock()
     ) where C.Duration == Duration {
         self.baseURL = baseURL
         self.base = baseURL.map(BaseURL.parse)

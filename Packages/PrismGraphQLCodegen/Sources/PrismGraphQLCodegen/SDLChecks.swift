@@ -61,26 +61,22 @@ enum SDLChecks {
         var valuesByEnum: [String: Set<String>] = [:]
         var references: [NamedType] = []
 
+        /// Whether `name` is the first field of `type` by that name; a repeat is reported.
+        func isFirst(field name: Name, of type: String, definition: Location?) -> Bool {
+            guard fieldsByType[type, default: []].insert(name.value).inserted else {
+                repeated("Field \"\(type).\(name.value)\" can only be defined once.", at: name, definition: definition)
+                return false
+            }
+            return true
+        }
         func fields(_ fields: [FieldDefinition], of type: String) {
-            for field in fields {
-                if !fieldsByType[type, default: []].insert(field.name.value).inserted {
-                    repeated(
-                        "Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name,
-                        definition: field.loc)
-                    continue
-                }
+            for field in fields where isFirst(field: field.name, of: type, definition: field.loc) {
                 arguments(field.arguments, of: "\(type).\(field.name.value)")
                 references.append(namedType(field.type))
             }
         }
         func inputFields(_ fields: [InputValueDefinition], of type: String) {
-            for field in fields {
-                if !fieldsByType[type, default: []].insert(field.name.value).inserted {
-                    repeated(
-                        "Field \"\(type).\(field.name.value)\" can only be defined once.", at: field.name,
-                        definition: field.loc)
-                    continue
-                }
+            for field in fields where isFirst(field: field.name, of: type, definition: field.loc) {
                 references.append(namedType(field.type))
             }
         }

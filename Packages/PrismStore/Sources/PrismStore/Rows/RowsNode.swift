@@ -98,13 +98,11 @@ extension RowsNode {
     /// now at `index`, or the end of the one before it (the last child, when appending).
     @inlinable
     final func child(insertingAt index: Int) -> (child: Int, index: Int) {
-        var remaining = index
-        var child = 0
-        while child < children.count - 1 && remaining > children[child].count {
-            remaining -= children[child].count
-            child += 1
-        }
-        return (child, remaining)
+        // Right after the element before it: the end of a child rather than the start of the
+        // next one, and past the last element when appending.
+        guard index > 0 else { return (0, 0) }
+        let (child, before) = child(holding: index - 1)
+        return (child, before + 1)
     }
 
     /// The leaf that holds the element at `index` under this node, and its index there.

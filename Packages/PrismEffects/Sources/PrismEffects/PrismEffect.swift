@@ -156,17 +156,8 @@ extension PrismEffect {
     ///
     /// The array form of ``merge(_:)-(PrismEffect<Action>...)``.
     public static func merge(_ effects: [Self]) -> Self {
-        let parts = effects.flatMap { effect -> [Self] in
-            switch effect.operation {
-            case .none: return []
-            case .merge(let inner): return inner
-            default: return [effect]
-            }
-        }
-        switch parts.count {
-        case 0: return .none
-        case 1: return parts[0]
-        default: return Self(operation: .merge(parts))
+        combined(effects, Operation.merge) {
+            if case .merge(let parts) = $0 { parts } else { nil }
         }
     }
 
@@ -191,17 +182,27 @@ extension PrismEffect {
     ///
     /// The array form of ``concatenate(_:)-(PrismEffect<Action>...)``.
     public static func concatenate(_ effects: [Self]) -> Self {
+        combined(effects, Operation.concatenate) {
+            if case .concatenate(let parts) = $0 { parts } else { nil }
+        }
+    }
+
+    /// `effects` combined by `combine` (merged or concatenated): `.none`s dropped, the parts of
+    /// an effect combined the same way (`partsOf`) spliced in, and no combination made of a
+    /// single effect or of none.
+    private static func combined(
+        _ effects: [Self],
+        _ combine: ([Self]) -> Operation,
+        partsOf: (Operation) -> [Self]?
+    ) -> Self {
         let parts = effects.flatMap { effect -> [Self] in
-            switch effect.operation {
-            case .none: return []
-            case .concatenate(let inner): return inner
-            default: return [effect]
-            }
+            if case .none = effect.operation { return [] }
+            return partsOf(effect.operation) ?? [effect]
         }
         switch parts.count {
         case 0: return .none
         case 1: return parts[0]
-        default: return Self(operation: .concatenate(parts))
+        default: return Self(operation: combine(parts))
         }
     }
 

@@ -97,6 +97,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) where R.State == State, R.Action == Action {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let checks = EndOfTestChecks(fileID: fileID, filePath: filePath, line: line, column: column)
         let recorder = TestStoreRecorder<State, Action>(checks: checks)
         self.checks = checks
@@ -121,12 +122,8 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             store.tools.setEffectExecutor(PrismTestEffectExecutor())
         }
         store.unhandledEffectErrorHandler = { error in
-            reportIssue(
-                "An effect failed: \(error.description)",
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+            site.reportIssue(
+                "An effect failed: \(error.description)"
             )
         }
     }
@@ -187,10 +184,10 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) -> PrismEffectTask {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         guard isExhaustive else { return sendUnchecked(action) }
         return sendAsserting(
-            action, assert: { _ in }, what: "sending \(action) without a closure (so: no change)", fileID: fileID,
-            filePath: filePath, line: line, column: column)
+            action, assert: { _ in }, what: "sending \(action) without a closure (so: no change)", at: site)
     }
 
     /// Sends `action` and records what it does, checking nothing.
@@ -245,8 +242,8 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         column: UInt = #column
     ) async -> PrismEffectTask {
         sendAsserting(
-            action, assert: updateStateToExpectedResult, what: "sending \(action)", fileID: fileID,
-            filePath: filePath, line: line, column: column)
+            action, assert: updateStateToExpectedResult, what: "sending \(action)",
+            at: TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Sends `action` and checks its change against `updateStateToExpectedResult`, and that no
@@ -255,36 +252,25 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         _ action: Action,
         assert updateStateToExpectedResult: (inout State) throws -> Void,
         what: String,
-        fileID: StaticString,
-        filePath: StaticString,
-        line: UInt,
-        column: UInt
+        at site: TestCallSite
     ) -> PrismEffectTask {
         beginAssertion()
         if isExhaustive && !recorder.received.isEmpty {
-            reportIssue(
+            site.reportIssue(
                 """
                 Sent \(action) while \(recorder.received.count) received action(s) were not asserted:
                 \(recorder.received.map { "  • \($0.action)" }.joined(separator: "\n"))
 
                 Receive them first with `await store.receive(...)`, or call `store.skipReceivedActions()`.
-                """,
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+                """
             )
             recorder.removeAllReceived()
         }
         recorder.sent = nil
         let task = sendUnchecked(action)
         guard let reduction = recorder.sent else {
-            reportIssue(
-                "The store did not reduce \(action) synchronously; was it sent while the store was reducing?",
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+            site.reportIssue(
+                "The store did not reduce \(action) synchronously; was it sent while the store was reducing?"
             )
             return task
         }
@@ -292,10 +278,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             reduction,
             matches: updateStateToExpectedResult,
             what: what,
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            at: site
         )
         return task
     }
@@ -319,16 +302,14 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) async where Action: Equatable {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
             matching: { $0 == expectedAction },
             description: "\(expectedAction)",
             expected: expectedAction,
             timeout: timeout,
             assert: updateStateToExpectedResult,
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            at: site
         )
     }
 
@@ -352,16 +333,14 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) async {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
             matching: isMatching,
             description: "an action matching the predicate",
             expected: nil,
             timeout: timeout,
             assert: updateStateToExpectedResult,
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            at: site
         )
     }
 
@@ -388,16 +367,14 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) async {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
             matching: { toCaseValue($0) != nil },
             description: "an action with a \(CaseValue.self) payload",
             expected: nil,
             timeout: timeout,
             assert: updateStateToExpectedResult,
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            at: site
         )
     }
 
@@ -421,37 +398,30 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         line: UInt = #line,
         column: UInt = #column
     ) async {
+        let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         beginAssertion()
         let limit = timeout ?? self.timeout
         if !(await waitUntil(limit, { self.checks.runningTasks.isEmpty })) {
             let running = checks.runningTasks
-            reportIssue(
+            site.reportIssue(
                 """
                 \(running.count) effect(s) were still running after \(limit):
                 \(EndOfTestChecks.describe(running))
 
                 An effect that never ends (a timer, a stream) must be cancelled by the feature, or \
                 skipped with `store.skipInFlightEffects()`.
-                """,
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+                """
             )
             return
         }
         if isExhaustive && !recorder.received.isEmpty {
-            reportIssue(
+            site.reportIssue(
                 """
                 The effects sent \(recorder.received.count) action(s) that the test did not receive:
                 \(recorder.received.map { "  • \($0.action)" }.joined(separator: "\n"))
 
                 Assert each with `await store.receive(...)`, or call `store.skipReceivedActions()`.
-                """,
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+                """
             )
             recorder.removeAllReceived()
         }
@@ -478,10 +448,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         expected: Action?,
         timeout: Duration?,
         assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
-        fileID: StaticString,
-        filePath: StaticString,
-        line: UInt,
-        column: UInt
+        at site: TestCallSite
     ) async {
         beginAssertion()
         let limit = timeout ?? self.timeout
@@ -490,15 +457,11 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             exhaustive ? !self.recorder.received.isEmpty : self.recorder.received.contains { isMatching($0.action) }
         }
         guard arrived else {
-            reportIssue(
+            site.reportIssue(
                 """
                 Expected to receive \(description), but \(recorder.received.isEmpty ? "no action arrived" : "it did not arrive") \
                 within \(limit). \(checks.runningTasks.count) effect(s) are still running.
-                """,
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+                """
             )
             return
         }
@@ -509,14 +472,10 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         guard isMatching(reduction.action) else {
             let detail =
                 expected.flatMap { diff($0, reduction.action) }.map { "\n\n\($0)\n(Expected: −, Received: +)" } ?? ""
-            reportIssue(
+            site.reportIssue(
                 """
                 Received an unexpected action. Expected \(description), received \(reduction.action).\(detail)
-                """,
-                fileID: fileID,
-                filePath: filePath,
-                line: line,
-                column: column
+                """
             )
             return
         }
@@ -524,10 +483,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             reduction,
             matches: updateStateToExpectedResult ?? { _ in },
             what: "receiving \(reduction.action)",
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            at: site
         )
     }
 
@@ -535,10 +491,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
         _ reduction: TestStoreRecorder<State, Action>.Reduction,
         matches updateStateToExpectedResult: (inout State) throws -> Void,
         what: String,
-        fileID: StaticString,
-        filePath: StaticString,
-        line: UInt,
-        column: UInt
+        at site: TestCallSite
     ) {
         // While the closure runs and the states are compared, each shared value the action
         // changed reads as the test expects it (starting from its value before the action, in an
@@ -551,9 +504,7 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             do {
                 try updateStateToExpectedResult(&expected)
             } catch {
-                reportIssue(
-                    error, "The assertion closure threw", fileID: fileID, filePath: filePath, line: line, column: column
-                )
+                site.reportIssue(error, "The assertion closure threw")
                 return nil
             }
             guard expected != reduction.after else { return nil }
@@ -571,18 +522,14 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             return parts.isEmpty ? "expected: \(expected)\nactual: \(reduction.after)" : parts.joined(separator: "\n\n")
         }
         guard let difference else { return }
-        reportIssue(
+        site.reportIssue(
             """
             The state after \(what) is not what the test describes:
 
             \(difference)
 
             (Expected: −, Actual: +)
-            """,
-            fileID: fileID,
-            filePath: filePath,
-            line: line,
-            column: column
+            """
         )
     }
 
@@ -606,5 +553,23 @@ public final class PrismTestStore<State: Equatable & Sendable, Action: Sendable>
             try? await clock.sleep(for: .milliseconds(1))
         }
         return true
+    }
+}
+
+/// Where a test store was called from: where an issue it finds is reported.
+struct TestCallSite: Sendable {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    /// Records `message` as an issue of the running test, at this place.
+    func reportIssue(_ message: String) {
+        IssueReporting.reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Records `error` as an issue of the running test, with `message`, at this place.
+    func reportIssue(_ error: any Error, _ message: String) {
+        IssueReporting.reportIssue(error, message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

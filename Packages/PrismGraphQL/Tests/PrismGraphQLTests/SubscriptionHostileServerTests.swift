@@ -20,14 +20,39 @@ struct SubscriptionHostileServerTests {
                 clock: clock))
     }
 
+    /// Runs `body` with a listener that accepts connections and never answers, a test clock, and a
+    /// client (see ``client(_:clock:attempts:)``) of the listener's `/graphql` on that clock.
+    @MainActor
+    func withHangingUpgrade(
+        _ body: (PrismSilentListener, TestClock<Duration>, PrismGraphQLClient) async throws -> Void
+    ) async throws {
+        try await PrismSilentListener.withRunning { listener in
+            let clock = TestClock()
+            try await body(
+                listener, clock, client(URL(string: "http://127.0.0.1:\(listener.port)/graphql")!, clock: clock))
+        }
+    }
+
+    /// The error that ends a subscription to `counter(to: 1)` through a client of `path` on a new
+    /// test server (see ``client(_:clock:attempts:)``; its clock never moves), and the server's
+    /// subscription statistics once it has ended.
+    func endingError(
+        at path: String, attempts: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (PrismGraphQLError?, PrismTestServer.GraphQLSubscriptionStatistics) {
+        try await withServer { (server: PrismTestServer) async throws in
+            let graphql = client(server.url(path), clock: TestClock(), attempts: attempts)
+            let error = await streamError(
+                of: counterSubscription(to: 1), as: CounterData.self, on: graphql, sourceLocation: sourceLocation)
+            return (error, server.graphQLSubscriptionStatistics)
+        }
+    }
+
     @Test(
         "a server that accepts the connection and never answers the upgrade is given up after the acknowledgement timeout, and retried"
     )
     @MainActor
     func hangingUpgrade() async throws {
-        try await PrismSilentListener.withRunning { listener in
-            let clock = TestClock()
-            let graphql = client(URL(string: "http://127.0.0.1:\(listener.port)/graphql")!, clock: clock)
+        try await withHangingUpgrade { (listener, clock, graphql) async throws in
             let outcome = Task {
                 do {
                     for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
@@ -53,9 +78,7 @@ struct SubscriptionHostileServerTests {
     @Test("cancelling the last subscriber while the upgrade hangs frees the socket; the next subscribe opens a new one")
     @MainActor
     func cancelDuringHangingUpgrade() async throws {
-        try await PrismSilentListener.withRunning { listener in
-            let clock = TestClock()
-            let graphql = client(URL(string: "http://127.0.0.1:\(listener.port)/graphql")!, clock: clock)
+        try await withHangingUpgrade { (listener, _, graphql) async throws in
             let first = Task {
                 for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
             }
@@ -77,26 +100,20 @@ struct SubscriptionHostileServerTests {
 
     @Test("an upgrade the server refuses (HTTP 400) ends the subscription with subscriptionRejected and the status")
     func refusedUpgrade() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            let graphql = client(server.url("/not-graphql"), clock: TestClock(), attempts: 5)
-            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
-            #expect(error?.code == .subscriptionRejected)
-            #expect(error?.statusCode == 400)
-            #expect(server.graphQLSubscriptionStatistics.connections == 0)
-        }
+        let (error, statistics) = try await endingError(at: "/not-graphql", attempts: 5)
+        #expect(error?.code == .subscriptionRejected)
+        #expect(error?.statusCode == 400)
+        #expect(statistics.connections == 0)
     }
 
     @Test(
         "a server that acknowledges and drops every socket at once runs out the reconnect policy",
         .timeLimit(.minutes(5)))
     func dropsEverySocket() async throws {
-        try await withServer { (server: PrismTestServer) async throws in
-            // The test clock never reaches the stable interval: no socket counts as a good one.
-            let graphql = client(server.url("/graphql?dropAfterAck=1001"), clock: TestClock(), attempts: 3)
-            let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
-            #expect(error?.code == .requestFailed)
-            #expect(server.graphQLSubscriptionStatistics.connections == 3)
-        }
+        // The test clock never reaches the stable interval: no socket counts as a good one.
+        let (error, statistics) = try await endingError(at: "/graphql?dropAfterAck=1001", attempts: 3)
+        #expect(error?.code == .requestFailed)
+        #expect(statistics.connections == 3)
     }
 
     @Test(

@@ -10,14 +10,10 @@ import Testing
 struct SubscriptionKeepAliveTests {
     @Test("a ping left unanswered until the next one counts as a lost socket: the client reconnects and resubscribes")
     func missedPongReconnects() async throws {
-        try await withServer { server in
-            let clock = TestClock()
-            let graphql = server.subscriptionClient(
-                path: "/graphql?silent=1",
-                configuration: PrismGraphQLSubscriptionConfiguration(
-                    keepAliveInterval: .seconds(10),
-                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero),
-                    clock: clock))
+        try await withClockedSubscriptionClient(
+            path: "/graphql?silent=1", keepAliveInterval: .seconds(10),
+            reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero)
+        ) { (server, clock, graphql) async throws in
             var events = try await subscribeToAddedTasks(graphql, on: server)
             try await advance(clock, by: .seconds(10)) { server.graphQLSubscriptionStatistics.count(of: "ping") == 1 }
             #expect(server.graphQLSubscriptionStatistics.connections == 1)
@@ -33,11 +29,8 @@ struct SubscriptionKeepAliveTests {
     @Test("an idle socket stays open for the linger, is reused by a subscription started meanwhile, then closes")
     @MainActor
     func lingerKeepsTheSocket() async throws {
-        try await withServer { server in
-            let clock = TestClock()
-            let graphql = server.subscriptionClient(
-                configuration: PrismGraphQLSubscriptionConfiguration(
-                    keepAliveInterval: nil, linger: .seconds(5), clock: clock))
+        try await withClockedSubscriptionClient(keepAliveInterval: nil, linger: .seconds(5)) {
+            (server, clock, graphql) async throws in
             for try await _ in graphql.subscribe(counterSubscription(to: 1), as: CounterData.self) {}
             await clock.waitForSleeper()
             #expect(server.graphQLSubscriptionStatistics.openConnections == 1)

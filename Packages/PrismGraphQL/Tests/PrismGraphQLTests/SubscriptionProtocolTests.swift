@@ -70,12 +70,9 @@ struct SubscriptionProtocolTests {
 
     @Test("a server that never acknowledges fails with connectionAckTimeout, timed on the configuration's clock")
     func acknowledgementTimeout() async throws {
-        try await withServer { server in
-            let clock = TestClock()
-            let graphql = server.subscriptionClient(
-                path: "/graphql?violation=noAck",
-                configuration: PrismGraphQLSubscriptionConfiguration(
-                    connectionAckTimeout: .seconds(3), keepAliveInterval: nil, clock: clock))
+        try await withClockedSubscriptionClient(
+            path: "/graphql?violation=noAck", connectionAckTimeout: .seconds(3), keepAliveInterval: nil
+        ) { (server, clock, graphql) async throws in
             let stream = graphql.subscribe(counterSubscription(to: 1), as: CounterData.self)
             try await eventually(server) { $0.initPayloads.count == 1 }
             await clock.waitForSleeper()
@@ -101,10 +98,8 @@ struct SubscriptionProtocolTests {
 
     @Test("the client sends a keep-alive ping every interval of its clock, and the server's pong keeps the socket")
     func keepAlivePings() async throws {
-        try await withServer { server in
-            let clock = TestClock()
-            let graphql = server.subscriptionClient(
-                configuration: PrismGraphQLSubscriptionConfiguration(keepAliveInterval: .seconds(10), clock: clock))
+        try await withClockedSubscriptionClient(keepAliveInterval: .seconds(10)) {
+            (server, clock, graphql) async throws in
             var events = try await subscribeToAddedTasks(graphql, on: server)
             #expect(server.graphQLSubscriptionStatistics.count(of: "ping") == 0)
             for round in 1...2 {

@@ -29,13 +29,10 @@ struct SubscriptionReconnectTests {
     @Test("the reconnection waits the policy's delay on the configuration's clock")
     @MainActor
     func reconnectWaitsOnTheClock() async throws {
-        try await withServer { server in
-            let clock = TestClock()
-            let graphql = server.subscriptionClient(
-                configuration: PrismGraphQLSubscriptionConfiguration(
-                    keepAliveInterval: nil,
-                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .seconds(5), maxAttempts: 3, jitter: .zero),
-                    clock: clock))
+        try await withClockedSubscriptionClient(
+            keepAliveInterval: nil,
+            reconnectPolicy: PrismExponentialBackoff(baseDelay: .seconds(5), maxAttempts: 3, jitter: .zero)
+        ) { (server, clock, graphql) async throws in
             var events = try await subscribeToAddedTasks(graphql, on: server)
             server.dropGraphQLSubscriptionSockets()
             await clock.waitForSleeper()

@@ -50,6 +50,27 @@ func withSubscriptionClient<T>(
     try await withServer { server in try await body(server, server.subscriptionClient()) }
 }
 
+/// Runs `body` with a test server, a test clock, and a client of the server's `path` for
+/// subscriptions (see ``PrismTestServer/subscriptionClient(path:interceptors:authenticator:logger:configuration:)``)
+/// whose waits are on that clock, configured as given (the configuration's own defaults otherwise).
+func withClockedSubscriptionClient(
+    isolation: isolated (any Actor)? = #isolation,
+    path: String = "/graphql",
+    connectionAckTimeout: Duration = .seconds(10),
+    keepAliveInterval: Duration?,
+    reconnectPolicy: (any PrismRetryPolicy)? = PrismGraphQLSubscriptionConfiguration.defaultReconnectPolicy,
+    linger: Duration = .zero,
+    _ body: (PrismTestServer, TestClock<Duration>, PrismGraphQLClient) async throws -> Void
+) async throws {
+    try await withServer { server in
+        let clock = TestClock()
+        let configuration = PrismGraphQLSubscriptionConfiguration(
+            connectionAckTimeout: connectionAckTimeout, keepAliveInterval: keepAliveInterval,
+            reconnectPolicy: reconnectPolicy, linger: linger, clock: clock)
+        try await body(server, clock, server.subscriptionClient(path: path, configuration: configuration))
+    }
+}
+
 extension PrismGraphQLSubscriptionConfiguration {
     /// Reconnects at once, five times in a row at most; no keep-alive pings. The server has five
     /// minutes to acknowledge `connection_init`: on a machine busy with other tests, the

@@ -59,12 +59,11 @@ struct HostileSchemaTests {
 
     /// The compiler's parse of `swift`: every declaration's kind and name, in order.
     static func declarations(in swift: String) async throws -> (topLevel: [String], all: [String], errors: String) {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("Generated.swift")
-        try Data(swift.utf8).write(to: file)
-        let run = try await runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-dump-parse", file.path], in: folder)
+        let run = try await withFolder(holding: ["Generated.swift": swift]) { folder in
+            let file = folder.appendingPathComponent("Generated.swift")
+            return try await runProgram(
+                URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-dump-parse", file.path], in: folder)
+        }
         let dump = run.output
         var topLevel: [String] = []
         var all: [String] = []

@@ -53,112 +53,109 @@ func runProgram(_ executable: URL, _ arguments: [String], in folder: URL) async 
     }
 }
 
-func temporaryFolder() throws -> URL {
+/// Makes a temporary folder holding `files` (each a path in the folder, with the folders it is in,
+/// and its text), runs `body` with it, and removes it whatever happens.
+func withFolder<T>(holding files: [String: String] = [:], _ body: (URL) async throws -> T) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prism-codegen-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (path, text) in files {
+        let file = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+    return try await body(folder)
 }
 
 @Suite("prism-graphql-codegen, the program the plugins run")
 struct ToolTests {
     @Test("an invalid operation: exit status 1 and each problem as file:line:column: error:, the form builds show")
     func diagnostics() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try librarySchema.text.write(
-            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Queries"), withIntermediateDirectories: true)
-        let query = folder.appendingPathComponent("Queries/Book.graphql")
-        try "query GetBook {\n  book(id: \"1\") { titel }\n}\n".write(to: query, atomically: true, encoding: .utf8)
-        let run = try await runTool(
-            ["--schema", "schema.graphqls", "--output", "out", query.path], in: folder)
-        #expect(run.status == 1)
-        #expect(
-            run.errors
-                == "\(query.path):2:19: error: Cannot query field \"titel\" on type \"Book\". Did you mean \"title\"?\n"
-        )
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+        let files = [
+            "schema.graphqls": librarySchema.text,
+            "Queries/Book.graphql": "query GetBook {\n  book(id: \"1\") { titel }\n}\n",
+        ]
+        try await withFolder(holding: files) { folder in
+            let query = folder.appendingPathComponent("Queries/Book.graphql")
+            let run = try await runTool(["--schema", "schema.graphqls", "--output", "out", query.path], in: folder)
+            #expect(run.status == 1)
+            #expect(
+                run.errors
+                    == "\(query.path):2:19: error: Cannot query field \"titel\" on type \"Book\". Did you mean \"title\"?\n"
+            )
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+        }
     }
 
     @Test(
         "a schema that repeats a field: exit status 0, the Swift written, and a warning at the repeat, as builds show it"
     )
     func warnings() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "type Query {\n  a: Int\n  a: Int\n}\n".write(
-            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
-        try "query Q { a }\n".write(to: folder.appendingPathComponent("Q.graphql"), atomically: true, encoding: .utf8)
-        let run = try await runTool(["--schema", "schema.graphqls", "--output", "out", "Q.graphql"], in: folder)
-        #expect(run.status == 0, "\(run.errors)")
-        #expect(run.errors.hasPrefix(#"schema.graphqls:3:3: warning: Field "Query.a" can only be defined once."#))
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/Q.graphql.swift").path))
+        let files = ["schema.graphqls": "type Query {\n  a: Int\n  a: Int\n}\n", "Q.graphql": "query Q { a }\n"]
+        try await withFolder(holding: files) { folder in
+            let run = try await runTool(["--schema", "schema.graphqls", "--output", "out", "Q.graphql"], in: folder)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.errors.hasPrefix(#"schema.graphqls:3:3: warning: Field "Query.a" can only be defined once."#))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/Q.graphql.swift").path))
+        }
     }
 
     @Test(
         "a valid target: a Swift file per .graphql file, the schema's types and the manifest; unchanged files are not rewritten"
     )
     func outputs() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try librarySchema.text.write(
-            to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("Queries"), withIntermediateDirectories: true)
-        try "query GetBook($id: ID!) { book(id: $id) { title genre } }".write(
-            to: folder.appendingPathComponent("Queries/Book.graphql"), atomically: true, encoding: .utf8)
-        try "mutation AddBook($input: BookInput!) { addBook(input: $input) { title } }".write(
-            to: folder.appendingPathComponent("AddBook.graphql"), atomically: true, encoding: .utf8)
-        let arguments = [
-            "--schema", "schema.graphqls", "--output", "out", "--manifest", "out/operations.json", "--relative-to",
-            folder.path, folder.appendingPathComponent("Queries/Book.graphql").path,
-            folder.appendingPathComponent("AddBook.graphql").path,
+        let files = [
+            "schema.graphqls": librarySchema.text,
+            "Queries/Book.graphql": "query GetBook($id: ID!) { book(id: $id) { title genre } }",
+            "AddBook.graphql": "mutation AddBook($input: BookInput!) { addBook(input: $input) { title } }",
         ]
-        let first = try await runTool(arguments, in: folder)
-        #expect(first.status == 0, "\(first.errors)")
-        let out = folder.appendingPathComponent("out")
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(
-            names == [
-                "AddBook.graphql.swift", "GraphQLSchemaTypes.swift", "Queries_Book.graphql.swift", "operations.json",
-            ])
-        let book = try String(contentsOf: out.appendingPathComponent("Queries_Book.graphql.swift"), encoding: .utf8)
-        #expect(book.contains("struct GetBookQuery: PrismGraphQLQueryOperation {"))
-        let types = try String(contentsOf: out.appendingPathComponent("GraphQLSchemaTypes.swift"), encoding: .utf8)
-        #expect(types.contains("enum Genre: PrismGraphQLEnum {"))
-        #expect(types.contains("struct BookInput: Encodable, Sendable, Hashable {"))
+        try await withFolder(holding: files) { folder in
+            let arguments = [
+                "--schema", "schema.graphqls", "--output", "out", "--manifest", "out/operations.json", "--relative-to",
+                folder.path, folder.appendingPathComponent("Queries/Book.graphql").path,
+                folder.appendingPathComponent("AddBook.graphql").path,
+            ]
+            let first = try await runTool(arguments, in: folder)
+            #expect(first.status == 0, "\(first.errors)")
+            let out = folder.appendingPathComponent("out")
+            let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            #expect(
+                names == [
+                    "AddBook.graphql.swift", "GraphQLSchemaTypes.swift", "Queries_Book.graphql.swift",
+                    "operations.json",
+                ])
+            let book = try String(contentsOf: out.appendingPathComponent("Queries_Book.graphql.swift"), encoding: .utf8)
+            #expect(book.contains("struct GetBookQuery: PrismGraphQLQueryOperation {"))
+            let types = try String(contentsOf: out.appendingPathComponent("GraphQLSchemaTypes.swift"), encoding: .utf8)
+            #expect(types.contains("enum Genre: PrismGraphQLEnum {"))
+            #expect(types.contains("struct BookInput: Encodable, Sendable, Hashable {"))
 
-        let manifest =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("operations.json")))
-            as? [String: Any]
-        #expect(manifest?["format"] as? String == "apollo-persisted-query-manifest")
-        let operations = manifest?["operations"] as? [[String: Any]] ?? []
-        #expect(operations.map { $0["name"] as? String } == ["AddBook", "GetBook"])
-        for operation in operations {
-            let body = try #require(operation["body"] as? String)
-            #expect(operation["id"] as? String == SHA256.hex(of: body))
+            let manifest =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("operations.json")))
+                as? [String: Any]
+            #expect(manifest?["format"] as? String == "apollo-persisted-query-manifest")
+            let operations = manifest?["operations"] as? [[String: Any]] ?? []
+            #expect(operations.map { $0["name"] as? String } == ["AddBook", "GetBook"])
+            for operation in operations {
+                let body = try #require(operation["body"] as? String)
+                #expect(operation["id"] as? String == SHA256.hex(of: body))
+            }
+            #expect(
+                operations.last?["body"] as? String
+                    == "query GetBook($id: ID!) { book(id: $id) { __typename id title genre } }")
+
+            let addBook = out.appendingPathComponent("AddBook.graphql.swift").path
+            let written = try FileManager.default.attributesOfItem(atPath: addBook)[.modificationDate] as? Date
+            try await Task.sleep(for: .seconds(1.1))
+            let second = try await runTool(arguments, in: folder)
+            #expect(second.status == 0)
+            let again = try FileManager.default.attributesOfItem(atPath: addBook)[.modificationDate] as? Date
+            #expect(written == again)
         }
-        #expect(
-            operations.last?["body"] as? String
-                == "query GetBook($id: ID!) { book(id: $id) { __typename id title genre } }")
-
-        let written =
-            try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
-                .modificationDate] as? Date
-        try await Task.sleep(for: .seconds(1.1))
-        let second = try await runTool(arguments, in: folder)
-        #expect(second.status == 0)
-        let again =
-            try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("AddBook.graphql.swift").path)[
-                .modificationDate] as? Date
-        #expect(written == again)
     }
 
     @Test("--print-schema writes an introspection result as SDL; bad arguments are refused with the usage")
     func printSchemaAndUsage() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let introspection = """
             {"data":{"__schema":{"queryType":{"name":"Query"},"mutationType":null,"subscriptionType":null,
             "types":[{"kind":"OBJECT","name":"Query","description":"The root.","fields":[{"name":"hello","description":null,
@@ -168,15 +165,16 @@ struct ToolTests {
             {"kind":"SCALAR","name":"String","description":"","fields":null,"inputFields":null,"interfaces":null,"enumValues":null,
             "possibleTypes":null}],"directives":[]}}}
             """
-        try introspection.write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
-        let run = try await runTool(["--schema", "schema.json", "--print-schema"], in: folder)
-        #expect(run.status == 0, "\(run.errors)")
-        #expect(run.output == "\"\"\"The root.\"\"\"\ntype Query {\n  hello(name: String = \"you\"): String!\n}\n")
-        let refused = try await runTool(["--schema"], in: folder)
-        #expect(refused.status == 1)
-        #expect(refused.errors.contains("--schema needs a value."))
-        #expect(refused.errors.contains("usage: prism-graphql-codegen"))
-        let unknown = try await runTool(["--schema", "schema.json", "--output", "o", "--verbose"], in: folder)
-        #expect(unknown.errors.contains("Unknown option --verbose."))
+        try await withFolder(holding: ["schema.json": introspection]) { folder in
+            let run = try await runTool(["--schema", "schema.json", "--print-schema"], in: folder)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output == "\"\"\"The root.\"\"\"\ntype Query {\n  hello(name: String = \"you\"): String!\n}\n")
+            let refused = try await runTool(["--schema"], in: folder)
+            #expect(refused.status == 1)
+            #expect(refused.errors.contains("--schema needs a value."))
+            #expect(refused.errors.contains("usage: prism-graphql-codegen"))
+            let unknown = try await runTool(["--schema", "schema.json", "--output", "o", "--verbose"], in: folder)
+            #expect(unknown.errors.contains("Unknown option --verbose."))
+        }
     }
 }

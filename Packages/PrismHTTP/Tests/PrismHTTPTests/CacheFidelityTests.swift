@@ -47,25 +47,24 @@ struct CacheFidelityTests {
         arguments: TransportKind.allCases)
     func ageOnHits(transport: TransportKind) async throws {
         try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script("aged", [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "30")], body: "a")])
-            server.script("new", [Scripted(headers: [("Cache-Control", "max-age=3600")], body: "b")])
-            let aged = PrismHTTPRequest(url: server.url("/scripted/aged"))
-            let new = PrismHTTPRequest(url: server.url("/scripted/new"))
+            let aged = ScriptedRoute(
+                server, "aged", [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "30")], body: "a")])
+            let new = ScriptedRoute(server, "new", [Scripted(headers: [("Cache-Control", "max-age=3600")], body: "b")])
             let started = ContinuousClock.now
-            let agedResponse = try await client.send(aged)
-            let newResponse = try await client.send(new)
+            let agedResponse = try await client.send(aged.request)
+            let newResponse = try await client.send(new.request)
             let took = ContinuousClock.now - started
             let arrivedBy = Date()
             #expect(agedResponse.headers.values(for: "Age") == ["30"])
             #expect(newResponse.headers.values(for: "Age").isEmpty)
             let agedSlack = slack(agedResponse, arrivedBy: arrivedBy, took: took)
             let newSlack = slack(newResponse, arrivedBy: arrivedBy, took: took)
-            #expect(isAbout(age(try await client.send(new)), 0, slack: newSlack))
+            #expect(isAbout(age(try await client.send(new.request)), 0, slack: newSlack))
             await clock.advance(by: .seconds(100))
-            #expect(isAbout(age(try await client.send(aged)), 130, slack: agedSlack))
-            #expect(isAbout(age(try await client.send(new)), 100, slack: newSlack))
-            #expect(server.hits("/scripted/aged") == 1)
-            #expect(server.hits("/scripted/new") == 1)
+            #expect(isAbout(age(try await client.send(aged.request)), 130, slack: agedSlack))
+            #expect(isAbout(age(try await client.send(new.request)), 100, slack: newSlack))
+            #expect(aged.hits == 1)
+            #expect(new.hits == 1)
         }
     }
 
@@ -73,18 +72,16 @@ struct CacheFidelityTests {
         "max-age=3600 with Age: 3000 is fresh for ten minutes of the cache's clock, not an hour",
         arguments: TransportKind.allCases)
     func agedResponseExpiresSooner(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            // The age on arrival also counts the exchange's own time, on the wall clock (RFC 9111
-            // §4.2.3): ten minutes left leaves a busy machine all the time it needs for it.
-            server.script(
-                "almost", [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "3000")], body: "a")])
-            let request = PrismHTTPRequest(url: server.url("/scripted/almost"))
-            _ = try await client.send(request)
-            _ = try await client.send(request)
-            #expect(server.hits("/scripted/almost") == 1)
+        // The age on arrival also counts the exchange's own time, on the wall clock (RFC 9111
+        // §4.2.3): ten minutes left leaves a busy machine all the time it needs for it.
+        let answers = [Scripted(headers: [("Cache-Control", "max-age=3600"), ("Age", "3000")], body: "a")]
+        try await withScriptedRoute("almost", answers, on: transport) { (route, clock, client) async throws in
+            _ = try await client.send(route.request)
+            _ = try await client.send(route.request)
+            #expect(route.hits == 1)
             await clock.advance(by: .seconds(601))
-            _ = try await client.send(request)
-            #expect(server.hits("/scripted/almost") == 2)
+            _ = try await client.send(route.request)
+            #expect(route.hits == 2)
         }
     }
 
@@ -92,20 +89,17 @@ struct CacheFidelityTests {
         "a hit has the field lines the network response had, in order, repeated fields apart",
         arguments: TransportKind.allCases)
     func fieldLines(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, _, client) async throws in
-            server.script(
-                "lines",
-                [
-                    Scripted(
-                        headers: [
-                            ("Cache-Control", "max-age=60"), ("Set-Cookie", "a=1; Path=/"), ("X-Order", "1"),
-                            ("Set-Cookie", "b=2; Path=/"), ("X-Order", "2"), ("Age", "3"),
-                        ], body: "lines")
-                ])
-            let request = PrismHTTPRequest(url: server.url("/scripted/lines"))
-            let network = try await client.send(request)
-            let hit = try await client.send(request)
-            #expect(server.hits("/scripted/lines") == 1)
+        let answers = [
+            Scripted(
+                headers: [
+                    ("Cache-Control", "max-age=60"), ("Set-Cookie", "a=1; Path=/"), ("X-Order", "1"),
+                    ("Set-Cookie", "b=2; Path=/"), ("X-Order", "2"), ("Age", "3"),
+                ], body: "lines")
+        ]
+        try await withScriptedRoute("lines", answers, on: transport) { (route, _, client) async throws in
+            let network = try await client.send(route.request)
+            let hit = try await client.send(route.request)
+            #expect(route.hits == 1)
             #expect(lines(hit.headers) == lines(network.headers))
             #expect(hit.body == Data("lines".utf8))
             if transport == .asyncHTTPClient {
@@ -121,28 +115,24 @@ struct CacheFidelityTests {
         "a 304 replaces every line of each field it carries, keeps the others, and its answer has no Age",
         arguments: TransportKind.allCases)
     func notModifiedUpdates(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script(
-                "update",
-                [
-                    Scripted(
-                        headers: [
-                            ("ETag", "\"v1\""), ("Cache-Control", "max-age=1"), ("X-Kept", "1"),
-                            ("X-Replaced", "old-1"), ("X-Replaced", "old-2"), ("Content-Type", "text/plain"),
-                        ], body: "body v1"),
-                    Scripted(
-                        status: 304,
-                        headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600"), ("X-Replaced", "new")]),
-                ])
-            let request = PrismHTTPRequest(url: server.url("/scripted/update"))
-            _ = try await client.send(request)
+        let answers = [
+            Scripted(
+                headers: [
+                    ("ETag", "\"v1\""), ("Cache-Control", "max-age=1"), ("X-Kept", "1"),
+                    ("X-Replaced", "old-1"), ("X-Replaced", "old-2"), ("Content-Type", "text/plain"),
+                ], body: "body v1"),
+            Scripted(
+                status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600"), ("X-Replaced", "new")]),
+        ]
+        try await withScriptedRoute("update", answers, on: transport) { (route, clock, client) async throws in
+            _ = try await client.send(route.request)
             await clock.advance(by: .seconds(5))
             let started = ContinuousClock.now
-            let revalidated = try await client.send(request)
+            let revalidated = try await client.send(route.request)
             let took = ContinuousClock.now - started
             let arrivedBy = Date()
-            #expect(server.hits("/scripted/update") == 2)
-            #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+            #expect(route.hits == 2)
+            #expect(route.requests.last?.headers["if-none-match"] == "\"v1\"")
             #expect(revalidated.statusCode == 200)
             #expect(revalidated.body == Data("body v1".utf8))
             #expect(revalidated.headers.values(for: "X-Replaced") == ["new"])
@@ -152,8 +142,8 @@ struct CacheFidelityTests {
             #expect(revalidated.headers.values(for: "Age").isEmpty)
             // Fresh for an hour now, from the 304's Cache-Control.
             await clock.advance(by: .seconds(600))
-            let hit = try await client.send(request)
-            #expect(server.hits("/scripted/update") == 2)
+            let hit = try await client.send(route.request)
+            #expect(route.hits == 2)
             #expect(hit.headers.values(for: "X-Replaced") == ["new"])
             #expect(isAbout(age(hit), 600, slack: slack(revalidated, arrivedBy: arrivedBy, took: took)))
         }
@@ -167,23 +157,20 @@ struct HeadUpdateTests {
         "a 200 to a HEAD refreshes the stored GET's fields and freshness, or drops it when its validator differs",
         arguments: TransportKind.allCases)
     func headUpdatesGet(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script(
-                "head",
-                [
-                    Scripted(
-                        headers: [("Cache-Control", "max-age=1"), ("ETag", "\"a\""), ("X-Version", "1")], body: "body"),
-                    Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"a\""), ("X-Version", "2")]),
-                    Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"b\"")]),
-                    Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"b\"")], body: "new body"),
-                ])
-            let url = server.url("/scripted/head")
+        let answers = [
+            Scripted(headers: [("Cache-Control", "max-age=1"), ("ETag", "\"a\""), ("X-Version", "1")], body: "body"),
+            Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"a\""), ("X-Version", "2")]),
+            Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"b\"")]),
+            Scripted(headers: [("Cache-Control", "max-age=1000"), ("ETag", "\"b\"")], body: "new body"),
+        ]
+        try await withScriptedRoute("head", answers, on: transport) { (route, clock, client) async throws in
+            let url = route.url
             _ = try await client.send(PrismHTTPRequest(url: url))
             await clock.advance(by: .seconds(10))
             _ = try await client.send(PrismHTTPRequest(url: url, method: .head))
             // The stored GET is fresh again, with the HEAD's fields and its own body.
             let updated = try await client.send(PrismHTTPRequest(url: url))
-            #expect(server.hits("/scripted/head") == 2)
+            #expect(route.hits == 2)
             #expect(updated.source == .cache)
             #expect(updated.headers["X-Version"] == "2")
             #expect(updated.body == Data("body".utf8))
@@ -193,7 +180,7 @@ struct HeadUpdateTests {
             let refetched = try await client.send(PrismHTTPRequest(url: url))
             #expect(refetched.source == .network)
             #expect(refetched.body == Data("new body".utf8))
-            #expect(server.hits("/scripted/head") == 4)
+            #expect(route.hits == 4)
         }
     }
 }

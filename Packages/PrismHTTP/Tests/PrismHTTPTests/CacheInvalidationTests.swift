@@ -12,6 +12,16 @@ struct CacheInvalidationTests {
     /// `/status/200` with `max-age=60`: cacheable, and answered to any method.
     static let cached = "/status/200?header.Cache-Control=max-age%3D60"
 
+    /// Runs `body` with a test server, a client with the default cache on a new transport of `kind`
+    /// (see ``withCachingClient(_:_:)``), and the URL of ``cached`` on the server.
+    static func withCachedURL(
+        _ kind: TransportKind, _ body: (PrismTestServer, PrismNetworkAdapter, URL) async throws -> Void
+    ) async throws {
+        try await withCachingClient(kind) { (server, client) async throws in
+            try await body(server, client, server.url(cached))
+        }
+    }
+
     /// Sends `requests` through `client` one after the other, whatever they are answered.
     static func send(_ requests: PrismHTTPRequest..., through client: PrismNetworkAdapter) async throws {
         for request in requests { _ = try await client.send(request) }
@@ -21,8 +31,7 @@ struct CacheInvalidationTests {
         "a successful POST, PUT, PATCH or DELETE drops the stored GET of its URL, for every credential; a failed one does not",
         arguments: TransportKind.allCases)
     func unsafeMethods(transport: TransportKind) async throws {
-        try await withCachingClient(transport) { (server, client) async throws in
-            let url = server.url(Self.cached)
+        try await Self.withCachedURL(transport) { (server, client, url) async throws in
             let other: PrismHTTPHeaders = ["Authorization": "Bearer other"]
             try await Self.send(PrismHTTPRequest(url: url), PrismHTTPRequest(url: url, headers: other), through: client)
             #expect(server.hits("/status/200") == 2, "one stored response per credential")
@@ -50,8 +59,7 @@ struct CacheInvalidationTests {
         "a POST sent as a stream drops the stored GET of its URL like any other; a failed one does not",
         arguments: TransportKind.allCases)
     func streamedUnsafeMethods(transport: TransportKind) async throws {
-        try await withCachingClient(transport) { (server, client) async throws in
-            let url = server.url(Self.cached)
+        try await Self.withCachedURL(transport) { (server, client, url) async throws in
             try await Self.send(PrismHTTPRequest(url: url), PrismHTTPRequest(url: url), through: client)
             #expect(server.hits("/status/200") == 1, "stored")
             let posted = try await client.stream(PrismHTTPRequest(url: url, method: .post))
@@ -98,8 +106,7 @@ struct CacheInvalidationTests {
 
     @Test("an unsafe method's Location on the same origin is dropped too", arguments: TransportKind.allCases)
     func location(transport: TransportKind) async throws {
-        try await withCachingClient(transport) { (server, client) async throws in
-            let url = server.url(Self.cached)
+        try await Self.withCachedURL(transport) { (server, client, url) async throws in
             _ = try await client.send(PrismHTTPRequest(url: url))
             // /status/201 answers with Location: /status/200?header.Cache-Control=max-age%3D60
             let created = server.url(
@@ -114,8 +121,8 @@ struct CacheInvalidationTests {
         "a redirect followed in the transport is not stored under the redirected URL",
         arguments: TransportKind.allCases)
     func redirectNotStoredUnderSource(transport: TransportKind) async throws {
-        try await withCachingClient(transport) { (server, client) async throws in
-            let target = server.url(Self.cached).absoluteString
+        try await Self.withCachedURL(transport) { (server, client, url) async throws in
+            let target = url.absoluteString
             let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
             let source = server.url("/hostile/redirect?status=302&to=\(encoded)")
             for _ in 0..<2 {

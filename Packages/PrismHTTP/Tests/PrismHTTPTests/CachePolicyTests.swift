@@ -18,27 +18,25 @@ struct CachePolicyTests {
         "alwaysRevalidate asks the server about a fresh response: a 304 serves it, a new body replaces it",
         arguments: TransportKind.allCases)
     func alwaysRevalidate(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, _, client) async throws in
-            server.script(
-                "sync",
-                [
-                    Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v1\"")], body: "v1"),
-                    Scripted(status: 304, headers: [("ETag", "\"v1\"")]),
-                    Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v2\"")], body: "v2"),
-                ])
-            let url = server.url("/scripted/sync")
+        let answers = [
+            Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v1\"")], body: "v1"),
+            Scripted(status: 304, headers: [("ETag", "\"v1\"")]),
+            Scripted(headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"v2\"")], body: "v2"),
+        ]
+        try await withScriptedRoute("sync", answers, on: transport) { (route, _, client) async throws in
+            let url = route.url
             _ = try await client.send(request(url, nil))
             #expect(try await client.send(request(url, nil)).source == .cache)
             let confirmed = try await client.send(request(url, .alwaysRevalidate))
-            #expect(server.hits("/scripted/sync") == 2)
-            #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+            #expect(route.hits == 2)
+            #expect(route.requests.last?.headers["if-none-match"] == "\"v1\"")
             #expect(text(confirmed) == "v1")
             #expect(confirmed.source == .revalidated)
             let changed = try await client.send(request(url, .alwaysRevalidate))
             #expect(text(changed) == "v2")
             #expect(changed.source == .network)
             #expect(text(try await client.send(request(url, nil))) == "v2")
-            #expect(server.hits("/scripted/sync") == 3)
+            #expect(route.hits == 3)
         }
     }
 
@@ -46,15 +44,13 @@ struct CachePolicyTests {
         "networkFirst asks the server first, and when it cannot answer serves the stored response within maxStale",
         arguments: TransportKind.allCases)
     func networkFirst(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script(
-                "first",
-                [
-                    Scripted(headers: [("Cache-Control", "max-age=1000")], body: "saved"),
-                    Scripted(headers: [("Cache-Control", "max-age=1000")], body: "new"),
-                    Scripted(body: "late", delayMilliseconds: 60_000),
-                ])
-            let url = server.url("/scripted/first")
+        let answers = [
+            Scripted(headers: [("Cache-Control", "max-age=1000")], body: "saved"),
+            Scripted(headers: [("Cache-Control", "max-age=1000")], body: "new"),
+            Scripted(body: "late", delayMilliseconds: 60_000),
+        ]
+        try await withScriptedRoute("first", answers, on: transport) { (route, clock, client) async throws in
+            let url = route.url
             // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
             // arrival counts it, on the wall clock) never moves a response across a boundary.
             let policy = PrismCachePolicy.networkFirst(maxStale: .seconds(6_000))
@@ -84,27 +80,26 @@ struct CachePolicyTests {
         arguments: TransportKind.allCases)
     func cacheOnly(transport: TransportKind) async throws {
         try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script("kept", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "kept")])
-            server.script(
-                "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "s")])
-            let kept = server.url("/scripted/kept")
-            let strict = server.url("/scripted/strict")
+            let kept = ScriptedRoute(
+                server, "kept", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "kept")])
+            let strict = ScriptedRoute(
+                server, "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "s")])
             await expectHTTPError(.notCached) {
-                try await client.send(request(kept, .cacheOnly))
+                try await client.send(request(kept.url, .cacheOnly))
             }
-            #expect(server.hits("/scripted/kept") == 0)
-            _ = try await client.send(request(kept, nil))
-            _ = try await client.send(request(strict, nil))
-            #expect(try await client.send(request(kept, .cacheOnly)).source == .cache)
+            #expect(kept.hits == 0)
+            _ = try await client.send(request(kept.url, nil))
+            _ = try await client.send(request(strict.url, nil))
+            #expect(try await client.send(request(kept.url, .cacheOnly)).source == .cache)
             await clock.advance(by: .seconds(3_600))
-            let stale = try await client.send(request(kept, .cacheOnly))
+            let stale = try await client.send(request(kept.url, .cacheOnly))
             #expect(text(stale) == "kept")
             #expect(stale.source == .stale(.policy))
             await expectHTTPError(.notCached) {
-                try await client.send(request(strict, .cacheOnly))
+                try await client.send(request(strict.url, .cacheOnly))
             }
-            #expect(server.hits("/scripted/kept") == 1)
-            #expect(server.hits("/scripted/strict") == 1)
+            #expect(kept.hits == 1)
+            #expect(strict.hits == 1)
         }
     }
 }

@@ -13,20 +13,15 @@ struct CachedRangeTests {
         "one byte range of a stored 200 is a 206 from the cache; anything else is the whole response",
         arguments: TransportKind.allCases)
     func ranges(transport: TransportKind) async throws {
-        try await withCachingClient(transport) { (server, client) async throws in
-            server.script(
-                "digits",
-                [
-                    Scripted(
-                        headers: [
-                            ("Cache-Control", "max-age=3600"), ("ETag", "\"d1\""), ("Content-Type", "text/plain"),
-                        ],
-                        body: "0123456789A")
-                ])
-            let url = server.url("/scripted/digits")
-            _ = try await client.send(PrismHTTPRequest(url: url))
+        let answers = [
+            Scripted(
+                headers: [("Cache-Control", "max-age=3600"), ("ETag", "\"d1\""), ("Content-Type", "text/plain")],
+                body: "0123456789A")
+        ]
+        try await withScriptedRoute("digits", answers, on: transport) { (route, _, client) async throws in
+            _ = try await client.send(route.request)
             func send(_ range: String, ifRange: String? = nil) async throws -> PrismHTTPResponse {
-                var request = PrismHTTPRequest(url: url, headers: ["Range": range])
+                var request = PrismHTTPRequest(url: route.url, headers: ["Range": range])
                 if let ifRange { request.headers["If-Range"] = ifRange }
                 return try await client.send(request)
             }
@@ -57,7 +52,7 @@ struct CachedRangeTests {
             }
             let matching = try await send("bytes=0-1", ifRange: "\"d1\"")
             #expect(matching.statusCode == 206)
-            #expect(server.hits("/scripted/digits") == 1)
+            #expect(route.hits == 1)
         }
     }
 }

@@ -16,24 +16,19 @@ struct StaleResponseTests {
         "within stale-while-revalidate a stale response answers at once and is revalidated in the background; past it, in the foreground",
         arguments: TransportKind.allCases)
     func staleWhileRevalidate(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
-            // arrival counts it, on the wall clock) never moves a response across a boundary.
-            let control = ("Cache-Control", "max-age=1000, stale-while-revalidate=6000")
-            server.script(
-                "swr",
-                [
-                    Scripted(headers: [control], body: "one"), Scripted(headers: [control], body: "two"),
-                    Scripted(headers: [control], body: "three"),
-                ])
-            let request = PrismHTTPRequest(url: server.url("/scripted/swr"))
+        // Lifetimes of minutes, so that what an exchange takes on a busy machine (the age on
+        // arrival counts it, on the wall clock) never moves a response across a boundary.
+        let control = ("Cache-Control", "max-age=1000, stale-while-revalidate=6000")
+        let answers = ["one", "two", "three"].map { Scripted(headers: [control], body: $0) }
+        try await withScriptedRoute("swr", answers, on: transport) { (route, clock, client) async throws in
+            let request = route.request
             #expect(text(try await client.send(request)) == "one")
             await clock.advance(by: .seconds(1_500))
             let stale = try await client.send(request)
             #expect(text(stale) == "one")
             #expect(stale.source == .stale(.staleWhileRevalidate))
             await client.backgroundRevalidations.waitForAll()
-            #expect(server.hits("/scripted/swr") == 2)
+            #expect(route.hits == 2)
             let fresh = try await client.send(request)
             #expect(text(fresh) == "two")
             #expect(fresh.source == .cache)
@@ -42,7 +37,7 @@ struct StaleResponseTests {
             let fetched = try await client.send(request)
             #expect(text(fetched) == "three")
             #expect(fetched.source == .network)
-            #expect(server.hits("/scripted/swr") == 3)
+            #expect(route.hits == 3)
         }
     }
 
@@ -50,14 +45,12 @@ struct StaleResponseTests {
         "stale-if-error serves the stored response for a 5xx within its window and keeps it; past it the error is the answer",
         arguments: TransportKind.allCases)
     func staleIfError(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script(
-                "sie",
-                [
-                    Scripted(headers: [("Cache-Control", "max-age=1000, stale-if-error=6000")], body: "stored"),
-                    Scripted(status: 503, body: "down"),
-                ])
-            let request = PrismHTTPRequest(url: server.url("/scripted/sie"))
+        let answers = [
+            Scripted(headers: [("Cache-Control", "max-age=1000, stale-if-error=6000")], body: "stored"),
+            Scripted(status: 503, body: "down"),
+        ]
+        try await withScriptedRoute("sie", answers, on: transport) { (route, clock, client) async throws in
+            let request = route.request
             _ = try await client.send(request)
             await clock.advance(by: .seconds(3_000))
             let stale = try await client.send(request)
@@ -66,7 +59,7 @@ struct StaleResponseTests {
             #expect(stale.source == .stale(.serverError(status: 503)))
             #expect(stale.age.map { $0 >= .seconds(3_000) } == true)
             #expect(stale.headers["Age"].flatMap { Int($0) }.map { $0 >= 3_000 } == true)
-            #expect(server.hits("/scripted/sie") == 2)
+            #expect(route.hits == 2)
             // Past the response's window, the request may widen it.
             await clock.advance(by: .seconds(10_000))
             #expect(try await client.send(request).statusCode == 503)
@@ -84,29 +77,21 @@ struct StaleResponseTests {
     func unreachable(transport: TransportKind) async throws {
         try await withClockedCachingClient(transport) { (server, clock, client) async throws in
             // The second answer comes too late for the request's timeout: no answer at all.
-            server.script(
-                "gone",
-                [
-                    Scripted(headers: [("Cache-Control", "max-age=10")], body: "saved"),
-                    Scripted(body: "late", delayMilliseconds: 10_000),
-                ])
-            server.script(
-                "strict",
-                [
-                    Scripted(headers: [("Cache-Control", "max-age=10, must-revalidate")], body: "saved"),
-                    Scripted(body: "late", delayMilliseconds: 10_000),
-                ])
-            var gone = PrismHTTPRequest(url: server.url("/scripted/gone"))
-            var strict = PrismHTTPRequest(url: server.url("/scripted/strict"))
-            _ = try await client.send(gone)
-            _ = try await client.send(strict)
+            let late = Scripted(body: "late", delayMilliseconds: 10_000)
+            let gone = ScriptedRoute(
+                server, "gone", [Scripted(headers: [("Cache-Control", "max-age=10")], body: "saved"), late])
+            let strict = ScriptedRoute(
+                server, "strict",
+                [Scripted(headers: [("Cache-Control", "max-age=10, must-revalidate")], body: "saved"), late])
+            _ = try await client.send(gone.request)
+            _ = try await client.send(strict.request)
             await clock.advance(by: .seconds(3_600))
-            gone.timeout = .milliseconds(300)
-            strict.timeout = .milliseconds(300)
-            let stale = try await client.send(gone)
+            let stale = try await client.send(PrismHTTPRequest(url: gone.url, timeout: .milliseconds(300)))
             #expect(text(stale) == "saved")
             #expect(stale.source == .stale(.networkFailed(.timedOut)))
-            await expectHTTPError(.timedOut) { try await client.send(strict) }
+            await expectHTTPError(.timedOut) {
+                try await client.send(PrismHTTPRequest(url: strict.url, timeout: .milliseconds(300)))
+            }
         }
     }
 
@@ -115,12 +100,12 @@ struct StaleResponseTests {
         arguments: TransportKind.allCases)
     func requestLimits(transport: TransportKind) async throws {
         try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script("limits", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "body")])
-            server.script(
-                "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "b")])
-            let url = server.url("/scripted/limits")
+            let limits = ScriptedRoute(
+                server, "limits", [Scripted(headers: [("Cache-Control", "max-age=1000")], body: "body")])
+            let strict = ScriptedRoute(
+                server, "strict", [Scripted(headers: [("Cache-Control", "max-age=1000, must-revalidate")], body: "b")])
             func send(_ directives: String?) async throws -> PrismHTTPResponse {
-                var request = PrismHTTPRequest(url: url)
+                var request = limits.request
                 if let directives { request.headers["Cache-Control"] = directives }
                 return try await client.send(request)
             }
@@ -131,43 +116,40 @@ struct StaleResponseTests {
             // 500 s old, fresh for 500 s more.
             #expect(try await send("max-age=600").source == .cache)
             #expect(try await send("min-fresh=400").source == .cache)
-            #expect(server.hits("/scripted/limits") == 1)
+            #expect(limits.hits == 1)
             #expect(try await send("max-age=300").source == .network)
-            #expect(server.hits("/scripted/limits") == 2)
+            #expect(limits.hits == 2)
             await clock.advance(by: .seconds(500))
             #expect(try await send("min-fresh=600").source == .network)
-            #expect(server.hits("/scripted/limits") == 3)
+            #expect(limits.hits == 3)
             // Now stale by 500 s.
             await clock.advance(by: .seconds(1500))
             #expect(try await send("max-stale=600").source == .stale(.requested))
             #expect(try await send("max-stale").source == .stale(.requested))
-            #expect(server.hits("/scripted/limits") == 3)
+            #expect(limits.hits == 3)
             #expect(try await send("max-stale=100").source == .network)
-            #expect(server.hits("/scripted/limits") == 4)
+            #expect(limits.hits == 4)
             // must-revalidate outweighs max-stale.
-            let strict = PrismHTTPRequest(url: server.url("/scripted/strict"))
-            _ = try await client.send(strict)
+            _ = try await client.send(strict.request)
             await clock.advance(by: .seconds(1500))
-            var asking = strict
+            var asking = strict.request
             asking.headers["Cache-Control"] = "max-stale"
             #expect(try await client.send(asking).source == .network)
-            #expect(server.hits("/scripted/strict") == 2)
+            #expect(strict.hits == 2)
         }
     }
 
     @Test(
         "the typed API returns the value with where it came from and how old it is", arguments: TransportKind.allCases)
     func typedSource(transport: TransportKind) async throws {
-        try await withClockedCachingClient(transport) { (server, clock, client) async throws in
-            server.script(
-                "typed",
-                [
-                    // max-age leaves minutes for a slow first exchange: its real duration counts in
-                    // the age (RFC 9111 §4.2.3, response_delay), the test clock's steps after it.
-                    Scripted(headers: [("Cache-Control", "max-age=3000, stale-if-error=60000")], body: "value"),
-                    Scripted(status: 503),
-                ])
-            let request = RawRequest(endpoint: ServerEndpoint(server, "/scripted/typed"))
+        let answers = [
+            // max-age leaves minutes for a slow first exchange: its real duration counts in the
+            // age (RFC 9111 §4.2.3, response_delay), the test clock's steps after it.
+            Scripted(headers: [("Cache-Control", "max-age=3000, stale-if-error=60000")], body: "value"),
+            Scripted(status: 503),
+        ]
+        try await withScriptedRoute("typed", answers, on: transport) { (route, clock, client) async throws in
+            let request = RawRequest(endpoint: ServerEndpoint(route.server, route.path))
             let fetched = try await client.response(on: request)
             #expect(fetched.source == .network)
             #expect(fetched.age == nil)

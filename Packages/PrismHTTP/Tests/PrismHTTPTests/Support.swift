@@ -185,6 +185,44 @@ func withClockedCachingClient(
     }
 }
 
+/// `/scripted/<name>` on a test server: what a test sends there, and what reached it.
+struct ScriptedRoute {
+    let server: PrismTestServer
+    let path: String
+
+    /// Scripts `/scripted/<name>` on `server` to answer `answers`, one after the other (see
+    /// ``PrismTestServer/script(_:_:)``).
+    init(_ server: PrismTestServer, _ name: String, _ answers: [Scripted]) {
+        server.script(name, answers)
+        self.server = server
+        self.path = "/scripted/\(name)"
+    }
+
+    var url: URL { server.url(path) }
+
+    /// A GET of the route.
+    var request: PrismHTTPRequest { PrismHTTPRequest(url: url) }
+
+    /// How many requests reached the route.
+    var hits: Int { server.hits(path) }
+
+    /// The requests that reached the route, in order.
+    var requests: [PrismTestServer.RecordedRequest] { server.requests.filter { $0.path == path } }
+}
+
+/// Starts a test server whose `/scripted/<name>` answers `answers`, one after the other, and a
+/// client whose ten-entry cache tells time by a clock the test moves, on a new transport of `kind`
+/// (see ``withClockedCachingClient(_:_:)``); runs `body` with the route, the clock and the client,
+/// and shuts the server down whatever happens.
+func withScriptedRoute(
+    _ name: String, _ answers: [Scripted], on kind: TransportKind? = nil,
+    _ body: (ScriptedRoute, TestClock<Duration>, PrismNetworkAdapter) async throws -> Void
+) async throws {
+    try await withClockedCachingClient(kind) { (server, clock, client) async throws in
+        try await body(ScriptedRoute(server, name, answers), clock, client)
+    }
+}
+
 /// Expects `body` to throw a ``PrismHTTPError`` whose code is `code`; returns the error, for
 /// whatever else a test checks in it.
 @discardableResult

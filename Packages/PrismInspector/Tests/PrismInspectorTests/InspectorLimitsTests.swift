@@ -86,10 +86,7 @@ struct InspectorLimitsTests {
     @Test("an open page that answers pings stays however long it is silent; one that does not is closed")
     func silentPages() async throws {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        let inspector = try await PrismInspector.start(
-            store,
-            configuration: .init(batchInterval: .seconds(3_600), printsURL: false, idleTimeout: .seconds(5))
-        )
+        let inspector = try await startInspector(store) { $0.idleTimeout = .seconds(5) }
         let answering = try await openPage(inspector, past: "actions")
         let outcome = try await TestSocket.connect(
             port: inspector.port, path: inspector.pagePath + "socket", origin: "http://127.0.0.1:\(inspector.port)",

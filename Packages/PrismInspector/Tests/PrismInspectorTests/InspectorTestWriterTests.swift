@@ -52,10 +52,7 @@ struct InspectorTestWriterTests {
     @Test("the reducer comes from the configuration when set; effects still running end the test without waiting")
     func configuredReducerAndRunningEffects() async throws {
         let store = PrismStore(initialState: TodoState(), reducer: TodoReducer())
-        let inspector = try await PrismInspector.start(
-            store,
-            configuration: .init(batchInterval: .seconds(3_600), printsURL: false, testReducer: "TodoReducer.live")
-        )
+        let inspector = try await startInspector(store) { $0.testReducer = "TodoReducer.live" }
         store.send(.wait(seconds: 60))
         let source = try inspector.testSource(from: 1, through: 1)
         #expect(source.contains("reducer: TodoReducer.live"))

@@ -76,20 +76,22 @@ func makePlainStore() -> PrismStore<PlainState, PlainAction> {
         })
 }
 
-/// Starts an inspector that prints nothing and sends batches only when a test calls `flush()`.
+/// Starts an inspector that prints nothing and sends batches only when a test calls `flush()`;
+/// `configure` changes the rest of its configuration.
 @MainActor
 func startInspector(
     _ store: PrismStore<TodoState, TodoAction>,
-    historyLimit: Int = 100
+    historyLimit: Int = 100,
+    configure: (inout PrismInspector<TodoState, TodoAction>.Configuration) -> Void = { _ in }
 ) async throws -> PrismInspector<TodoState, TodoAction> {
-    try await PrismInspector.start(
-        store,
-        configuration: .init(historyLimit: historyLimit, batchInterval: .seconds(3_600), printsURL: false)
-    )
+    var configuration = PrismInspector<TodoState, TodoAction>.Configuration(
+        historyLimit: historyLimit, batchInterval: .seconds(3_600), printsURL: false)
+    configure(&configuration)
+    return try await PrismInspector.start(store, configuration: configuration)
 }
 
-/// Runs `body` with an inspector started by ``startInspector(_:historyLimit:)``, and stops it
-/// whatever happens.
+/// Runs `body` with an inspector started by ``startInspector(_:historyLimit:configure:)``, and
+/// stops it whatever happens.
 @MainActor
 func withInspector<Result>(
     _ store: PrismStore<TodoState, TodoAction>,
@@ -108,7 +110,7 @@ func withInspector<Result>(
 }
 
 /// Runs `body` with a store of a new `TodoState` and an inspector on it, started by
-/// ``startInspector(_:historyLimit:)`` and stopped whatever happens.
+/// ``startInspector(_:historyLimit:configure:)`` and stopped whatever happens.
 @MainActor
 func withTodoInspector<Result>(
     historyLimit: Int = 100,

@@ -6,6 +6,16 @@ import Testing
 @MainActor
 @Suite("Stores for rows and optional children")
 struct ChildStoreTests {
+    /// A store of ``ListState/three``, and the store of its row `id`.
+    func rowOfThree(
+        _ id: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (PrismStore<ListState, ListAction>, PrismStore<Row, RowAction>) {
+        let (store, _) = makeListStore(.three)
+        let row = try #require(
+            store.scope(state: \.rows, id: id, action: ListAction.row), sourceLocation: sourceLocation)
+        return (store, row)
+    }
+
     @Test("a row's store is the same store while somebody holds it")
     func rowStoresAreStable() throws {
         let (store, _) = makeListStore(.three)
@@ -17,8 +27,7 @@ struct ChildStoreTests {
 
     @Test("a row's store sends through the parent to its element and reads its element")
     func rowStoresSendAndRead() throws {
-        let (store, _) = makeListStore(.three)
-        let row = try #require(store.scope(state: \.rows, id: 3, action: ListAction.row))
+        let (store, row) = try rowOfThree(3)
         row.send(.toggle)
         #expect(row.state.isDone)
         #expect(row.title == "Three")
@@ -28,8 +37,7 @@ struct ChildStoreTests {
 
     @Test("an observer of a row's store hears about that row only")
     func rowStoreObservation() throws {
-        let (store, _) = makeListStore(.three)
-        let row = try #require(store.scope(state: \.rows, id: 1, action: ListAction.row))
+        let (store, row) = try rowOfThree(1)
         let observer = ObservationCounter { _ = row.state }
         store.send(.row(id: 2, action: .toggle))
         store.send(.row(id: 3, action: .toggle))
@@ -40,8 +48,7 @@ struct ChildStoreTests {
 
     @Test("a row's store keeps showing its row as last read after the row is removed")
     func removedRowKeepsLastState() throws {
-        let (store, _) = makeListStore(.three)
-        let row = try #require(store.scope(state: \.rows, id: 2, action: ListAction.row))
+        let (store, row) = try rowOfThree(2)
         row.send(.toggle)
         #expect(row.state.isDone)
         store.send(.remove(id: 2))

@@ -1,6 +1,5 @@
-// Network benchmarks (issues 3, 21 and 27): the typed client against raw AsyncHTTPClient with
-// JSONDecoder (bar: at least 97% of its rate), a cache hit (bar: 200x the network), a cache hit
-// against the network, and the response cache against a dictionary; issue 28's disk hit (bar: a
+// Network benchmarks (issues 21 and 27; the client under load is in LoadBenchmarks.swift): a
+// cache hit (bar: 200x the network), a cache hit against the network, and the response cache against a dictionary; issue 28's disk hit (bar: a
 // 10 KB response read from the cache's folder at least 10x faster than over the network).
 // `--filter "cache hit"`, `--filter "disk hit"` or `--filter "cache get/set"` runs one of the
 // cache figures alone (to profile it).
@@ -72,52 +71,15 @@ func pairedRate(
 func networkBenchmarks() async throws -> [Result] {
     var results: [Result] = []
     guard
-        selected("client") || selected("cache hit") || selected("cache get/set") || selected("hit loop")
-            || selected("disk hit") || selected("raw loop") || selected("client loop")
+        selected("cache hit") || selected("cache get/set") || selected("hit loop")
+            || selected("disk hit")
     else {
         return results
     }
     let server = try await PrismTestServer.start()
     defer { Task { try? await server.shutdown() } }
-    let url = server.url("/json/1024")
     let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.port))
     let client = PrismNetworkAdapter(cache: nil)
-
-    #if AsyncHTTPClient && os(Linux)
-    if selected("client") {
-        // The baseline decodes too, with a plain JSONDecoder set up as PrismEntity's (snake_case
-        // keys): the bar is the client against AsyncHTTPClient + JSONDecoder.
-        let decoder = PrismJSON.makeDecoder()
-        let raw: @Sendable () async throws -> Void = {
-            let response = try await HTTPClient.shared.execute(
-                HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            _ = try decoder.decode(Document.self, from: Data(body.readableBytesView))
-        }
-        let typed: @Sendable () async throws -> Void = {
-            _ = try await client.request(on: request)
-        }
-        for concurrency in [1, 16] {
-            let (candidate, baseline) = try await pairedRate(
-                rounds: 5,
-                total: concurrency == 1 ? 2_000 : 4_000,
-                concurrency: concurrency,
-                candidate: typed,
-                baseline: raw
-            )
-            results.append(
-                Result(
-                    name: "client.request(on:) 1 KB JSON GET, concurrency \(concurrency)",
-                    timing: Timing(nanosecondsPerOperation: 1e9 / candidate),
-                    baselineName: "raw AsyncHTTPClient GET + JSONDecoder, same run",
-                    baseline: Timing(nanosecondsPerOperation: 1e9 / baseline),
-                    bar: .atMostRatio(1 / 0.97),
-                    note: String(format: "%.0f vs %.0f req/s = %.0f%%", candidate, baseline, 100 * candidate / baseline)
-                )
-            )
-        }
-    }
-    #endif
 
     if selected("cache hit") {
         let cachingClient = PrismNetworkAdapter()
@@ -150,30 +112,6 @@ func networkBenchmarks() async throws -> [Result] {
     if selected("cache get/set") {
         results += try await cacheStructureBenchmarks()
     }
-    // `--filter "client loop"` / `"raw loop"`: 20,000 requests at concurrency 1, typed or raw
-    // AsyncHTTPClient + JSONDecoder, to count what each costs (`perf stat -e context-switches`);
-    // no figure, and only when asked for by name (not in `make bench`).
-    #if AsyncHTTPClient && os(Linux)
-    if let filter = benchmarkFilter, "client loop".contains(filter) || "raw loop".contains(filter) {
-        let decoder = PrismJSON.makeDecoder()
-        let typedLoop = "client loop".contains(filter)
-        let elapsed = try await Task.detached {
-            let start = ContinuousClock.now
-            for _ in 0..<20_000 {
-                if typedLoop {
-                    _ = try await client.request(on: request)
-                } else {
-                    let response = try await HTTPClient.shared.execute(
-                        HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
-                    let body = try await response.body.collect(upTo: 1 << 20)
-                    _ = try decoder.decode(Document.self, from: Data(body.readableBytesView))
-                }
-            }
-            return ContinuousClock.now - start
-        }.value
-        print("\(typedLoop ? "client" : "raw") loop: \(elapsed / 20_000) per request")
-    }
-    #endif
     // `--filter "hit loop"`: cache hits only, 300,000 of them, to profile (`perf record`); no figure.
     if selected("hit loop") {
         let cachingClient = PrismNetworkAdapter()

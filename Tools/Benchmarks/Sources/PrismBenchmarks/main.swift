@@ -45,8 +45,10 @@ if !persistence.isEmpty {
     all += persistence
 }
 
+try await clientLoop()
 let network =
-    try await networkBenchmarks() + uploadThroughputBenchmarks() + serverSentEventBenchmarks()
+    try await pipelineBenchmark() + clientLoadBenchmarks() + networkBenchmarks() + uploadThroughputBenchmarks()
+    + serverSentEventBenchmarks()
     + streamingNetworkBenchmarks()
 if !network.isEmpty {
     printReport("PrismHTTP and PrismCache", network)

@@ -275,10 +275,10 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// `deadline`: past it, the exchange is cancelled (AsyncHTTPClient closes its connection) and
     /// the request fails with `timedOut`.
     ///
-    /// AsyncHTTPClient's async API bounds only the head by its deadline; the body is collected in
-    /// a task of its own that an event-loop timer cancels at the deadline. (The delegate API
-    /// bounds both, but hops between event loops for every event of a response: it cost up to a
-    /// tenth of the rate of small requests at concurrency 16.)
+    /// AsyncHTTPClient's async API bounds only the head by its deadline, so the head is awaited
+    /// here, in the caller's task, and the body is read by ``body(of:limit:deadline:url:status:on:)``,
+    /// which the deadline can cancel. Nothing else runs per request: no task waits for the head,
+    /// and no timer of Prism's is set while the head is awaited (AsyncHTTPClient has one).
     func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws -> PrismHTTPResponse {
         let limit = configuration.maximumResponseBytes
         let url = request.url
@@ -287,61 +287,68 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let sender = try client(for: url)
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-            let prepared = outgoing
-            let resendable = request.method.isIdempotent
-            let work: @Sendable () async throws -> PrismHTTPResponse = {
-                let response: HTTPClientResponse
-                do {
-                    response = try await sender.execute(prepared, deadline: deadline)
-                } catch  where resendable && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
-                    // A kept-alive connection the server closed as the request left on it, before
-                    // any of a response: an idempotent request goes once more, on a new connection
-                    // (RFC 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
-                    response = try await sender.execute(prepared, deadline: deadline)
-                }
-                guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
-                let status = Int(response.status.code)
-                if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
-                    throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: url, status: status)
-                }
-                let collected: ByteBuffer
-                do {
-                    collected = try await response.body.collect(upTo: limit)
-                } catch is NIOTooManyBytesError {
-                    throw ResponseLimit.tooLarge(announced: nil, limit: limit, url: url, status: status)
-                }
-                var headers = PrismHTTPHeaders()
-                for header in response.headers { headers.add(name: header.name, value: header.value) }
-                return PrismHTTPResponse(
-                    statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
-            }
-            // The exchange starts on this thread, up to its first wait (the request is handed to
-            // AsyncHTTPClient at once): a task started the usual way would wait for a thread of
-            // its own first, one more context switch per request.
-            let exchange: Task<PrismHTTPResponse, any Error>
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                exchange = Task.immediate { try await work() }
-            } else {
-                exchange = Task { try await work() }
-            }
-            let expired = ExpiryFlag()
-            let timer = sender.eventLoopGroup.any().scheduleTask(deadline: deadline) {
-                expired.set()
-                exchange.cancel()
-            }
-            defer { timer.cancel() }
+            let response: HTTPClientResponse
             do {
-                return try await withTaskCancellationHandler {
-                    try await exchange.value
-                } onCancel: {
-                    exchange.cancel()
-                }
-            } catch  where expired.isSet {
-                throw PrismHTTPError(
-                    code: .timedOut, message: "The whole response did not arrive in time.", url: url, underlying: error)
+                response = try await sender.execute(outgoing, deadline: deadline)
+            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
+                // A kept-alive connection the server closed as the request left on it, before any
+                // of a response: an idempotent request goes once more, on a new connection (RFC
+                // 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
+                response = try await sender.execute(outgoing, deadline: deadline)
             }
+            guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
+            let status = Int(response.status.code)
+            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
+                throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: url, status: status)
+            }
+            var headers = PrismHTTPHeaders()
+            for header in response.headers { headers.add(name: header.name, value: header.value) }
+            let collected = try await Self.body(
+                of: response, limit: limit, deadline: deadline, url: url, status: status, on: sender.eventLoopGroup)
+            return PrismHTTPResponse(
+                statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
         } catch {
             throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
+        }
+    }
+
+    /// The whole body of `response`, read by `deadline`: past it, the read is cancelled
+    /// (AsyncHTTPClient closes the connection) and the request fails with `timedOut`.
+    ///
+    /// The body is read in a task of its own, so that the deadline can cancel the read without
+    /// cancelling the caller. That task starts on this thread, and a body that has arrived already
+    /// (a small one comes with its head) is read before it would wait: then the task has ended
+    /// before anything waits for it, no timer is set, and the caller goes on without a hop.
+    /// Only a body still on its way sets a timer for the deadline (on an event loop of `group`).
+    static func body(
+        of response: HTTPClientResponse, limit: Int, deadline: NIODeadline, url: URL, status: Int,
+        on group: any EventLoopGroup
+    ) async throws -> ByteBuffer {
+        let read = Flag()
+        let reading = Task.immediate {
+            defer { read.set() }
+            do {
+                return try await response.body.collect(upTo: limit)
+            } catch is NIOTooManyBytesError {
+                throw ResponseLimit.tooLarge(announced: nil, limit: limit, url: url, status: status)
+            }
+        }
+        if read.isSet { return try await reading.value }
+        let expired = Flag()
+        let timer = group.any().scheduleTask(deadline: deadline) {
+            expired.set()
+            reading.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await reading.value
+            } onCancel: {
+                reading.cancel()
+            }
+        } catch  where expired.isSet {
+            throw PrismHTTPError(
+                code: .timedOut, message: "The whole response did not arrive in time.", url: url, underlying: error)
         }
     }
 
@@ -400,13 +407,13 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     }
 }
 
-/// Whether a response's deadline passed.
-private final class ExpiryFlag: Sendable {
-    private let expired = PrismLocked(false)
+/// A flag set from any thread: a body read, or its deadline passed.
+private final class Flag: Sendable {
+    private let flag = PrismLocked(false)
 
-    var isSet: Bool { expired.value }
+    var isSet: Bool { flag.value }
 
-    func set() { expired.withLock { $0 = true } }
+    func set() { flag.withLock { $0 = true } }
 }
 
 /// A flag set once, from any thread.

@@ -1,0 +1,280 @@
+// Load benchmarks (issue 60): the client against what a user would write without Prism, measured
+// as a user sees it. The server runs in a process of its own (`TestServerProcess`), so that the
+// CPU this process spends (`getrusage`) is the client's alone. Each round runs every contender
+// once, in turn (the first one rotating from round to round); a figure's ratio is the median of
+// its per-round ratios against the baseline, which shared the machine's state of that round.
+//
+// `--filter "client"` runs the 1 KB JSON GET at concurrency 1, 16 and 64; `--filter "graphql"`
+// includes the GraphQL query against a plain POST (GraphQLBenchmarks.swift).
+import Foundation
+import PrismNetwork
+import PrismTestServer
+
+#if AsyncHTTPClient && os(Linux)
+import AsyncHTTPClient
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one contender measured in one round.
+struct LoadRound {
+    var nanosecondsPerRequest: Double
+    var p50: Double
+    var p99: Double
+    var cpuPerRequest: Double
+}
+
+/// One way of making the same request.
+struct LoadContender {
+    let name: String
+    let operation: @Sendable () async throws -> Void
+}
+
+/// The CPU time this process has used so far, user and system, in nanoseconds.
+func processCPUNanoseconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+    let microseconds = Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    return seconds * 1e9 + microseconds * 1e3
+}
+
+/// `total` requests made by `concurrency` workers, each timed.
+func loadRound(total: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void)
+    async throws -> LoadRound
+{
+    let cpu = processCPUNanoseconds()
+    let start = ContinuousClock.now
+    var latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for worker in 0..<concurrency {
+            let share = total / concurrency + (worker < total % concurrency ? 1 : 0)
+            group.addTask {
+                var times: [Double] = []
+                times.reserveCapacity(share)
+                for _ in 0..<share {
+                    let begin = ContinuousClock.now
+                    try await operation()
+                    times.append((ContinuousClock.now - begin).nanoseconds)
+                }
+                return times
+            }
+        }
+        var all: [Double] = []
+        all.reserveCapacity(total)
+        for try await times in group { all += times }
+        return all
+    }
+    let elapsed = (ContinuousClock.now - start).nanoseconds
+    let used = processCPUNanoseconds() - cpu
+    latencies.sort()
+    return LoadRound(
+        nanosecondsPerRequest: elapsed / Double(total),
+        p50: latencies[latencies.count / 2],
+        p99: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
+        cpuPerRequest: used / Double(total))
+}
+
+/// `rounds` rounds of every contender, after a warm-up of each: the rounds of each, in the order
+/// given.
+func loadRounds(rounds: Int, total: Int, concurrency: Int, _ contenders: [LoadContender]) async throws
+    -> [[LoadRound]]
+{
+    for contender in contenders {
+        _ = try await loadRound(total: total / 2, concurrency: concurrency, contender.operation)
+    }
+    var measured = Array(repeating: [LoadRound](), count: contenders.count)
+    for round in 0..<rounds {
+        for turn in 0..<contenders.count {
+            let index = (round + turn) % contenders.count
+            measured[index].append(
+                try await loadRound(total: total, concurrency: concurrency, contenders[index].operation))
+        }
+    }
+    return measured
+}
+
+private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// The candidate's and the baseline's figure, the candidate's ratio the median of the rounds'.
+func pairedTimings(_ candidate: [Double], against baseline: [Double]) -> (Timing, Timing) {
+    let base = Timing(nanosecondsPerOperation: median(baseline))
+    var timing = Timing(nanosecondsPerOperation: median(candidate))
+    timing.pairedRatio = (median(zip(candidate, baseline).map { $0 / $1 }), base.identity)
+    return (timing, base)
+}
+
+/// The report's rows for each contender after the first (the baseline): requests per second (bar
+/// `rate`, as a share of the baseline's), CPU per request (bar `cpu`) and p99 latency (bar `p99`).
+func loadResults(
+    _ label: String,
+    concurrency: Int,
+    contenders: [LoadContender],
+    rounds measured: [[LoadRound]],
+    rate: Double,
+    cpu: Double,
+    p99: Double
+) -> [Result] {
+    var results: [Result] = []
+    let baseline = measured[0]
+    for (contender, rounds) in zip(contenders.dropFirst(), measured.dropFirst()) {
+        let name = "\(contender.name), \(label), c=\(concurrency)"
+        let (time, baseTime) = pairedTimings(
+            rounds.map(\.nanosecondsPerRequest), against: baseline.map(\.nanosecondsPerRequest))
+        let (used, baseUsed) = pairedTimings(rounds.map(\.cpuPerRequest), against: baseline.map(\.cpuPerRequest))
+        let (tail, baseTail) = pairedTimings(rounds.map(\.p99), against: baseline.map(\.p99))
+        let (middle, baseMiddle) = pairedTimings(rounds.map(\.p50), against: baseline.map(\.p50))
+        results.append(
+            Result(
+                name: "\(name): time/req",
+                timing: time,
+                baselineName: contenders[0].name,
+                baseline: baseTime,
+                bar: .atMostRatio(1 / rate),
+                note: String(
+                    format: "%.0f vs %.0f req/s = %.3fx", 1e9 / time.nanosecondsPerOperation,
+                    1e9 / baseTime.nanosecondsPerOperation, 1 / (time.pairedRatio?.ratio ?? 1))
+            ))
+        results.append(
+            Result(
+                name: "\(name): CPU/req", timing: used, baselineName: contenders[0].name, baseline: baseUsed,
+                bar: .atMostRatio(cpu)))
+        results.append(
+            Result(
+                name: "\(name): p99", timing: tail, baselineName: contenders[0].name, baseline: baseTail,
+                bar: .atMostRatio(p99),
+                note: String(
+                    format: "p50 %.1f vs %.1f us = %.2fx", middle.nanosecondsPerOperation / 1e3,
+                    baseMiddle.nanosecondsPerOperation / 1e3, middle.pairedRatio?.ratio ?? 0)))
+    }
+    return results
+}
+
+/// The 1 KB JSON GET at concurrency 1, 16 and 64: raw AsyncHTTPClient with Foundation's
+/// `JSONDecoder` at its defaults (what a user writes), against `request(on:)` with no cache and
+/// with a cache that misses. Bars: at least 0.97x the baseline's requests per second, at most
+/// 1.05x its CPU per request, p99 within 1.1x.
+func clientLoadBenchmarks() async throws -> [Result] {
+    #if AsyncHTTPClient && os(Linux)
+    guard selected("client") else { return [] }
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let url = server.url("/json/1024").absoluteString
+    let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.baseURL.port))
+    let uncached = PrismNetworkAdapter(cache: nil)
+    let cache = PrismResponseCache(maxSize: 100)
+    let missing = PrismNetworkAdapter(cache: cache)
+    let contenders = [
+        LoadContender(name: "raw AHC + JSONDecoder()") {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode(Document.self, from: Data(body.readableBytesView))
+        },
+        LoadContender(name: "request(on:), no cache") { _ = try await uncached.request(on: request) },
+        LoadContender(name: "request(on:), cache miss") { _ = try await missing.request(on: request) },
+    ]
+    var results: [Result] = []
+    for concurrency in [1, 16, 64] {
+        let measured = try await loadRounds(
+            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
+        results += loadResults(
+            "1 KB JSON GET", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0.97, cpu: 1.05,
+            p99: 1.1)
+    }
+    // A miss every time: the server sends nothing that lets a response be stored.
+    guard await cache.count == 0 else {
+        throw BenchmarkError("the cache-miss contender hit its cache: /json/1024 was stored")
+    }
+    return results
+    #else
+    return []
+    #endif
+}
+
+/// `--filter "client loop"` or `"raw loop"`: 20,000 requests for the 1 KB JSON GET by the client
+/// (no cache) or by raw AsyncHTTPClient + `JSONDecoder()`, at the concurrency `PRISM_LOOP_CONCURRENCY`
+/// names (1 if unset), against the server in its own process: to profile the client alone
+/// (`perf record -g`, `perf stat`). No figure, and only when asked for by name.
+func clientLoop() async throws {
+    #if AsyncHTTPClient && os(Linux)
+    guard let filter = benchmarkFilter, filter.hasSuffix(" loop") else { return }
+    let typed = "client loop".contains(filter)
+    let mode = filter
+    let concurrency = ProcessInfo.processInfo.environment["PRISM_LOOP_CONCURRENCY"].flatMap { Int($0) } ?? 1
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let url = server.url("/json/1024").absoluteString
+    let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.baseURL.port))
+    let client = PrismNetworkAdapter(cache: nil)
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let switches = usage.ru_nvcsw + usage.ru_nivcsw
+    let transport = PrismAsyncHTTPClientTransport()
+    let plain = PrismHTTPRequest(url: server.url("/json/1024"))
+    let round = try await loadRound(total: 20_000, concurrency: concurrency) {
+        if mode == "transport loop" {
+            _ = try await transport.send(plain)
+        } else if mode == "send loop" {
+            _ = try await client.send(plain)
+        } else if mode == "bare loop" {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        } else if typed {
+            _ = try await client.request(on: request)
+        } else {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode(Document.self, from: Data(body.readableBytesView))
+        }
+    }
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    print(
+        String(
+            format:
+                "%@, c=%d: %.1f us/request, CPU %.1f us/request, p50 %.1f us, p99 %.1f us, %.2f context switches/request",
+            mode, concurrency, round.nanosecondsPerRequest / 1e3, round.cpuPerRequest / 1e3,
+            round.p50 / 1e3, round.p99 / 1e3, Double(usage.ru_nvcsw + usage.ru_nivcsw - switches) / 20_000))
+    #endif
+}
+
+/// A transport that answers every request at once with the same 1 KB JSON document.
+struct CannedTransport: PrismHTTPTransport {
+    let body: Data
+    var configuration: PrismTransportConfiguration { .default }
+
+    func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+        var headers = PrismHTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        return PrismHTTPResponse(statusCode: 200, headers: headers, body: body, url: request.url)
+    }
+}
+
+/// `--filter "pipeline"`: the client's own work per request, with no network (a transport that
+/// answers at once), against decoding the same body with `JSONDecoder()`: what Prism adds.
+func pipelineBenchmark() async throws -> [Result] {
+    guard selected("pipeline") else { return [] }
+    let server = try await PrismTestServer.start()
+    let body = try await PrismNetworkAdapter(cache: nil).send(PrismHTTPRequest(url: server.url("/json/1024"))).body
+    try await server.shutdown()
+    let client = PrismNetworkAdapter(transport: CannedTransport(body: body), cache: nil)
+    let request = DocumentRequest(endpoint: DocumentEndpoint(port: 8080))
+    let count = 20_000
+    var throughClient: [Double] = []
+    var decode: [Double] = []
+    for _ in 0..<7 {
+        var start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try await client.request(on: request)) }
+        throughClient.append((ContinuousClock.now - start).nanoseconds / Double(count))
+        start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try JSONDecoder().decode(Document.self, from: body)) }
+        decode.append((ContinuousClock.now - start).nanoseconds / Double(count))
+    }
+    let (timing, baseline) = pairedTimings(throughClient, against: decode)
+    return [
+        Result(
+            name: "request(on:) through a transport that answers at once",
+            timing: timing, baselineName: "JSONDecoder() of the same 1 KB", baseline: baseline, bar: .none)
+    ]
+}

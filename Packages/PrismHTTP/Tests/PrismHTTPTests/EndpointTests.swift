@@ -134,6 +134,38 @@ struct DecodingTests {
         #expect(many.createdAt == Date(timeIntervalSince1970: 1_295_981_076))
     }
 
+    @Test("a body without an underscore decodes as the snake_case decoder would, dates included")
+    func keysWithoutUnderscores() throws {
+        struct Plain: PrismEntity {
+            var login: String
+            var createdAt: Date?
+            var items: [String]
+        }
+        let plain = try PrismEntityRequest<Plain>().decode(
+            data: Data(#"{"login": "octocat", "createdAt": "2011-01-25T18:44:36Z", "items": ["a", "b"]}"#.utf8),
+            with: Plain.decoder)
+        #expect(plain.login == "octocat")
+        #expect(plain.createdAt == Date(timeIntervalSince1970: 1_295_981_076))
+        #expect(plain.items == ["a", "b"])
+        // An underscore written as an escape is an underscore still: the key converts.
+        let escaped = try PrismEntityRequest<Plain>().decode(
+            data: Data(#"{"login": "o", "created\u005Fat": "2011-01-25T18:44:36Z", "items": []}"#.utf8),
+            with: Plain.decoder)
+        #expect(escaped.createdAt == Date(timeIntervalSince1970: 1_295_981_076))
+        // A value with an escape, and no underscore anywhere, decodes as it is.
+        let quoted = try PrismEntityRequest<Plain>().decode(
+            data: Data(#"{"login": "say \"hi\"\n", "items": ["\u00e9"]}"#.utf8), with: Plain.decoder)
+        #expect(quoted.login == "say \"hi\"\n")
+        #expect(quoted.items == ["é"])
+        // A type whose own decoder is not Prism's keeps it: no conversion, whatever the body.
+        struct Own: PrismEntity {
+            static var decoder: JSONDecoder { JSONDecoder() }
+            var publicRepos: Int?
+        }
+        let own = try PrismEntityRequest<Own>().decode(data: Data(#"{"public_repos": 8}"#.utf8), with: Own.decoder)
+        #expect(own.publicRepos == nil)
+    }
+
     @Test("the seed's GitHubUser decodes GitHub-shaped JSON")
     func gitHubUser() throws {
         let json = Data(#"{"login": "octocat", "name": "The Octocat", "public_repos": 8, "html_url": "x"}"#.utf8)

@@ -67,9 +67,25 @@ public enum PrismJSON {
         return encoder
     }
 
+    /// ``sharedDecoder`` without the key conversion: what it amounts to for a body with no key
+    /// to convert.
+    private static let sharedPlainDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
     /// Decodes `type` from `data` with `decoder`, falling back to lowercase acronyms when the
     /// first attempt misses a key (a type spelled `htmlUrl` rather than `htmlURL`).
+    ///
+    /// Only a key with an underscore changes when converted from snake_case, so a body with no
+    /// underscore anywhere (not even an escaped one) is decoded by ``sharedDecoder``'s twin
+    /// without the conversion, which would call a closure for every key of every object: a type
+    /// whose JSON needs no conversion costs what `JSONDecoder` costs.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, with decoder: JSONDecoder) throws -> T {
+        if decoder === sharedDecoder, !mayHaveUnderscore(data) {
+            return try sharedPlainDecoder.decode(type, from: data)
+        }
         do {
             return try decoder.decode(type, from: data)
         } catch DecodingError.keyNotFound(let key, let context) {
@@ -78,6 +94,33 @@ public enum PrismJSON {
             } catch {
                 throw DecodingError.keyNotFound(key, context)
             }
+        }
+    }
+}
+
+extension PrismJSON {
+    /// Whether `data` holds an underscore, as a byte or as a JSON escape (`\u005f`).
+    static func mayHaveUnderscore(_ data: Data) -> Bool {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            if memchr(base, Int32(UInt8(ascii: "_")), bytes.count) != nil { return true }
+            // An escape: a backslash, then `u005f` in either case.
+            var offset = 0
+            while offset < bytes.count,
+                let found = memchr(base + offset, Int32(UInt8(ascii: "\\")), bytes.count - offset)
+            {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                if index + 5 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"),
+                    bytes[index + 2] == UInt8(ascii: "0"),
+                    bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "5"),
+                    bytes[index + 5] | 0x20 == UInt8(ascii: "f")
+                {
+                    return true
+                }
+                // Past the escaped character too, so that `\\` is one escape, not two.
+                offset = index + 2
+            }
+            return false
         }
     }
 }

@@ -278,3 +278,39 @@ func pipelineBenchmark() async throws -> [Result] {
             timing: timing, baselineName: "JSONDecoder() of the same 1 KB", baseline: baseline, bar: .none)
     ]
 }
+
+/// `--filter "layers"`: where the client's cost is, layer by layer, against raw AsyncHTTPClient
+/// with no decoding: the transport alone (`send(_:)` of ``PrismAsyncHTTPClientTransport``), the
+/// client's `send(_:)` (the pipeline, no decoding), and `request(on:)`. Informational.
+func clientLayerBenchmarks() async throws -> [Result] {
+    #if AsyncHTTPClient && os(Linux)
+    guard let filter = benchmarkFilter, "layers".contains(filter) else { return [] }
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let url = server.url("/json/1024").absoluteString
+    let plain = PrismHTTPRequest(url: server.url("/json/1024"))
+    let request = DocumentRequest(endpoint: DocumentEndpoint(port: server.baseURL.port))
+    let transport = PrismAsyncHTTPClientTransport()
+    let client = PrismNetworkAdapter(transport: transport, cache: nil)
+    let contenders = [
+        LoadContender(name: "raw AHC, no decoding") {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        },
+        LoadContender(name: "transport.send") { _ = try await transport.send(plain) },
+        LoadContender(name: "client.send") { _ = try await client.send(plain) },
+        LoadContender(name: "request(on:)") { _ = try await client.request(on: request) },
+    ]
+    var results: [Result] = []
+    for concurrency in [1, 16] {
+        let measured = try await loadRounds(
+            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
+        results += loadResults(
+            "1 KB GET", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0, cpu: .infinity,
+            p99: .infinity)
+    }
+    return results
+    #else
+    return []
+    #endif
+}

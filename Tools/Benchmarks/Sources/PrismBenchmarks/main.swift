@@ -47,7 +47,8 @@ if !persistence.isEmpty {
 
 try await clientLoop()
 let network =
-    try await pipelineBenchmark() + clientLoadBenchmarks() + networkBenchmarks() + uploadThroughputBenchmarks()
+    try await pipelineBenchmark() + clientLayerBenchmarks() + clientLoadBenchmarks() + networkBenchmarks()
+    + uploadThroughputBenchmarks()
     + serverSentEventBenchmarks()
     + streamingNetworkBenchmarks()
 if !network.isEmpty {

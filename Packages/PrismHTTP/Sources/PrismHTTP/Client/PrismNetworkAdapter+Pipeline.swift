@@ -28,7 +28,10 @@ import PrismCache
 /// whose decoded value is kept beside it is served at once (``freshValue(_:for:)``), the
 /// same checks as stages 5 and 8 make; whatever else the lookup found goes on to stage 5 with it.
 /// The internal stages are `nonisolated(nonsending)`: they run on their caller's executor, with
-/// no hop between stages.
+/// no hop between stages. So are the fetch down to the transport (the retry loop, the attempt,
+/// the ``TransportChannel``, redirects, and the AsyncHTTPClient transport's exchange): a plain
+/// `async` function checks at its entry whether it must switch executors, which takes the task's
+/// status lock, once per call.
 extension PrismNetworkAdapter {
     // MARK: Ways in
 
@@ -274,7 +277,9 @@ extension PrismNetworkAdapter {
     /// 5xx) counts as a failed attempt; when the attempts are spent the last response is an error
     /// that lists them. The first attempt sends `prepared` as it is (conditionally, when
     /// `revalidating` an entry with validators); each later one is prepared again.
-    func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?) async throws -> Exchange {
+    nonisolated(nonsending) func fetch(_ prepared: PrismPreparedRequest, revalidating entry: PrismCacheEntry?)
+        async throws -> Exchange
+    {
         let conditional = entry.flatMap { $0.canRevalidate ? $0 : nil }
         var first = prepared
         if let conditional {
@@ -295,11 +300,11 @@ extension PrismNetworkAdapter {
     /// `first`, then, while the options' retry policy (or the client's) allows, with `prepared`
     /// prepared again. A transient status (408, 429, 5xx) counts as a failed attempt, its answer
     /// `discard`ed; when the attempts are spent the last is an error that lists them.
-    func retrying<Answer>(
+    nonisolated(nonsending) func retrying<Answer>(
         _ prepared: PrismPreparedRequest,
         first: PrismPreparedRequest,
         revalidating conditional: PrismCacheEntry?,
-        attempt: (PrismPreparedRequest) async throws -> Answer,
+        attempt: nonisolated(nonsending) (PrismPreparedRequest) async throws -> Answer,
         response: (Answer) -> PrismHTTPResponse,
         discard: (Answer) -> Void
     ) async throws -> Answer {
@@ -332,10 +337,10 @@ extension PrismNetworkAdapter {
     /// stream's head), and when the authenticator says the credentials were refused, a refresh,
     /// a new preparation and one more (the refused answer discarded unread). The exchange is the
     /// answer's head with the request as finally sent.
-    func attempt<Answer: TransportAnswer>(
+    nonisolated(nonsending) func attempt<Answer: TransportAnswer>(
         _ prepared: PrismPreparedRequest,
         revalidating entry: PrismCacheEntry?,
-        open: (PrismHTTPRequest) async throws -> Answer
+        open: nonisolated(nonsending) (PrismHTTPRequest) async throws -> Answer
     ) async throws -> (answer: Answer, exchange: Exchange) {
         var sent = prepared.request
         var requestTime = Exchange.now()

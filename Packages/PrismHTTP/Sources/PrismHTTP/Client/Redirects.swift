@@ -34,11 +34,11 @@ enum Redirects {
     ///
     /// `send` receives each hop's request and whether to send the body (a body that is not
     /// resent has already been removed from the request).
-    static func follow(
+    nonisolated(nonsending) static func follow(
         _ request: PrismHTTPRequest,
         hasBody: Bool,
         policy: PrismRedirectPolicy,
-        send: (PrismHTTPRequest, _ withBody: Bool) async throws -> PrismHTTPResponse
+        send: nonisolated(nonsending) (PrismHTTPRequest, _ withBody: Bool) async throws -> PrismHTTPResponse
     ) async throws -> PrismHTTPResponse {
         try await follow(request, hasBody: hasBody, policy: policy, send: send, head: { $0 }, discard: { _ in })
     }
@@ -46,11 +46,11 @@ enum Redirects {
     /// ``follow(_:hasBody:policy:send:)`` for any kind of answer, a streamed one among them:
     /// `head` gives an answer's status and headers, and `discard` is called with each
     /// redirect's answer before the next hop is sent (a stream is closed there).
-    static func follow<Answer>(
+    nonisolated(nonsending) static func follow<Answer>(
         _ request: PrismHTTPRequest,
         hasBody: Bool,
         policy: PrismRedirectPolicy,
-        send: (PrismHTTPRequest, _ withBody: Bool) async throws -> Answer,
+        send: nonisolated(nonsending) (PrismHTTPRequest, _ withBody: Bool) async throws -> Answer,
         head: (Answer) -> PrismHTTPResponse,
         discard: (Answer) async -> Void
     ) async throws -> Answer {

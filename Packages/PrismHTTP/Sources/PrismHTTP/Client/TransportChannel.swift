@@ -50,7 +50,7 @@ struct TransportChannel: Sendable {
     let transport: any PrismHTTPTransport
     /// The client's logger; nil logs nothing.
     let logger: Logger?
-    private let sendChecked: @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
+    private let sendChecked: nonisolated(nonsending) @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
     private let streamChecked: @Sendable (PrismHTTPRequest, Duration) async throws -> PrismHTTPStreamedResponse
 
     init(_ transport: any PrismHTTPTransport, logger: Logger?) {
@@ -68,7 +68,7 @@ struct TransportChannel: Sendable {
     }
 
     /// The whole response to `request`.
-    func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+    nonisolated(nonsending) func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
         try await answer(request, streamed: false, open: sendChecked)
     }
 
@@ -91,10 +91,10 @@ struct TransportChannel: Sendable {
 
     /// `open`'s answer to `request`, which the transport sends (following redirects), as the
     /// table above says.
-    private func answer<Answer: TransportAnswer>(
+    private nonisolated(nonsending) func answer<Answer: TransportAnswer>(
         _ request: PrismHTTPRequest,
         streamed: Bool,
-        open: (PrismHTTPRequest) async throws -> Answer
+        open: nonisolated(nonsending) (PrismHTTPRequest) async throws -> Answer
     ) async throws -> Answer {
         let start = logger == nil ? nil : ContinuousClock.now
         if let logger {

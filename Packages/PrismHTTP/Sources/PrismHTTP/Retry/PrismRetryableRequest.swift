@@ -44,10 +44,10 @@ public struct PrismRetryableRequest<Value: Sendable>: Sendable {
 
 /// The retry loop shared by ``PrismRetryableRequest`` and the client.
 enum Retrying {
-    static func run<Value>(
+    nonisolated(nonsending) static func run<Value>(
         policy: any PrismRetryPolicy,
         sleep: @Sendable (Duration) async throws -> Void,
-        _ operation: () async throws -> Value
+        _ operation: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
         var failures: [any Error] = []
         var attempt = 0

@@ -261,7 +261,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     }
 
     /// ``send(_:)`` for a request the client's pipeline has checked already.
-    func send(checked request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
+    nonisolated(nonsending) func send(checked request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
         if followsRedirects { throw refusingRedirectingClient(request.url) }
         let timeout = try effectiveTimeout(of: request)
         let deadline = NIODeadline.now() + .nanoseconds(DurationMath.nanoseconds(timeout))
@@ -279,7 +279,9 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// here, in the caller's task, and the body is read by ``body(of:limit:deadline:url:status:on:)``,
     /// which the deadline can cancel. Nothing else runs per request: no task waits for the head,
     /// and no timer of Prism's is set while the head is awaited (AsyncHTTPClient has one).
-    func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws -> PrismHTTPResponse {
+    nonisolated(nonsending) func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws
+        -> PrismHTTPResponse
+    {
         let limit = configuration.maximumResponseBytes
         let url = request.url
         do {
@@ -320,7 +322,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// (a small one comes with its head) is read before it would wait: then the task has ended
     /// before anything waits for it, no timer is set, and the caller goes on without a hop.
     /// Only a body still on its way sets a timer for the deadline (on an event loop of `group`).
-    static func body(
+    nonisolated(nonsending) static func body(
         of response: HTTPClientResponse, limit: Int, deadline: NIODeadline, url: URL, status: Int,
         on group: any EventLoopGroup
     ) async throws -> ByteBuffer {

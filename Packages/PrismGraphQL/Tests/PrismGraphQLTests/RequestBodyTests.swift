@@ -39,6 +39,10 @@ struct RequestBodyTests {
             .members(["first_name": "x", "firstname": "y"]), .members(["when": Date(timeIntervalSince1970: 0)]),
             .members(["value": PrismGraphQLValue.double(1.25)]),
             .value(Input(title: "a \"b\"", tags: ["x", "/y"])),
+            // A dictionary literal of one type goes to the generic initializer as one value.
+            .value(["login": "octocat", "about": "a \"b\" /c"]), .value(["count": 3, "limit": 10]),
+            .value([String: String]()), .value(["Zeta": "x"]), .value(["maybe": String?.none]),
+            .value(["maybe": String?.some("x")]),
         ]
         for query in [document, nil] {
             for name in ["GetUser", "na\"me", nil] {
@@ -68,5 +72,9 @@ struct RequestBodyTests {
         #expect(FastJSON.object(["a2": 1]) == nil)
         #expect(FastJSON.object(["first_name": "x"]) == nil)
         #expect(FastJSON.object(["when": Date(timeIntervalSince1970: 0)]) == nil)
+        #expect(FastJSON.object(of: ["login": "octocat"]) != nil)
+        #expect(FastJSON.object(of: ["count": 3]) != nil)
+        #expect(FastJSON.object(of: Input(title: "t", tags: [])) == nil)
+        #expect(FastJSON.object(of: ["maybe": String?.none]) == nil)
     }
 }

@@ -1,5 +1,6 @@
-// GraphQL benchmarks (issue 5): PrismGraphQLClient.execute against a plain PrismHTTP POST of the
-// same body, in the same run (bar: at most 5% slower). Uses `pairedRate` from NetworkBenchmarks.swift.
+// GraphQL benchmarks: the query under load against raw AsyncHTTPClient is in LoadBenchmarks.swift
+// (issue 60); here, an automatic persisted query against a plain PrismHTTP POST of the full body,
+// in the same run. Uses `pairedRate` from NetworkBenchmarks.swift.
 import Foundation
 import PrismGraphQL
 import PrismNetwork
@@ -70,32 +71,9 @@ func graphQLBenchmarks() async throws -> [Result] {
     precondition(sentByGraphQL == body.count, "the GraphQL client sent \(sentByGraphQL ?? 0) bytes, not \(body.count)")
     precondition(viaGraphQL.data?.user?.publicRepos == 8 && viaHTTP.data?.user?.publicRepos == 8)
 
-    let execute: @Sendable () async throws -> Void = {
-        _ = try await graphql.execute(query, as: GraphQLBenchmarkData.self)
-    }
     let post: @Sendable () async throws -> Void = {
         _ = try await adapter.request(on: plain)
     }
-    for concurrency in [1, 16] {
-        let (candidate, baseline) = try await pairedRate(
-            rounds: 5,
-            total: concurrency == 1 ? 2_000 : 4_000,
-            concurrency: concurrency,
-            candidate: execute,
-            baseline: post
-        )
-        results.append(
-            Result(
-                name: "graphql.execute GetUser, concurrency \(concurrency)",
-                timing: Timing(nanosecondsPerOperation: 1e9 / candidate),
-                baselineName: "PrismHTTP POST of the same body, same run",
-                baseline: Timing(nanosecondsPerOperation: 1e9 / baseline),
-                bar: .atMostRatio(1.05),
-                note: String(format: "%.0f vs %.0f req/s = %.0f%%", candidate, baseline, 100 * candidate / baseline)
-            )
-        )
-    }
-
     // Persisted-query hits send a smaller body (the hash, not the document): informational.
     let persisted = PrismGraphQLClient(
         endpointURL: server.url("/graphql"), networkClient: adapter, cache: nil, automaticPersistedQueries: true)

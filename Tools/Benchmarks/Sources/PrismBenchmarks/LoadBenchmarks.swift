@@ -7,11 +7,13 @@
 // `--filter "client"` runs the 1 KB JSON GET at concurrency 1, 16 and 64; `--filter "graphql"`
 // includes the GraphQL query against a plain POST (GraphQLBenchmarks.swift).
 import Foundation
+import PrismGraphQL
 import PrismNetwork
 import PrismTestServer
 
 #if AsyncHTTPClient && os(Linux)
 import AsyncHTTPClient
+import NIOCore
 #endif
 
 #if canImport(Glibc)
@@ -313,4 +315,130 @@ func clientLayerBenchmarks() async throws -> [Result] {
     #else
     return []
     #endif
+}
+
+/// `--filter "graphql"`: `PrismGraphQLClient.execute` of a query against what a user writes
+/// without PrismGraphQL: a POST of the same body with raw AsyncHTTPClient, decoded with
+/// `JSONDecoder()`, at concurrency 1, 16 and 64, the server in its own process. Bars: as the
+/// client's.
+func graphQLLoadBenchmarks() async throws -> [Result] {
+    #if AsyncHTTPClient && os(Linux)
+    guard selected("graphql") else { return [] }
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
+    let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+    let adapter = PrismNetworkAdapter(cache: nil)
+    let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: adapter, cache: nil)
+    let body = try PrismJSON.makeEncoder().encode(
+        GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    let plain = GraphQLBenchmarkRequest(
+        endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
+    var post = HTTPClientRequest(url: server.url("/graphql").absoluteString)
+    post.method = .POST
+    post.headers.add(name: "Content-Type", value: "application/json")
+    post.headers.add(name: "Accept", value: "application/json")
+    post.body = .bytes(ByteBuffer(bytes: body))
+    let raw = post
+    let contenders = [
+        LoadContender(name: "raw AHC POST + JSONDecoder()") {
+            let response = try await HTTPClient.shared.execute(raw, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let envelope = try JSONDecoder().decode(GraphQLBenchmarkEnvelope.self, from: Data(bytes.readableBytesView))
+            precondition(envelope.data?.user?.publicRepos == 8)
+        },
+        LoadContender(name: "graphql.execute") {
+            let result = try await graphql.execute(query, as: GraphQLBenchmarkData.self)
+            precondition(result.data?.user?.publicRepos == 8)
+        },
+        // The same POST through PrismHTTP alone: what of the difference is PrismGraphQL's.
+        LoadContender(name: "PrismHTTP request(on:) POST") {
+            let envelope = try await adapter.request(on: plain)
+            precondition(envelope.data?.user?.publicRepos == 8)
+        },
+    ]
+    var results: [Result] = []
+    for concurrency in [1, 16, 64] {
+        let measured = try await loadRounds(
+            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
+        results += loadResults(
+            "GetUser query", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0.97,
+            cpu: 1.05, p99: 1.1)
+    }
+    return results
+    #else
+    return []
+    #endif
+}
+
+/// `--filter "stream"`: a 100 MB body read through `client.stream(_:)` against raw AsyncHTTPClient
+/// reading the same body, the server in its own process: throughput (bar: at least 0.97x) and
+/// CPU per byte (bar: at most 1.05x).
+func streamLoadBenchmarks() async throws -> [Result] {
+    #if AsyncHTTPClient && os(Linux)
+    guard selected("stream") else { return [] }
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let size = 100 << 20
+    let url = server.url("/large/\(size)")
+    let client = PrismNetworkAdapter(cache: nil)
+    let contenders = [
+        LoadContender(name: "raw AHC streaming") {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
+            var total = 0
+            for try await buffer in response.body { total += buffer.readableBytes }
+            precondition(total == size, "read \(total) bytes of \(size)")
+        },
+        LoadContender(name: "client.stream") {
+            let response = try await client.stream(PrismHTTPRequest(url: url))
+            var total = 0
+            for try await chunk in response.body { total += chunk.count }
+            precondition(total == size, "streamed \(total) bytes of \(size)")
+        },
+    ]
+    let measured = try await loadRounds(rounds: 7, total: 2, concurrency: 1, contenders)
+    return loadResults(
+        "100 MB body", concurrency: 1, contenders: contenders, rounds: measured, rate: 0.97, cpu: 1.05,
+        p99: .infinity)
+    #else
+    return []
+    #endif
+}
+
+/// `--filter "graphql pipeline"`: `graphql.execute` with no network (a transport that answers at
+/// once with the server's answer), against decoding the same answer with `JSONDecoder()`: what
+/// PrismGraphQL and PrismHTTP add to a query. Informational.
+func graphQLPipelineBenchmark() async throws -> [Result] {
+    guard let filter = benchmarkFilter, "graphql pipeline".contains(filter) else { return [] }
+    let server = try await PrismTestServer.start()
+    let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
+    let body = try PrismJSON.makeEncoder().encode(
+        GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    var post = PrismHTTPRequest(url: server.url("/graphql"), method: .post, body: body)
+    post.headers["Content-Type"] = "application/json"
+    post.headers["Accept"] = "application/json"
+    let answer = try await PrismNetworkAdapter(cache: nil).send(post).body
+    try await server.shutdown()
+    let graphql = PrismGraphQLClient(
+        endpointURL: server.url("/graphql"),
+        networkClient: PrismNetworkAdapter(transport: CannedTransport(body: answer), cache: nil), cache: nil)
+    let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+    let count = 20_000
+    var executed: [Double] = []
+    var decoded: [Double] = []
+    for _ in 0..<7 {
+        var start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try await graphql.execute(query, as: GraphQLBenchmarkData.self)) }
+        executed.append((ContinuousClock.now - start).nanoseconds / Double(count))
+        start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try JSONDecoder().decode(GraphQLBenchmarkEnvelope.self, from: answer)) }
+        decoded.append((ContinuousClock.now - start).nanoseconds / Double(count))
+    }
+    let (timing, baseline) = pairedTimings(executed, against: decoded)
+    return [
+        Result(
+            name: "graphql.execute through a transport that answers at once",
+            timing: timing, baselineName: "JSONDecoder() of the same answer", baseline: baseline, bar: .none)
+    ]
 }

@@ -62,10 +62,9 @@ func serverSentEventBenchmarks() -> [Result] {
     ]
 }
 
-/// `--filter "stream"`: a 100 MB body streamed through the client against raw AsyncHTTPClient
-/// streaming the same body (bar: at least 90% of its throughput), and Server-Sent Events parsed
-/// and delivered from a loopback stream against reading the same stream's bytes (bar: at least
-/// 100,000 events a second).
+/// `--filter "stream"`: Server-Sent Events parsed and delivered from a loopback stream against
+/// reading the same stream's bytes (bar: at least 100,000 events a second). The 100 MB body
+/// against raw AsyncHTTPClient is in LoadBenchmarks.swift.
 @MainActor
 func streamingNetworkBenchmarks() async throws -> [Result] {
     guard selected("stream") else { return [] }
@@ -73,35 +72,6 @@ func streamingNetworkBenchmarks() async throws -> [Result] {
     let server = try await PrismTestServer.start()
     defer { Task { try? await server.shutdown() } }
     let client = PrismNetworkAdapter(cache: nil)
-    let size = 100 << 20
-    let url = server.url("/large/\(size)")
-
-    #if AsyncHTTPClient && os(Linux)
-    let streamed: @Sendable () async throws -> Void = {
-        let response = try await client.stream(PrismHTTPRequest(url: url))
-        var total = 0
-        for try await chunk in response.body { total += chunk.count }
-        precondition(total == size, "streamed \(total) bytes of \(size)")
-    }
-    let raw: @Sendable () async throws -> Void = {
-        let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
-        var total = 0
-        for try await buffer in response.body { total += buffer.readableBytes }
-        precondition(total == size, "read \(total) bytes of \(size)")
-    }
-    let (candidate, baseline) = try await pairedRate(
-        rounds: 7, total: 8, concurrency: 1, candidate: streamed, baseline: raw)
-    results.append(
-        Result(
-            name: "client.stream(_:) 100 MB body",
-            timing: Timing(nanosecondsPerOperation: 1e9 / candidate),
-            baselineName: "raw AsyncHTTPClient streaming the same body",
-            baseline: Timing(nanosecondsPerOperation: 1e9 / baseline),
-            bar: .atMostRatio(1 / 0.90),
-            note: String(
-                format: "%.0f vs %.0f MB/s = %.0f%%", candidate * 100, baseline * 100, 100 * candidate / baseline)))
-    #endif
 
     // 100,000 events of about 50 bytes, one stream, read to its end through the client.
     let count = 100_000

@@ -50,13 +50,14 @@ let network =
     try await pipelineBenchmark() + clientLayerBenchmarks() + clientLoadBenchmarks() + networkBenchmarks()
     + uploadThroughputBenchmarks()
     + serverSentEventBenchmarks()
-    + streamingNetworkBenchmarks()
+    + streamLoadBenchmarks() + streamingNetworkBenchmarks()
 if !network.isEmpty {
     printReport("PrismHTTP and PrismCache", network)
     all += network
 }
 
-let graphQL = try await graphQLBenchmarks() + subscriptionBenchmarks()
+let graphQL =
+    try await graphQLPipelineBenchmark() + graphQLLoadBenchmarks() + graphQLBenchmarks() + subscriptionBenchmarks()
 if !graphQL.isEmpty {
     printReport("PrismGraphQL", graphQL)
     all += graphQL

@@ -17,6 +17,14 @@ enum FastJSON {
         return Data(bytes)
     }
 
+    /// `value` as a JSON object when it is a dictionary of plain members (`["login": login]`,
+    /// which Swift passes to the generic `variables:` initializer as one `Encodable` value); nil
+    /// for any other value, or a member that needs the encoder.
+    static func object(of value: any Encodable & Sendable) -> Data? {
+        guard let members = value as? [String: any Encodable & Sendable] else { return nil }
+        return object(members)
+    }
+
     private static func writeObject(_ members: [(String, Any)], into bytes: inout [UInt8]) -> Bool {
         guard members.allSatisfy({ isPlainKey($0.0) }) else { return false }
         bytes.append(UInt8(ascii: "{"))

@@ -52,16 +52,18 @@ struct GraphQLRequestBody: Encodable {
     /// the document and the operation name as JSON strings come from ``DocumentMemo`` (escaping
     /// a long document was most of the cost of a body), the variables are encoded each time.
     func encoded(url: URL) throws(PrismGraphQLError) -> Data {
-        var body = Data()
+        // Bytes first, one Data at the end: appending to a Data piece by piece costs more.
+        var body: [UInt8] = []
         body.reserveCapacity((query?.utf8.count ?? 0) + 128)
         var first = true
         func member(_ name: StaticString, _ value: Data) {
-            body.append(contentsOf: first ? Self.openBrace : Self.comma)
+            body.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
-            body.append(contentsOf: Self.quote)
+            body.append(UInt8(ascii: "\""))
             name.withUTF8Buffer { body.append(contentsOf: $0) }
-            body.append(contentsOf: Self.quoteColon)
-            body.append(value)
+            body.append(UInt8(ascii: "\""))
+            body.append(UInt8(ascii: ":"))
+            body.append(contentsOf: value)
         }
         // Sorted keys: extensions, operationName, query, variables.
         if let persistedQueryHash {
@@ -78,18 +80,16 @@ struct GraphQLRequestBody: Encodable {
                 member("variables", try json(of: EncodableMembers(members), url: url))
             }
         case .value(let value):
-            member("variables", try json(of: AnyEncodable(value), url: url))
+            if let fast = FastJSON.object(of: value) {
+                member("variables", fast)
+            } else {
+                member("variables", try json(of: AnyEncodable(value), url: url))
+            }
         }
-        body.append(contentsOf: first ? Self.emptyObject : Self.closeBrace)
-        return body
+        if first { body.append(UInt8(ascii: "{")) }
+        body.append(UInt8(ascii: "}"))
+        return Data(body)
     }
-
-    private static let openBrace = Array("{".utf8)
-    private static let closeBrace = Array("}".utf8)
-    private static let emptyObject = Array("{}".utf8)
-    private static let comma = Array(",".utf8)
-    private static let quote = Array("\"".utf8)
-    private static let quoteColon = Array("\":".utf8)
 
     /// `text` as a JSON string, from the memo.
     private func memoized(_ text: String, url: URL) throws(PrismGraphQLError) -> Data {

@@ -56,7 +56,7 @@ enum GraphQLResponseDecoding {
     ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
         let decoded: Wrapper
         do {
-            decoded = try decoder(for: T.self).decode(Wrapper.self, from: body)
+            decoded = try PrismJSON.decoder(decoder(for: T.self), for: body).decode(Wrapper.self, from: body)
         } catch {
             throw PrismGraphQLError(
                 code: .invalidResponse,

@@ -69,7 +69,7 @@ public enum PrismJSON {
 
     /// ``sharedDecoder`` without the key conversion: what it amounts to for a body with no key
     /// to convert.
-    private static let sharedPlainDecoder: JSONDecoder = {
+    fileprivate static let sharedPlainDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
@@ -83,11 +83,8 @@ public enum PrismJSON {
     /// without the conversion, which would call a closure for every key of every object: a type
     /// whose JSON needs no conversion costs what `JSONDecoder` costs.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, with decoder: JSONDecoder) throws -> T {
-        if decoder === sharedDecoder, !mayHaveUnderscore(data) {
-            return try sharedPlainDecoder.decode(type, from: data)
-        }
         do {
-            return try decoder.decode(type, from: data)
+            return try self.decoder(decoder, for: data).decode(type, from: data)
         } catch DecodingError.keyNotFound(let key, let context) {
             do {
                 return try sharedLowercaseAcronymDecoder.decode(type, from: data)
@@ -99,6 +96,13 @@ public enum PrismJSON {
 }
 
 extension PrismJSON {
+    /// The decoder that decodes `data` as `decoder` would: ``sharedDecoder``'s twin without the
+    /// key conversion when `decoder` is ``sharedDecoder`` and `data` has no underscore (no key to
+    /// convert), else `decoder`.
+    @_spi(PrismInternals) public static func decoder(_ decoder: JSONDecoder, for data: Data) -> JSONDecoder {
+        decoder === sharedDecoder && !mayHaveUnderscore(data) ? sharedPlainDecoder : decoder
+    }
+
     /// Whether `data` holds an underscore, as a byte or as a JSON escape (`\u005f`).
     static func mayHaveUnderscore(_ data: Data) -> Bool {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
@@ -150,7 +154,9 @@ struct SnakeCaseKey: CodingKey {
     private static let pluralAcronyms = ["ids": "IDs", "urls": "URLs"]
 
     static func camelCase(_ key: String, acronyms: Bool) -> String {
-        guard key.contains("_") else { return key }
+        // The UTF-8 view: `contains("_")` would be Foundation's substring search, through NSString
+        // on Linux, for every key of every object.
+        guard key.utf8.contains(UInt8(ascii: "_")) else { return key }
         // Keep leading and trailing underscores, as JSONDecoder's own strategy does.
         let leading = key.prefix { $0 == "_" }
         let trailing = key.reversed().prefix { $0 == "_" }

@@ -40,6 +40,18 @@ struct GraphQLBenchmarkRequest: PrismNetworkRequest {
     let endpoint: GraphQLBenchmarkEndpoint
 }
 
+/// The benchmarked operation: `GetUser(login: "octocat")`.
+enum GraphQLBenchmarkOperation {
+    static let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
+    static let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+
+    /// The bytes PrismGraphQLClient sends for it.
+    static func body() throws -> Data {
+        try PrismJSON.makeEncoder().encode(
+            GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    }
+}
+
 /// The body PrismGraphQLClient sends for the benchmarked query (keys sorted, as it writes them).
 struct GraphQLBenchmarkBody: Encodable {
     var operationName: String
@@ -56,12 +68,10 @@ func graphQLBenchmarks() async throws -> [Result] {
     let server = try await PrismTestServer.start()
     defer { Task { try? await server.shutdown() } }
 
-    let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
-    let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+    let query = GraphQLBenchmarkOperation.query
     let adapter = PrismNetworkAdapter(cache: nil)
     let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: adapter, cache: nil)
-    let body = try PrismJSON.makeEncoder().encode(
-        GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    let body = try GraphQLBenchmarkOperation.body()
     let plain = GraphQLBenchmarkRequest(endpoint: GraphQLBenchmarkEndpoint(port: server.port, payload: body))
 
     // Both must send the same bytes and get the same answer, or the comparison means nothing.

@@ -153,6 +153,26 @@ func loadResults(
     return results
 }
 
+/// ``loadRounds(rounds:total:concurrency:_:)`` at each of `concurrencies` (1,000 requests a
+/// round at concurrency 1, 2,000 above), reported by ``loadResults``.
+func compareUnderLoad(
+    _ label: String,
+    concurrencies: [Int],
+    _ contenders: [LoadContender],
+    rate: Double,
+    cpu: Double,
+    p99: Double
+) async throws -> [Result] {
+    var results: [Result] = []
+    for concurrency in concurrencies {
+        let measured = try await loadRounds(
+            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
+        results += loadResults(
+            label, concurrency: concurrency, contenders: contenders, rounds: measured, rate: rate, cpu: cpu, p99: p99)
+    }
+    return results
+}
+
 /// The 1 KB JSON GET at concurrency 1, 16 and 64: raw AsyncHTTPClient with Foundation's
 /// `JSONDecoder` at its defaults (what a user writes), against `request(on:)` with no cache and
 /// with a cache that misses. Bars: at least 0.97x the baseline's requests per second, at most
@@ -176,14 +196,8 @@ func clientLoadBenchmarks() async throws -> [Result] {
         LoadContender(name: "request(on:), no cache") { _ = try await uncached.request(on: request) },
         LoadContender(name: "request(on:), cache miss") { _ = try await missing.request(on: request) },
     ]
-    var results: [Result] = []
-    for concurrency in [1, 16, 64] {
-        let measured = try await loadRounds(
-            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
-        results += loadResults(
-            "1 KB JSON GET", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0.97, cpu: 1.05,
-            p99: 1.1)
-    }
+    let results = try await compareUnderLoad(
+        "1 KB JSON GET", concurrencies: [1, 16, 64], contenders, rate: 0.97, cpu: 1.05, p99: 1.1)
     // A miss every time: the server sends nothing that lets a response be stored.
     guard await cache.count == 0 else {
         throw BenchmarkError("the cache-miss contender hit its cache: /json/1024 was stored")
@@ -303,15 +317,8 @@ func clientLayerBenchmarks() async throws -> [Result] {
         LoadContender(name: "client.send") { _ = try await client.send(plain) },
         LoadContender(name: "request(on:)") { _ = try await client.request(on: request) },
     ]
-    var results: [Result] = []
-    for concurrency in [1, 16] {
-        let measured = try await loadRounds(
-            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
-        results += loadResults(
-            "1 KB GET", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0, cpu: .infinity,
-            p99: .infinity)
-    }
-    return results
+    return try await compareUnderLoad(
+        "1 KB GET", concurrencies: [1, 16], contenders, rate: 0, cpu: .infinity, p99: .infinity)
     #else
     return []
     #endif
@@ -326,12 +333,10 @@ func graphQLLoadBenchmarks() async throws -> [Result] {
     guard selected("graphql") else { return [] }
     let server = try TestServerProcess()
     defer { server.stop() }
-    let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
-    let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+    let query = GraphQLBenchmarkOperation.query
     let adapter = PrismNetworkAdapter(cache: nil)
     let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: adapter, cache: nil)
-    let body = try PrismJSON.makeEncoder().encode(
-        GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    let body = try GraphQLBenchmarkOperation.body()
     let plain = GraphQLBenchmarkRequest(
         endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
     var post = HTTPClientRequest(url: server.url("/graphql").absoluteString)
@@ -357,15 +362,8 @@ func graphQLLoadBenchmarks() async throws -> [Result] {
             precondition(envelope.data?.user?.publicRepos == 8)
         },
     ]
-    var results: [Result] = []
-    for concurrency in [1, 16, 64] {
-        let measured = try await loadRounds(
-            rounds: 11, total: concurrency == 1 ? 1_000 : 2_000, concurrency: concurrency, contenders)
-        results += loadResults(
-            "GetUser query", concurrency: concurrency, contenders: contenders, rounds: measured, rate: 0.97,
-            cpu: 1.05, p99: 1.1)
-    }
-    return results
+    return try await compareUnderLoad(
+        "GetUser query", concurrencies: [1, 16, 64], contenders, rate: 0.97, cpu: 1.05, p99: 1.1)
     #else
     return []
     #endif
@@ -397,7 +395,7 @@ func streamLoadBenchmarks() async throws -> [Result] {
             precondition(total == size, "streamed \(total) bytes of \(size)")
         },
     ]
-    let measured = try await loadRounds(rounds: 7, total: 2, concurrency: 1, contenders)
+    let measured = try await loadRounds(rounds: 15, total: 2, concurrency: 1, contenders)
     return loadResults(
         "100 MB body", concurrency: 1, contenders: contenders, rounds: measured, rate: 0.97, cpu: 1.05,
         p99: .infinity)
@@ -412,9 +410,7 @@ func streamLoadBenchmarks() async throws -> [Result] {
 func graphQLPipelineBenchmark() async throws -> [Result] {
     guard let filter = benchmarkFilter, "graphql pipeline".contains(filter) else { return [] }
     let server = try await PrismTestServer.start()
-    let document = "query GetUser($login: String!) { user(login: $login) { login name publicRepos } }"
-    let body = try PrismJSON.makeEncoder().encode(
-        GraphQLBenchmarkBody(operationName: "GetUser", query: document, variables: ["login": "octocat"]))
+    let body = try GraphQLBenchmarkOperation.body()
     var post = PrismHTTPRequest(url: server.url("/graphql"), method: .post, body: body)
     post.headers["Content-Type"] = "application/json"
     post.headers["Accept"] = "application/json"
@@ -423,7 +419,7 @@ func graphQLPipelineBenchmark() async throws -> [Result] {
     let graphql = PrismGraphQLClient(
         endpointURL: server.url("/graphql"),
         networkClient: PrismNetworkAdapter(transport: CannedTransport(body: answer), cache: nil), cache: nil)
-    let query = PrismGraphQLQuery(query: document, variables: ["login": "octocat"], operationName: "GetUser")
+    let query = GraphQLBenchmarkOperation.query
     let count = 20_000
     var executed: [Double] = []
     var decoded: [Double] = []

@@ -21,8 +21,34 @@ enum FastJSON {
     /// which Swift passes to the generic `variables:` initializer as one `Encodable` value); nil
     /// for any other value, or a member that needs the encoder.
     static func object(of value: any Encodable & Sendable) -> Data? {
+        // The usual dictionaries by their own type: a cast to `[String: any Encodable & Sendable]`
+        // builds a new dictionary, which costs more than writing the JSON.
+        if let strings = value as? [String: String] {
+            return plainObject(strings) { text, bytes in writeString(text, into: &bytes) }
+        }
+        if let numbers = value as? [String: Int] {
+            return plainObject(numbers) { number, bytes in bytes.append(contentsOf: String(number).utf8) }
+        }
         guard let members = value as? [String: any Encodable & Sendable] else { return nil }
         return object(members)
+    }
+
+    /// `members` as a JSON object, each value written by `write`; nil when there are none or a
+    /// key is not plain.
+    private static func plainObject<Value>(
+        _ members: [String: Value], write: (Value, inout [UInt8]) -> Void
+    ) -> Data? {
+        guard !members.isEmpty, members.keys.allSatisfy(isPlainKey) else { return nil }
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(64)
+        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(member.key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            write(member.value, &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return Data(bytes)
     }
 
     private static func writeObject(_ members: [(String, Any)], into bytes: inout [UInt8]) -> Bool {

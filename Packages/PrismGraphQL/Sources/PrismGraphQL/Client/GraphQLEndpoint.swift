@@ -11,6 +11,10 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
         let path: String
         let queryItems: [URLQueryItem]?
         let headers: [String: String]
+        /// The POST every operation sends, its body left out: built (and its URL and headers
+        /// checked) once, when the client is made. Nil when it cannot be built: each operation
+        /// then builds its own and fails with the reason.
+        private(set) var post: PrismHTTPRequest?
 
         /// The parts of `url`, sent with `additionalHeaders` and the GraphQL-over-HTTP headers,
         /// or nil when `url` is not an absolute `http` or `https` URL with a host.
@@ -36,6 +40,7 @@ struct GraphQLEndpoint: PrismNetworkEndpoint {
             headers = headers.filter { $0.key.lowercased() != "content-type" }
             headers["Content-Type"] = "application/json"
             self.headers = headers
+            post = try? GraphQLEndpoint(template: self, payload: Data()).makeHTTPRequest()
         }
     }
 

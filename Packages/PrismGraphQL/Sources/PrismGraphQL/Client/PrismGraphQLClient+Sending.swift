@@ -193,13 +193,25 @@ extension PrismGraphQLClient {
         _ body: GraphQLRequestBody, _ query: PrismGraphQLQuery, template: GraphQLEndpoint.Template,
         options: PrismRequestOptions
     ) async throws -> PrismPreparedRequest {
-        let endpoint =
-            switch method(of: query) {
-            case .post: GraphQLEndpoint(template: template, payload: try body.encoded(url: endpointURL))
-            case .get: GraphQLEndpoint(template: template, operationItems: try body.queryItems(url: endpointURL))
-            }
         do {
-            return try await networkClient.prepare(try endpoint.makeHTTPRequest(), options: options)
+            switch method(of: query) {
+            case .post:
+                let payload = try body.encoded(url: endpointURL)
+                // The POST the template built once, with this operation's body: its URL and
+                // headers are checked again, once, by prepare.
+                if var post = template.post {
+                    post.body = payload
+                    return try await networkClient.prepare(post, options: options)
+                }
+                return try await networkClient.prepare(
+                    try GraphQLEndpoint(template: template, payload: payload).makeHTTPRequest(), options: options)
+            case .get:
+                let endpoint = GraphQLEndpoint(
+                    template: template, operationItems: try body.queryItems(url: endpointURL))
+                return try await networkClient.prepare(try endpoint.makeHTTPRequest(), options: options)
+            }
+        } catch let error as PrismGraphQLError {
+            throw error
         } catch {
             throw translated(error, query: query)
         }

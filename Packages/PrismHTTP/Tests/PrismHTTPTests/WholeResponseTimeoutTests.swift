@@ -102,6 +102,25 @@ struct WholeResponseTimeoutTests {
         }
     }
 
+    @Test(
+        "a request cancelled while its body stalls ends at once, and loses its connection",
+        arguments: TransportKind.allCases)
+    func cancelledDuringBody(transport: TransportKind) async throws {
+        try await withClient(transport) { (server, client) async throws in
+            // The deadline is five minutes away: only the cancellation can end the request. It is
+            // cancelled once the server has sent the head and the first 100 bytes of the body.
+            let request = Task {
+                try await client.send(
+                    PrismHTTPRequest(url: server.url("/hostile/stall?sent=100&ms=60000"), timeout: .seconds(300)))
+            }
+            try await eventually { server.bodyBytesSent("/hostile/stall") == 100 }
+            request.cancel()
+            let result = await request.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+        }
+    }
+
     @Test("after a timed-out body the transport still serves the next request", arguments: TransportKind.allCases)
     func transportRecovers(transport: TransportKind) async throws {
         try await withClient(transport) { (server, client) async throws in

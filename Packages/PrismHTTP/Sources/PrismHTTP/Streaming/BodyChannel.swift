@@ -6,7 +6,8 @@ import PrismSupport
 ///
 /// | event | what happens |
 /// |---|---|
-/// | the transport receives a chunk (`send`, `offer`) | queued for the reader, who is woken if waiting; `send` waits while `highWater` bytes (64 KB) are queued (back-pressure) |
+/// | the transport receives a chunk (`send`, `offer`, `offerPausing`) | queued for the reader, who is woken if waiting; `send` waits while `highWater` bytes (64 KB) are queued (back-pressure); a transport that cannot wait is told to suspend instead (`offerPausing`, see ``TransferPause``) |
+/// | the reader takes the queue below `highWater` | the waiting `send` goes on, or the suspended transport is resumed (`onDrain`) |
 /// | the reader asks (`next`) | the oldest chunk; else it waits; after the end, nil or the error, once every chunk is read |
 /// | the body ends (`finish`) | the reader gets the queued chunks, then the end |
 /// | the reader leaves (`cancel`: its loop ended early, its task was cancelled, the stream was dropped unread) | the queue is dropped and `onCancel` closes the connection, at once |
@@ -26,17 +27,20 @@ final class BodyChannel: Sendable {
         var writer: CheckedContinuation<Bool, Never>?
         var onCancel: (@Sendable () -> Void)?
         var onDrain: (@Sendable () -> Void)?
+        /// Whether a transport that cannot wait (`offerPausing`) is suspended.
+        var pause = TransferPause()
         /// When the last chunk arrived (or the queue last had room), on ``BodyChannel/clock``.
         var lastArrival: Duration
         var watchdog: Task<Void, Never>?
 
-        /// What wakes the transport now that the queue has room: the waiting `send`, or `onDrain`.
+        /// What wakes the transport now that the queue is below its high water: the waiting
+        /// `send`, or `onDrain` when the transport was suspended (and the suspend carried out).
         mutating func resumeWriter() -> (@Sendable () -> Void)? {
             if let writer {
                 self.writer = nil
                 return { writer.resume(returning: true) }
             }
-            return onDrain
+            return pause.drained() == .resume ? onDrain : nil
         }
     }
 
@@ -75,8 +79,8 @@ final class BodyChannel: Sendable {
         if runNow { action() }
     }
 
-    /// What resumes a transport that `offer` asked to pause, once the reader has drained the
-    /// queue below `highWater`.
+    /// What resumes a transport that `offerPausing` suspended, once the suspend was carried out
+    /// and the reader has drained the queue below `highWater`.
     func setOnDrain(_ action: @escaping @Sendable () -> Void) {
         state.withLock { $0.onDrain = action }
     }
@@ -95,11 +99,29 @@ final class BodyChannel: Sendable {
         }
     }
 
-    /// Queues `chunk` without waiting; true when the queue is now at or past `highWater` (the
-    /// transport should pause until `onDrain`), false otherwise. A chunk offered after the
-    /// reader left is dropped.
+    /// Queues `chunk` without waiting; true when the queue is now at or past `highWater`, false
+    /// otherwise. A chunk offered after the reader left is dropped.
     @discardableResult
     func offer(_ chunk: Data) -> Bool {
+        offer(chunk, pausing: false)
+    }
+
+    /// Queues `chunk` for a transport that cannot wait; true when it must suspend now (the queue
+    /// reached `highWater` and it is not suspended or suspending already). Once suspended, it
+    /// calls ``suspendDone()``; `onDrain` resumes it when the reader has made room.
+    func offerPausing(_ chunk: Data) -> Bool {
+        offer(chunk, pausing: true)
+    }
+
+    /// The suspend that ``offerPausing(_:)`` asked for was carried out; true when the transport
+    /// must resume at once, because the reader drained the queue meanwhile.
+    func suspendDone() -> Bool {
+        state.withLock { state in
+            state.pause.suspendDone(queueFull: state.queuedBytes >= highWater) == .resume
+        }
+    }
+
+    private func offer(_ chunk: Data, pausing: Bool) -> Bool {
         let (waiting, full) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
             guard !state.cancelled, !state.ended else { return (nil, false) }
             state.lastArrival = clock.now()
@@ -109,7 +131,9 @@ final class BodyChannel: Sendable {
             }
             state.chunks.append(chunk)
             state.queuedBytes += chunk.count
-            return (nil, state.queuedBytes >= highWater)
+            let full = state.queuedBytes >= highWater
+            guard pausing else { return (nil, full) }
+            return (nil, full && state.pause.filled() == .suspend)
         }
         waiting?.resume(returning: chunk)
         return full
@@ -121,6 +145,7 @@ final class BodyChannel: Sendable {
             guard !state.ended, !state.cancelled else { return nil }
             state.ended = true
             state.failure = error
+            state.pause.end()
             state.watchdog?.cancel()
             defer { state.reader = nil }
             return state.reader
@@ -223,7 +248,10 @@ final class BodyChannel: Sendable {
                     state.chunks.removeAll(keepingCapacity: true)
                     state.head = 0
                 }
-                return (.chunk(chunk), wasFull && state.queuedBytes < highWater ? state.resumeWriter() : nil)
+                // Below the high water: a waiting `send` goes on; a suspended transport resumes if
+                // its suspend was carried out (else its own check after suspending resumes it).
+                let wake = state.queuedBytes < highWater && (wasFull || state.pause.phase == .suspended)
+                return (.chunk(chunk), wake ? state.resumeWriter() : nil)
             }
             if state.ended { return (state.failure.map { .failed($0) } ?? .end, nil) }
             if let waiting { state.reader = waiting }
@@ -242,6 +270,7 @@ final class BodyChannel: Sendable {
             in
             guard !state.cancelled else { return (nil, nil, nil) }
             state.cancelled = true
+            state.pause.end()
             state.chunks = []
             state.head = 0
             state.queuedBytes = 0

@@ -120,14 +120,17 @@ final class StreamTaskDelegate: TaskDelegate, @unchecked Sendable {
     }
 
     override func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let full = channel.offer(data)
         #if !canImport(FoundationNetworking)
-        if full { dataTask.suspend() }
+        // Suspended once per pause, resumed only after the suspend (TransferPause): a resume that
+        // overtook it would do nothing, and the task would stay suspended for good.
+        guard channel.offerPausing(data) else { return }
+        dataTask.suspend()
+        if channel.suspendDone() { dataTask.resume() }
         #else
         // swift-corelibs-foundation cannot pause a transfer: suspending a task stops libcurl's
         // transfer, and the data already read then traps in its state machine. The queue grows
         // instead; on Linux, AsyncHTTPClient (the default there) streams with back-pressure.
-        _ = full
+        channel.offer(data)
         #endif
     }
 

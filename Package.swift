@@ -344,11 +344,14 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
-                // On iOS, tvOS, watchOS and visionOS the subscription socket opens through Network.framework,
-                // which brings up the cellular radio and honours VPN On Demand.
+                // On iOS, tvOS and visionOS the subscription socket opens through Network.framework, which
+                // brings up the cellular radio and honours VPN On Demand. Mac Catalyst is named apart:
+                // `os(iOS)` is true there, and the `.iOS` condition may not cover it. watchOS has no
+                // subscription socket (Apple's TN3135).
                 .product(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
-                    condition: .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS], traits: ["WebSocketSubscriptions"])),
+                    condition: .when(
+                        platforms: [.iOS, .macCatalyst, .tvOS, .visionOS], traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
         ),

@@ -70,7 +70,8 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// server. Other subscriptions on the socket go on.
         public static let consumerTooSlow = Code("consumerTooSlow")
         /// This build of PrismGraphQL has no WebSocket client: Prism was added without its
-        /// `WebSocketSubscriptions` package trait (on by default; off with `traits: []`). Every
+        /// `WebSocketSubscriptions` package trait (on by default; off with `traits: []`), or it runs
+        /// on watchOS, where an ordinary app may not open a socket (Apple's TN3135). Every
         /// subscription ends with it at once; queries and mutations are not affected.
         public static let subscriptionsUnavailable = Code("subscriptionsUnavailable")
 

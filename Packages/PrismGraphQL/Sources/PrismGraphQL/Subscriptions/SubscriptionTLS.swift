@@ -1,4 +1,4 @@
-#if WebSocketSubscriptions
+#if WebSocketSubscriptions && !os(watchOS)
 import Foundation
 import NIOCore
 import NIOSSL

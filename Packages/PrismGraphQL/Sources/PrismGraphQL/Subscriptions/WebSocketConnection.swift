@@ -1,4 +1,4 @@
-#if WebSocketSubscriptions
+#if WebSocketSubscriptions && !os(watchOS)
 import Foundation
 import PrismSupport
 import NIOCore
@@ -8,7 +8,7 @@ import NIOSSL
 import NIOWebSocket
 @_spi(PrismInternals) import PrismHTTP
 
-#if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+#if os(iOS) || os(tvOS) || os(visionOS)
 import NIOTransportServices
 #endif
 
@@ -20,13 +20,14 @@ import NIOTransportServices
 /// the wait for the upgrade's answer at once. A server that accepts the connection and never
 /// answers the upgrade cannot hold it.
 enum WebSocketConnection {
-    /// Opens a TCP connection the platform's way: on iOS, tvOS, watchOS and visionOS through
-    /// Network.framework (NIOTransportServices), which brings up the cellular radio and honours
-    /// VPN On Demand as BSD sockets do not; elsewhere with SwiftNIO's POSIX sockets.
+    /// Opens a TCP connection the platform's way: on iOS (Mac Catalyst included), tvOS and
+    /// visionOS through Network.framework (NIOTransportServices), which brings up the cellular
+    /// radio and honours VPN On Demand as BSD sockets do not; elsewhere with SwiftNIO's POSIX
+    /// sockets. (watchOS has no subscription socket: see SubscriptionSocket+Unavailable.swift.)
     private static func connectTCP<Output: Sendable>(
         host: String, port: Int, channelInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Output>
     ) async throws -> Output {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #if os(iOS) || os(tvOS) || os(visionOS)
         try await NIOTSConnectionBootstrap(group: NIOTSEventLoopGroup.singleton)
             .connect(host: host, port: port, channelInitializer: channelInitializer)
         #else

@@ -167,3 +167,11 @@ func serverKeychain() -> PrismKeychainPersistence {
     PrismKeychainPersistence(service: "com.example.myapp", application: "com.example.my-server")
 }
 // snippet.end
+
+// snippet.keychain-unsigned-tool
+func unsignedToolKeychain() -> PrismKeychainPersistence {
+    // An unsigned command-line tool on macOS: the login keychain, where Prism 0.1 saved. Other
+    // platforms ignore the choice.
+    PrismKeychainPersistence(service: "my-tool", macOSKeychain: .fileBased)
+}
+// snippet.end

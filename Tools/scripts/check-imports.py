@@ -27,7 +27,7 @@ SYSTEM = {
     "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
     "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin", "WinSDK", "Android", "Bionic", "Security", "SwiftUI",
     "Observation", "Synchronization", "Testing", "XCTest", "os", "CryptoKit", "Network", "Combine", "UIKit",
-    "AppKit", "_Concurrency", "Distributed", "RegexBuilder", "_StringProcessing", "CoreFoundation",
+    "AppKit", "_Concurrency", "Distributed", "RegexBuilder", "_StringProcessing", "CoreFoundation", "LocalAuthentication",
 }
 # Products whose modules are not (only) the product's name.
 PRODUCT_MODULES = {

@@ -30,6 +30,16 @@ struct KeychainPersistenceTests {
         try expectClearing("auth_credentials", of: Credentials.self, in: persistence)
     }
 
+    @Test("macOS's choice of keychain changes nothing elsewhere: either choice reads what the other saved")
+    func macOSKeychainElsewhere() throws {
+        let service = service()
+        let fileBased = PrismKeychainPersistence(service: service, macOSKeychain: .fileBased)
+        try fileBased.save(Credentials(token: "saved as fileBased"), key: "auth")
+        let dataProtection = PrismKeychainPersistence(service: service, macOSKeychain: .dataProtection)
+        #expect(try dataProtection.load(key: "auth") == Credentials(token: "saved as fileBased"))
+        try expectClearing("auth", of: Credentials.self, in: dataProtection)
+    }
+
     @Test("a key that was never saved loads as nil")
     func missing() throws {
         let loaded: Credentials? = try PrismKeychainPersistence(service: service()).load(key: "nothing")

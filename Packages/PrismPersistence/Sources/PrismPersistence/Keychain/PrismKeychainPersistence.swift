@@ -26,7 +26,9 @@ typealias KeychainStore = UnavailableKeychainStore
 /// A generic password of the Security framework's keychain. A save updates the existing item in
 /// one call (`SecItemUpdate`) and adds one only when there is none, so there is never a moment
 /// without the secret. Items are readable after the first unlock of the device. The keychain
-/// keeps apps apart by their identity (access groups); ``application`` is not stored.
+/// keeps apps apart by their identity (access groups); ``application`` is not stored. On macOS
+/// the items live in the data protection keychain, which needs a signed app; an unsigned
+/// command-line tool passes `macOSKeychain: .fileBased` (``MacOSKeychain``).
 ///
 /// ## Linux
 /// A secret of the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through libsecret,
@@ -81,6 +83,23 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
         case ignore
     }
 
+    /// Which of macOS's two keychains holds the items; other platforms have one, and ignore it.
+    public enum MacOSKeychain: Sendable {
+        /// The data protection keychain, the default and the one Apple recommends: items belong
+        /// to the app's identity (so a new build reads them without a prompt) and are readable
+        /// after the first unlock. It serves only a signed program with an application
+        /// identifier; anything else gets ``PrismPersistenceError/Code-swift.struct/keychainUnavailable``
+        /// (`errSecMissingEntitlement`, -34018). An item Prism 0.1 saved in the login keychain is
+        /// moved over when it is first loaded; looking for it never shows a prompt.
+        case dataProtection
+        /// The legacy file-based login keychain, where Prism 0.1 saved: for a command-line tool
+        /// that runs unsigned, and the way such a tool keeps reading what it saved before. Items
+        /// belong to the program's code signature, so a rebuilt tool meets an access prompt (or,
+        /// with no one to answer it, ``PrismPersistenceError/Code-swift.struct/keychainLocked``),
+        /// as does a locked login keychain.
+        case fileBased
+    }
+
     /// The service name the values are stored under.
     public let service: String
 
@@ -99,10 +118,14 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
     ///   - sharedItems: On Linux, whether a load adopts an item an earlier version saved for
     ///     every application (``SharedItems/adopt``) or ignores it (``SharedItems/ignore``, the
     ///     default).
+    ///   - macOSKeychain: On macOS, the data protection keychain (``MacOSKeychain/dataProtection``,
+    ///     the default) or, for an unsigned command-line tool, the login keychain
+    ///     (``MacOSKeychain/fileBased``).
     public init(
         service: String = PrismKeychainPersistence.defaultService,
         application: String = PrismKeychainPersistence.defaultApplication,
-        sharedItems: SharedItems = .ignore
+        sharedItems: SharedItems = .ignore,
+        macOSKeychain: MacOSKeychain = .dataProtection
     ) {
         precondition(!service.isEmpty, "PrismKeychainPersistence: the service name must not be empty.")
         precondition(!application.isEmpty, "PrismKeychainPersistence: the application must not be empty.")
@@ -111,6 +134,8 @@ public struct PrismKeychainPersistence: PrismPersistenceStrategy {
         #if !canImport(Security) && (canImport(Glibc) || canImport(Musl))
         self.store = SecretServiceStore(
             service: service, namespace: .application(application), adoptsSharedItems: sharedItems == .adopt)
+        #elseif canImport(Security)
+        self.store = KeychainStore(service: service, fileBased: macOSKeychain == .fileBased)
         #else
         self.store = KeychainStore(service: service)
         #endif

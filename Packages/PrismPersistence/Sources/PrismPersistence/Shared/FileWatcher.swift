@@ -7,12 +7,14 @@ import PrismSupport
 ///
 /// | Platform | How | Which files |
 /// | --- | --- | --- |
-/// | Linux | one `inotify` instance per process, read by one thread; a watch per folder (`IN_CLOSE_WRITE`, `IN_MOVED_TO`) | the file named, exactly |
-/// | Apple platforms | a dispatch source per watch on the folder (`.write`: an entry added, removed or renamed) | any file of the folder (the caller looks) |
+/// | Linux | one `inotify` instance per process, read by one thread; a watch per folder (`IN_CLOSE_WRITE`, `IN_MOVED_TO`) | the file named, exactly: replaced, or written in place |
+/// | Apple platforms | one dispatch source per folder, shared by its watches (`.write`: an entry added, removed or renamed) | the files whose identity (inode, size, modification time) changed: replaced or removed; a file written in place only once an entry of its folder changes |
 ///
-/// Both see the atomic saves of `PrismDiskPersistence` (a rename into the folder) and files
-/// written in place. The folder is created if it is missing, so that a file saved later is
-/// seen (mode 0700, as the store makes it). A watch ends when its `FileWatch` is released.
+/// Both see the atomic saves of `PrismDiskPersistence` (a rename into the folder), which is how
+/// Prism writes. A folder's vnode source cannot see a file rewritten in place (its entries stay as
+/// they were); seeing that would take a source per file, reopened at every save. The folder is
+/// created if it is missing, so that a file saved later is seen (mode 0700, as the store makes
+/// it). A watch ends when its `FileWatch` is released.
 enum FileWatcher {
     /// Calls `onChange` (on a thread of the watcher's) after `name` in `folder` is written or
     /// replaced; nil if the folder cannot be watched (it cannot be created or opened, or the
@@ -24,7 +26,7 @@ enum FileWatcher {
         #if os(Linux)
         return InotifyWatcher.shared?.add(folder: folder, name: name, onChange: onChange)
         #elseif canImport(Darwin)
-        return DispatchSourceWatch(folder: folder, onChange: onChange)
+        return FolderSources.shared.add(folder: folder, name: name, onChange: onChange)
         #else
         return nil
         #endif
@@ -33,6 +35,19 @@ enum FileWatcher {
 
 /// A watch of `FileWatcher`'s: ends when released.
 protocol FileWatch: AnyObject, Sendable {}
+
+/// A watch that ends by calling `end` when released.
+private final class EndingWatch: FileWatch {
+    private let end: @Sendable () -> Void
+
+    init(end: @escaping @Sendable () -> Void) {
+        self.end = end
+    }
+
+    deinit {
+        end()
+    }
+}
 
 #if os(Linux)
 import Glibc
@@ -66,7 +81,7 @@ private final class InotifyWatcher: Sendable {
             let number = watches.next
             watches.next += 1
             watches.byWatch[watch, default: [:]][number] = Subscriber(name: name, onChange: onChange)
-            return InotifySubscription(watcher: self, watch: watch, number: number)
+            return EndingWatch { [self] in remove(watch: watch, number: number) }
         }
     }
 
@@ -125,41 +140,104 @@ private final class InotifyWatcher: Sendable {
     }
 }
 
-private final class InotifySubscription: FileWatch {
-    let watcher: InotifyWatcher
-    let watch: Int32
-    let number: UInt64
+#elseif canImport(Darwin)
 
-    init(watcher: InotifyWatcher, watch: Int32, number: UInt64) {
-        self.watcher = watcher
-        self.watch = watch
-        self.number = number
+/// The process's dispatch sources, one per folder that somebody watches. A folder's source fires
+/// when an entry is added, removed or renamed, and cannot say which: each watch keeps its file's
+/// identity as last seen, and only the watches whose file changed are called.
+private final class FolderSources: Sendable {
+    static let shared = FolderSources()
+
+    private struct Subscriber {
+        let path: String
+        var seen: FileIdentity?
+        let onChange: @Sendable () -> Void
     }
 
-    deinit {
-        watcher.remove(watch: watch, number: number)
+    private struct Folder {
+        let source: any DispatchSourceFileSystemObject
+        var subscribers: [UInt64: Subscriber] = [:]
+    }
+
+    /// The folders watched, by path, with their subscribers by subscription number.
+    private let folders = PrismLocked<(next: UInt64, byPath: [String: Folder])>((0, [:]))
+
+    func add(folder: String, name: String, onChange: @escaping @Sendable () -> Void) -> FileWatch? {
+        let folder = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.path
+        let path = (folder as NSString).appendingPathComponent(name)
+        return folders.withLock { folders -> FileWatch? in
+            if folders.byPath[folder] == nil {
+                guard let source = openSource(folder) else { return nil }
+                folders.byPath[folder] = Folder(source: source)
+            }
+            let number = folders.next
+            folders.next += 1
+            folders.byPath[folder]?.subscribers[number] = Subscriber(
+                path: path, seen: FileIdentity(path: path), onChange: onChange)
+            return EndingWatch { [self] in remove(folder: folder, number: number) }
+        }
+    }
+
+    func remove(folder: String, number: UInt64) {
+        let emptied = folders.withLock { folders -> (any DispatchSourceFileSystemObject)? in
+            guard var entry = folders.byPath[folder] else { return nil }
+            entry.subscribers[number] = nil
+            guard entry.subscribers.isEmpty else {
+                folders.byPath[folder] = entry
+                return nil
+            }
+            folders.byPath[folder] = nil
+            return entry.source
+        }
+        emptied?.cancel()
+    }
+
+    /// A source on `folder` (its descriptor closed when the source is cancelled); nil if the folder
+    /// cannot be opened.
+    private func openSource(_ folder: String) -> (any DispatchSourceFileSystemObject)? {
+        let descriptor = open(folder, O_EVTONLY)
+        guard descriptor >= 0 else { return nil }
+        let source = DispatchSource.makeFileSystemObjectSource(
+            fileDescriptor: descriptor, eventMask: [.write], queue: .global(qos: .utility))
+        source.setEventHandler { [self] in folderChanged(folder) }
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+        return source
+    }
+
+    /// Calls the subscribers of `folder` whose file is not the one they saw last.
+    private func folderChanged(_ folder: String) {
+        let calls = folders.withLock { folders -> [@Sendable () -> Void] in
+            guard var entry = folders.byPath[folder] else { return [] }
+            var calls: [@Sendable () -> Void] = []
+            for (number, subscriber) in entry.subscribers {
+                let now = FileIdentity(path: subscriber.path)
+                guard now != subscriber.seen else { continue }
+                entry.subscribers[number]?.seen = now
+                calls.append(subscriber.onChange)
+            }
+            folders.byPath[folder] = entry
+            return calls
+        }
+        for call in calls { call() }
     }
 }
 
-#elseif canImport(Darwin)
+/// What tells one version of a file from the next: a save that replaces it makes a new inode, one
+/// that rewrites it changes its size or modification time. Nil: there is no such file.
+private struct FileIdentity: Equatable {
+    let inode: UInt64
+    let size: Int64
+    let seconds: Int
+    let nanoseconds: Int
 
-/// A dispatch source on a folder: it fires when an entry of the folder is added, removed or
-/// renamed (which an atomic save does), and cannot say which.
-private final class DispatchSourceWatch: FileWatch, @unchecked Sendable {  // `source` is set once
-    private let source: any DispatchSourceFileSystemObject
-
-    init?(folder: String, onChange: @escaping @Sendable () -> Void) {
-        let descriptor = open(folder, O_EVTONLY)
-        guard descriptor >= 0 else { return nil }
-        source = DispatchSource.makeFileSystemObjectSource(
-            fileDescriptor: descriptor, eventMask: [.write], queue: .global(qos: .utility))
-        source.setEventHandler(handler: onChange)
-        source.setCancelHandler { close(descriptor) }
-        source.resume()
-    }
-
-    deinit {
-        source.cancel()
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        seconds = Int(info.st_mtimespec.tv_sec)
+        nanoseconds = Int(info.st_mtimespec.tv_nsec)
     }
 }
 

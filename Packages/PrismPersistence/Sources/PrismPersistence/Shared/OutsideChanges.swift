@@ -1,4 +1,5 @@
 import Foundation
+import PrismSupport
 
 /// A strategy that can tell when what it stores under a key was changed by someone else: the
 /// file strategy (a file watch), the defaults strategy (its suite's file on Linux, key-value
@@ -47,24 +48,47 @@ extension PrismUserDefaultsPersistence: OutsideChangeSource {
 /// Observes one key of a defaults suite by key-value observing, which hears changes made by
 /// other processes too (an extension, `defaults write`). A key with a dot in it is a key path to
 /// KVO: such a key hears this process's changes only (`UserDefaults.didChangeNotification`).
-private final class DefaultsObserver: NSObject, FileWatch, @unchecked Sendable {  // fields set once
-    private let defaults: UserDefaults
-    private let key: String
-    private let onChange: @Sendable () -> Void
-    private var notificationToken: (any NSObjectProtocol)?
+///
+/// The watch does not observe itself: its registration is an object of its own, which the
+/// watch's `deinit` unregisters while the registration is whole. An observer that unregistered in
+/// its own `deinit` could be called, by a change from another process, while it was being torn
+/// down.
+private final class DefaultsObserver: FileWatch {
+    private let registration: DefaultsRegistration
 
     init?(suiteName: String?, key: String, onChange: @escaping @Sendable () -> Void) {
         guard let defaults = suiteName.map({ UserDefaults(suiteName: $0) }) ?? UserDefaults.standard else {
             return nil
         }
+        registration = DefaultsRegistration(defaults: defaults, key: key, onChange: onChange)
+    }
+
+    deinit {
+        registration.stop()
+    }
+}
+
+/// The observer `DefaultsObserver` registers: calls `onChange` until ``stop()``, after which a
+/// notification already on its way does nothing.
+private final class DefaultsRegistration: NSObject, @unchecked Sendable {  // fields set in init
+    private let defaults: UserDefaults
+    private let key: String
+    private let onChange: @Sendable () -> Void
+    private let active = PrismLocked(true)
+    private var notificationToken: (any NSObjectProtocol)?
+
+    init(defaults: UserDefaults, key: String, onChange: @escaping @Sendable () -> Void) {
         self.defaults = defaults
         self.key = key
         self.onChange = onChange
         super.init()
         if key.contains(".") {
+            let active = active
             notificationToken = NotificationCenter.default.addObserver(
                 forName: UserDefaults.didChangeNotification, object: nil, queue: nil
-            ) { _ in onChange() }
+            ) { _ in
+                if active.withLock({ $0 }) { onChange() }
+            }
         } else {
             defaults.addObserver(self, forKeyPath: key, options: [.new], context: nil)
         }
@@ -76,10 +100,12 @@ private final class DefaultsObserver: NSObject, FileWatch, @unchecked Sendable {
         change: [NSKeyValueChangeKey: Any]?,
         context: UnsafeMutableRawPointer?
     ) {
-        onChange()
+        if active.withLock({ $0 }) { onChange() }
     }
 
-    deinit {
+    /// Unregisters; called once, by the watch's `deinit`.
+    func stop() {
+        active.withLock { $0 = false }
         if let notificationToken {
             NotificationCenter.default.removeObserver(notificationToken)
         } else {

@@ -16,6 +16,11 @@
 /// Dismissing what the root presents (the user swipes the sheet down) dismisses what is presented
 /// over it too, as SwiftUI does; dismissing the upper layer leaves the lower one.
 /// `PrismNavigationStack` follows this rule; it is public for a presentation you build yourself.
+///
+/// When the root's modal changes style in one change of the state (a cover alone, then a sheet with
+/// the cover over it), UIKit cannot dismiss one and present the other at once. The router's
+/// `presentedAs...` properties, as `prismPresentations(of:content:)` uses them, then show nothing
+/// at the root until SwiftUI reports the old modal dismissed, and the new presentation after.
 public struct PrismModalPresentation<Route: PrismRoutable>: Hashable, Sendable {
     /// How a layer is presented.
     public enum Style: Hashable, Sendable {
@@ -92,14 +97,14 @@ extension PrismRouter {
     /// `.sheet(item:)`. Setting it to nil, as SwiftUI does when the user dismisses the sheet,
     /// dismisses the sheet and the cover over it in one change.
     public var presentedAsSheet: PrismModalPresentation<Route>.Layer? {
-        get { state.modalPresentation.fromRoot.flatMap { $0.style == .sheet ? $0 : nil } }
+        get { modalsShown.fromRoot.flatMap { $0.style == .sheet ? $0 : nil } }
         set { if newValue == nil, presentedAsSheet != nil { state.dismissRootModal() } }
     }
 
     /// What the root view presents as a full-screen cover, when no sheet is up: bind it to
     /// `.fullScreenCover(item:)`. Setting it to nil dismisses the cover.
     public var presentedAsCover: PrismModalPresentation<Route>.Layer? {
-        get { state.modalPresentation.fromRoot.flatMap { $0.style == .fullScreenCover ? $0 : nil } }
+        get { modalsShown.fromRoot.flatMap { $0.style == .fullScreenCover ? $0 : nil } }
         set { if newValue == nil, presentedAsCover != nil { state.dismissRootModal() } }
     }
 
@@ -107,7 +112,7 @@ extension PrismRouter {
     /// `.fullScreenCover(item:)` inside the sheet. Setting it to nil dismisses the cover and
     /// leaves the sheet.
     public var presentedOverModal: PrismModalPresentation<Route>.Layer? {
-        get { state.modalPresentation.fromModal }
+        get { modalsShown.fromModal }
         set { if newValue == nil, presentedOverModal != nil { state.dismissModalOverModal() } }
     }
 }

@@ -71,24 +71,31 @@ extension View {
         @ViewBuilder content: @escaping (Route) -> Content
     ) -> some View {
         @Bindable var router = router
+        // A change of the root modal's style waits for the old modal's dismissal from now on
+        // (PrismModalPresentation): `onDismiss` of the root's two modifiers reports it.
+        router.presenterAttached()
         let overSheet = { (route: Route) in
-            content(route).prismCover(item: $router.presentedOverModal, content: content)
+            content(route).prismCover(item: $router.presentedOverModal, onDismiss: nil, content: content)
         }
-        return self.sheet(item: $router.presentedAsSheet) { layer in overSheet(layer.route) }
-            .prismCover(item: $router.presentedAsCover, content: content)
+        let dismissed = { router.rootModalDismissed() }
+        return self.sheet(item: $router.presentedAsSheet, onDismiss: dismissed) { layer in overSheet(layer.route) }
+            .prismCover(item: $router.presentedAsCover, onDismiss: dismissed, content: content)
     }
 
-    /// `.fullScreenCover(item:)`, or on macOS (which has none) a sheet attached to a view of its
-    /// own.
+    /// `.fullScreenCover(item:onDismiss:)`, or on macOS (which has none) a sheet attached to a view
+    /// of its own.
     @MainActor
     fileprivate func prismCover<Route: PrismRoutable, Content: View>(
         item: Binding<PrismModalPresentation<Route>.Layer?>,
+        onDismiss: (() -> Void)?,
         @ViewBuilder content: @escaping (Route) -> Content
     ) -> some View {
         #if os(macOS)
-        return self.background { Color.clear.sheet(item: item) { layer in content(layer.route) } }
+        return self.background {
+            Color.clear.sheet(item: item, onDismiss: onDismiss) { layer in content(layer.route) }
+        }
         #else
-        return self.fullScreenCover(item: item) { layer in content(layer.route) }
+        return self.fullScreenCover(item: item, onDismiss: onDismiss) { layer in content(layer.route) }
         #endif
     }
 }

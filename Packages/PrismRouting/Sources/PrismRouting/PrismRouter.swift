@@ -31,6 +31,9 @@ import Observation
 public final class PrismRouter<Route: PrismRoutable>: Observable {
     private(set) var current: PrismNavigationState<Route>
     private let registrar = ObservationRegistrar()
+    /// What SwiftUI is asked to present, once a view presents this router's modals
+    /// (`prismPresentations(of:content:)`); nil before.
+    private var staging: ModalStaging<Route>?
 
     /// Creates a router showing `state`; by default the root screen with nothing presented.
     public init(state: PrismNavigationState<Route> = .init()) {
@@ -167,6 +170,27 @@ public final class PrismRouter<Route: PrismRoutable>: Observable {
 
     // MARK: Plumbing
 
+    /// What the root view and the root's modal present now: the state's presentation, except
+    /// while a change of the root modal's style waits for SwiftUI to dismiss the old one
+    /// (`ModalStaging`).
+    var modalsShown: PrismModalPresentation<Route> {
+        registrar.access(self, keyPath: \.modalsShown)
+        return staging?.shown ?? current.modalPresentation
+    }
+
+    /// A view presents this router's modals from now on: changes of the root modal's style are
+    /// staged. Notifies nobody (it is called while SwiftUI evaluates a body).
+    func presenterAttached() {
+        if staging == nil { staging = ModalStaging(current.modalPresentation) }
+    }
+
+    /// SwiftUI finished dismissing the root's modal: a staged presentation goes up now.
+    func rootModalDismissed() {
+        guard var next = staging, next.awaitsDismissal else { return }
+        next.rootDismissed()
+        registrar.withMutation(of: self, keyPath: \.modalsShown) { staging = next }
+    }
+
     /// Runs `body` on a copy of the state, then publishes the copy as one change. When `body`
     /// throws, nothing is published.
     func update<Result, Failure: Error>(
@@ -190,7 +214,11 @@ public final class PrismRouter<Route: PrismRoutable>: Observable {
         if stackChanged { registrar.willSet(self, keyPath: \.stack) }
         if sheetChanged { registrar.willSet(self, keyPath: \.sheet) }
         if coverChanged { registrar.willSet(self, keyPath: \.fullScreenCover) }
+        let modalsChanged = sheetChanged || coverChanged
+        if modalsChanged { registrar.willSet(self, keyPath: \.modalsShown) }
         current = next
+        staging?.request(next.modalPresentation)
+        if modalsChanged { registrar.didSet(self, keyPath: \.modalsShown) }
         if coverChanged { registrar.didSet(self, keyPath: \.fullScreenCover) }
         if sheetChanged { registrar.didSet(self, keyPath: \.sheet) }
         if stackChanged { registrar.didSet(self, keyPath: \.stack) }

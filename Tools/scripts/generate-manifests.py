@@ -148,8 +148,13 @@ class Table:
                     sys.exit(f"{TABLE}: {target['name']} names {spelled}, but no [[external]] is {external}")
                 if not external and name not in self.targets:
                     sys.exit(f"{TABLE}: {target['name']} depends on {name}, which no package declares")
+                platforms = entry.get("platforms", [])
+                if "iOS" in platforms and "macCatalyst" not in platforms:
+                    # Mac Catalyst compiles `#if os(iOS)` code, but SwiftPM's `.iOS` condition
+                    # may leave it out: the import would then find no module there.
+                    sys.exit(f"{TABLE}: {target['name']}'s dependency {spelled} names iOS but not macCatalyst")
                 why = entry.get("why") if index == 0 else None
-                result.append((name, external or None, entry.get("platforms", []), entry.get("traits", []), why))
+                result.append((name, external or None, platforms, entry.get("traits", []), why))
         return result
 
     def used_traits(self, targets: list) -> list:

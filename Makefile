@@ -167,13 +167,14 @@ api-check: ## Compare the public API with the last release's (Tools/API); fails 
 api-baseline: ## A release step: write the current public API to Tools/API as the next checks' baseline
 	Tools/scripts/api-check.sh --update
 
-lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module is outside its #if, that the availability check catches every slip of Tools/AvailabilityChecks, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/generate-manifests.py --check
 	Tools/scripts/check-imports.py
 	Tools/scripts/check-doc-code.py
 	Tools/scripts/check-doc-symbols.py
 	Tools/scripts/check-portability.py
+	Tools/scripts/check-portability.py --test Tools/AvailabilityChecks/portability
 	Tools/scripts/check-availability.py --test Tools/AvailabilityChecks/availability
 	shellcheck Tools/scripts/*.sh .ci/run
 

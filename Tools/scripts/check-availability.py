@@ -90,7 +90,7 @@ MODULES = [
     "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch", "Testing",
 ]
 # Bumped when what the cache holds changes.
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 # The folder of the slips (Tools/AvailabilityChecks): checked by --test, never as sources.
 SLIPS = "Tools/AvailabilityChecks"
 
@@ -128,11 +128,14 @@ APPLE_ONLY = [
      "https://developer.apple.com/documentation/swiftui/view/fullscreencover(item:ondismiss:content:)"),
     ("SwiftUI", "View.fullScreenCover(isPresented:onDismiss=:content:)", "unavailable on macOS",
      "https://developer.apple.com/documentation/swiftui/view/fullscreencover(ispresented:ondismiss:content:)"),
-    # Security, Network, Dispatch: no entry yet. What Prism uses of them is older than the
-    # minimums (SecItem*, SecPKCS12Import, SecTrustCopyCertificateChain (macOS 12, iOS 15),
-    # LAContext; Network only through NIOTransportServices; DispatchSource), and no newer
-    # declaration could be read from Apple's documentation with its availability
-    # (https://developer.apple.com/documentation/dispatch: DispatchSerialQueue is iOS 17).
+    # Security: the keychain's companion-device access control. (What Prism uses of Security is
+    # older than the minimums: SecItem*, SecPKCS12Import, SecTrustCopyCertificateChain.)
+    ("Security", "SecAccessControlCreateFlags.companion", "macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2",
+     "https://developer.apple.com/documentation/security/secaccesscontrolcreateflags/companion"),
+    # Network, Dispatch: no entry yet. Prism uses Network only through NIOTransportServices and
+    # Dispatch's older API (DispatchSource); no newer declaration of either could be read from
+    # Apple's documentation with its availability (https://developer.apple.com/documentation/dispatch:
+    # DispatchSerialQueue is iOS 17). Linux's Dispatch module is read from its symbol graph.
 ]
 
 
@@ -296,6 +299,11 @@ def build_declarations(toolchain: Toolchain) -> dict:
                         name, labels = signature(components[-1], declaration)
                         parent = components[-2] if len(components) > 1 else None
                         everything.append((name, category, parent, labels, display, module, requirement))
+                        # The labels of a tuple it returns are members too, by name: `.attoseconds`
+                        # may be Duration's (macOS 15) or the element of `Duration.components`.
+                        result = declaration.split("->")[-1] if "->" in declaration else declaration.partition(":")[2]
+                        for label in re.findall(r"[(,]\s*(\w+)\s*:(?!:)", result):
+                            everything.append((label, "var", None, None, f"{display}.{label}", module, Requirement()))
             if count == 0:
                 fail(f"the symbol graph of {module} has no symbols: nothing was loaded")
     # Where a newer declaration has an older twin, Apple's compiler picks the twin: overload
@@ -565,26 +573,33 @@ class Checker:
                 continue
             labels, trailing = arguments_after(match.end())
             member = before.endswith(".")
+            parent = None
             if member:
-                receiver = re.search(r"(?:^|[^\w.])([A-Z]\w*)\s*\.$", before)
-                qualified_module = receiver and receiver.group(1) in MODULE_NAMES
-                parent = receiver.group(1) if receiver and not qualified_module else None
-                if qualified_module:
-                    member = False
+                receiver = re.search(r"(?:^|[^\w.])(\w+)\s*\.$", before)
+                receiver = receiver.group(1) if receiver else ""
+                if receiver in MODULE_NAMES:
+                    member = False  # `Swift.String`: a module, not a type
+                elif receiver[:1].isupper():
+                    parent = receiver
+                elif receiver:
+                    # A value whose type the file writes down (`_ duration: Duration`).
+                    annotation = re.search(rf"\b{receiver}\s*:\s*(?:inout\s+)?([A-Z]\w*)\b", code)
+                    parent = annotation.group(1) if annotation else None
             if member:
-                if parent is None and own_member(declared_here.get(name, set()), labels):
-                    continue
-                kinds = {"func", "var"} if name != "init" else {"init"}
+                kinds = {"init"} if name == "init" else {"func", "var", "type"} if name[0].isupper() else {"func", "var"}
                 found = candidates(name, kinds, parent, labels, trailing) if parent else []
-                if parent and not found and not candidates(name, kinds, parent):
-                    found = candidates(name, kinds, None, labels, trailing)
-                elif not parent:
+                if not found and not (parent and candidates(name, kinds, parent)):
+                    # No such member of a known type: any declaration of the name, unless Prism
+                    # declares one too.
+                    if own_member(declared_here.get(name, set()), labels):
+                        continue
                     found = candidates(name, kinds, None, labels, trailing)
                 what = f"{parent + '.' if parent else '.'}{name}"
             elif name[0].isupper():
                 if "type" in declared_here.get(name, set()):
                     continue
-                found = candidates(name, {"type"})
+                # A nested type is named through its parent (`UTF8.ValidationError`), or inside it.
+                found = [candidate for candidate in candidates(name, {"type"}) if candidate[1] is None]
                 what = name
                 if not found and labels is not None:
                     found = candidates("init", {"init"}, name, labels, trailing)
@@ -645,7 +660,7 @@ def declared_names(files) -> dict:
 
 def own_member(kinds: set, labels) -> bool:
     """Whether a member use with `labels` (None: no call) may be one of Prism's declared `kinds`."""
-    if "func" in kinds:
+    if "func" in kinds or "type" in kinds:
         return True
     if labels is None:
         return "value" in kinds or "case(" in kinds

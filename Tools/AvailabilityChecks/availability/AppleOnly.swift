@@ -73,3 +73,11 @@ struct GlassyOnIOS: View {
 }
 #endif
 #endif
+
+#if canImport(Security)
+import Security
+
+func companionAccess() -> SecAccessControlCreateFlags {
+    [.userPresence, .companion]  // slip
+}
+#endif

@@ -107,7 +107,8 @@ class IndexStore:
                 records = []
 
                 # A unit is a compilation: its record dependencies are the records of the source
-                # files it compiled (one for a build's unit, every file for `swiftc -typecheck`).
+                # files it compiled (a build's unit has one; a compilation that writes no output
+                # file per source, as `swiftc -typecheck`, has one unit for all its files).
                 @self.DEPENDENCY
                 def on_dependency(_, dependency):
                     if lib.indexstore_unit_dependency_get_kind(dependency) == RECORD_DEPENDENCY:

@@ -37,7 +37,7 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint format bench run docs api-check api-baseline clean
+.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint availability-check format bench run docs api-check api-baseline clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -154,11 +154,11 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # browser test, the written test and the docs: alone, those left the cores 12 to 60 % idle.
 # fuzz-smoke fuzzes what build-fuzz built (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of
 # prism-fuzz takes 25 s with nothing to do.
-TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 \
+TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 availability-check=15 \
 	wait:build-tsan=60 test-tsan@bg test=150 test-stress-short=15 wait:build-fuzz=60 fuzz-smoke@bg \
 	test-browser=90 test-written=60 api-check=15 docs=60 wait:test-tsan=60 wait:fuzz-smoke=90 \
 	wait:test-consumer=60
-test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL
+test-all: deps ## Everything CI runs, each phase timed against its budget: lint, build, the availability check, tests, a short stress run of the documented tests, the browser test, docs, API check, the written test, TSan (seven packages alone), 10 s of fuzzing per parser, consumers by URL
 	FUZZ_BUILT=1 TIMED_TOTAL_BUDGET=1200 Tools/scripts/timed.sh $(TEST_ALL_PHASES)
 
 api-check: ## Compare the public API with the last release's (Tools/API); fails on a breaking change CHANGELOG.md does not name
@@ -167,15 +167,22 @@ api-check: ## Compare the public API with the last release's (Tools/API); fails 
 api-baseline: ## A release step: write the current public API to Tools/API as the next checks' baseline
 	Tools/scripts/api-check.sh --update
 
-lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that nothing needs a newer Apple platform than Package.swift's or a Linux-only module outside its #if, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/generate-manifests.py --check
 	Tools/scripts/check-imports.py
 	Tools/scripts/check-doc-code.py
 	Tools/scripts/check-doc-symbols.py
-	Tools/scripts/check-availability.py
 	Tools/scripts/check-portability.py
+	Tools/scripts/check-portability.py --test Tools/AvailabilityChecks/portability
+	Tools/scripts/check-availability.py --test Tools/AvailabilityChecks/availability
 	shellcheck Tools/scripts/*.sh .ci/run
+
+# The availability check reads what the compiler resolved each name to in the build's index
+# store, so it runs after a build (test-all: right after build-tests); make lint checks the
+# check itself against the slips of Tools/AvailabilityChecks.
+availability-check: ## After make build-tests: fail on a use of a declaration newer than Package.swift's Apple platforms (or unavailable on one) outside an #available, @available or #if that covers every platform it needs, through the build's index store (Tools/scripts/check-availability.py)
+	Tools/scripts/check-availability.py --build-dir .build/debug
 
 manifests: ## Write every Package.swift from Tools/Modules.toml, the one table of modules (edit the table, never a manifest)
 	Tools/scripts/generate-manifests.py

@@ -10,6 +10,10 @@ canImport(Glibc)`, the `#else` of `#if canImport(Darwin)`. A condition is evalua
 Apple platform (apple_platforms.py): `#if os(Linux) || os(macOS)` is taken on macOS, so it does
 not guard; an unknown condition (a custom flag) may be taken, so it does not guard either.
 
+Also, REFUSED_ON: what an Apple platform has but refuses to an ordinary app, which must sit in
+code that platform does not compile (a socket on watchOS: `#if !os(watchOS)`), in the code apps
+run (not the tests and tools of the repository).
+
 Why: the Linux build cannot see these mistakes, and no Apple build runs in CI.
 
 How: by the text, comments and `#if` lines aside, against LINUX_ONLY below: the C library
@@ -59,6 +63,27 @@ LINUX_ONLY = [
      "a Linux-only constant"),
 ]
 PATTERNS = [(re.compile(pattern), what) for pattern, what in LINUX_ONLY]
+# (pattern, the Apple platforms it must not compile for, why): what an Apple platform has but
+# refuses to an ordinary app.
+REFUSED_ON = [
+    (r"\b(?:NIOTransportServices|NIOTS\w+|NWConnection|NWListener|NWBrowser|URLSessionWebSocketTask|webSocketTask"
+     r"|ClientBootstrap|ServerBootstrap|DatagramBootstrap)\b",
+     {"watchOS"},
+     "a socket, which an ordinary watchOS app may not open (Apple's TN3135: audio-streaming and CallKit apps only)"),
+]
+REFUSED_PATTERNS = [(re.compile(pattern), platforms, why) for pattern, platforms, why in REFUSED_ON]
+
+
+def ships_in_apps(path: pathlib.Path) -> bool:
+    """Whether `path` is code an app runs (REFUSED_ON applies): not a test or a tool of the
+    repository's, which run on a developer's machine (the slips of Tools/AvailabilityChecks do count)."""
+    try:
+        parts = path.resolve().relative_to(SCRIPT_ROOT).parts
+    except ValueError:
+        return True
+    if parts[:2] == ("Tools", "AvailabilityChecks"):
+        return True
+    return "Tests" not in parts and parts[:1] != ("Tools",)
 # A string literal (its text before any interpolation) naming Linux's process or system file system.
 LINUX_PATH = re.compile(r"^/(?:proc|sys)(?:/|$)|/proc/|/sys/(?:fs|class|devices|kernel|block)\b")
 
@@ -70,18 +95,21 @@ def check(path: pathlib.Path, minimum: dict):
     directive_lines = {number for number, line in enumerate(swift.code.split("\n"), 1)
                        if re.match(r"\s*#(if|elseif|else|endif)\b", line)}
 
-    def report(offset, use, what):
+    def report(offset, use, what, on=APPLE):
         line = swift.line(offset)
         if line in directive_lines:
             return
         compiled = swift.compiled(offset)
-        platforms = [platform for platform in APPLE if compiled[platform] is not False]
+        platforms = [platform for platform in APPLE if platform in on and compiled[platform] is not False]
         if platforms:
             found.append((line, use, what, platforms))
 
     for pattern, what in PATTERNS:
         for match in pattern.finditer(swift.code):
             report(match.start(), match.group(0).replace(" ", ""), what)
+    for pattern, platforms, why in REFUSED_PATTERNS if ships_in_apps(path) else []:
+        for match in pattern.finditer(swift.code):
+            report(match.start(), match.group(0), why, on=platforms)
     for start, _, segments in swift.strings:
         if segments and LINUX_PATH.search(segments[0]):
             report(start, f'"{segments[0]}"', "a path of Linux's /proc or /sys")
@@ -139,8 +167,8 @@ def main() -> int:
         return 2
     problems = run(root, files)
     if problems:
-        print("check-portability: these Linux-only uses compile on an Apple platform, where they do not build;"
-              " move them under an #if no Apple platform takes (os(Linux), canImport(Glibc)):")
+        print("check-portability: these uses compile on an Apple platform that lacks or refuses them; move them"
+              " under an #if that platform does not take (os(Linux), canImport(Glibc); !os(watchOS) for a socket):")
         for _, _, text in sorted(problems):
             print(f"  {text}")
         return 1

@@ -9,7 +9,7 @@ public struct PrismInspectorError: Error, Sendable, CustomStringConvertible {
         private init(_ name: String) { self.name = name }
 
         /// The server could not listen on 127.0.0.1 (the port is taken, or sockets are not
-        /// allowed).
+        /// allowed: always on watchOS, where an ordinary app may not open one).
         public static let cannotListen = Code("cannotListen")
 
         /// Another inspector is attached to the store. One inspector at a time: stop the other

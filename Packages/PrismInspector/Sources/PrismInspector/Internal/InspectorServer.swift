@@ -64,6 +64,13 @@ final class InspectorServer: Sendable {
         routes: InspectorRoutes,
         limits: Limits
     ) async throws -> InspectorServer {
+        #if os(watchOS)
+        throw PrismInspectorError(
+            code: .cannotListen,
+            message:
+                "PrismInspector does not run on watchOS: an app may not open a socket there (Apple's TN3135), and a watch has no browser for the page. Inspect the store where it runs on another platform, or in a test."
+        )
+        #else
         let open = PrismLocked(0)
         let directory = StoreDirectory()
         let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never> = try await ServerBootstrap(
@@ -110,6 +117,7 @@ final class InspectorServer: Sendable {
         return InspectorServer(
             port: boundPort, routes: routes, directory: directory, serverChannel: channel.channel, task: task,
             open: open)
+        #endif
     }
 
     /// Stops listening, without waiting (for an inspector that goes away without `stop()`).

@@ -224,3 +224,27 @@ func slowReport(client: PrismNetworkAdapter) async throws -> GitHubUser {
     try await client.request(on: GetUserRequest(login: "octocat"), options: PrismRequestOptions(timeout: .seconds(120)))
 }
 // snippet.end
+
+// snippet.form
+/// An OAuth 2 token request (RFC 6749 §4.1.3): a form, not JSON.
+struct TokenEndpoint: PrismNetworkEndpoint {
+    var code: String
+    var redirectURI: URL
+
+    struct Form: Encodable, Sendable {
+        var grantType = "authorization_code"
+        var code: String
+        var redirectURI: URL
+    }
+
+    var host: String { "auth.example.com" }
+    var path: String { "/oauth/token" }
+    var method: PrismNetworkMethod { .post }
+    var body: (any Encodable)? {
+        var encoder = PrismFormEncoder()
+        encoder.keyEncoding = .convertToSnakeCase
+        // code=...&grant_type=authorization_code&redirect_uri=app%3A%2F%2Fsigned-in
+        return PrismFormBody(Form(code: code, redirectURI: redirectURI), encoder: encoder)
+    }
+}
+// snippet.end

@@ -52,7 +52,8 @@ import FoundationNetworking
 ///
 /// ``url`` and ``request`` are built from these. Build a path from user input with
 /// ``PrismPath`` (`PrismPath.segments("users", login)`), so that a value cannot add segments or
-/// climb with `..`. Query items are omitted when the array is empty. A `String` body is sent as its UTF-8 bytes, `Data` as is, and any other `Encodable`
+/// climb with `..`. Query items are omitted when the array is empty. A `String` body is sent as its UTF-8 bytes, `Data` as is, a
+/// ``PrismFormBody`` as a form (`application/x-www-form-urlencoded`), and any other `Encodable`
 /// as JSON with ``bodyEncoder`` (`Content-Type: application/json` unless ``headers`` set one).
 public protocol PrismNetworkEndpoint: Sendable {
     /// The URL scheme.
@@ -190,6 +191,17 @@ private func encodeBody(
         return (data, nil)
     case let text as String:
         return (Data(text.utf8), "text/plain; charset=utf-8")
+    case let body as any SelfEncodingBody:
+        do {
+            return (try body.encoded(), body.contentType)
+        } catch {
+            throw PrismHTTPError(
+                code: .encodingFailed,
+                message: "Could not encode the body (\(type(of: body))) as \(body.contentType): \(error)",
+                url: url,
+                underlying: error
+            )
+        }
     default:
         do {
             return (try encoder.encode(body), "application/json")

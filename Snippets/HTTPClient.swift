@@ -248,3 +248,12 @@ struct TokenEndpoint: PrismNetworkEndpoint {
     }
 }
 // snippet.end
+
+// snippet.curl
+func logAsCurl(client: PrismNetworkAdapter, url: URL) async throws {
+    // The request as it will go out (after the interceptors, with its credentials), secrets
+    // redacted: paste it into a bug report. The client logs it at .trace by itself.
+    let prepared = try await client.prepare(PrismHTTPRequest(url: url), options: PrismRequestOptions())
+    print(prepared.curlCommand())
+}
+// snippet.end

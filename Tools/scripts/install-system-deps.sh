@@ -7,6 +7,7 @@
 #   gnome-keyring     a Secret Service for the keychain tests (see with-keyring.sh)
 #   dbus              dbus-daemon, dbus-run-session and dbus-send: a private session bus
 #   (and ShellCheck)  make lint checks the shell scripts with it (package shellcheck)
+#   curl              a test runs the curl command PrismHTTPRequest.curlCommand renders
 #
 #   Tools/scripts/install-system-deps.sh           install what is missing (apt-get; root or sudo)
 #   Tools/scripts/install-system-deps.sh --check   only say what is missing; exit 1 if anything is
@@ -15,7 +16,7 @@
 # sudo only when not root. On a system without dpkg (macOS), there is nothing to install.
 set -euo pipefail
 
-packages=(libsecret-1-0 gnome-keyring dbus shellcheck)
+packages=(libsecret-1-0 gnome-keyring dbus shellcheck curl)
 
 check_only=""
 case "${1:-}" in

@@ -101,6 +101,8 @@ struct TransportChannel: Sendable {
             logger.debug(
                 "\(request.method.rawValue) \(PrismHTTPRedaction.redact(request.url))\(streamed ? " (streamed)" : "")",
                 metadata: ["headers": "\(PrismHTTPRedaction.redact(request.headers).dictionary)"])
+            // At .trace, the request as a curl command, its secrets redacted (made only then).
+            logger.trace("as curl", metadata: ["curl": "\(request.curlCommand())"])
         }
         do {
             var answer = try await open(request)

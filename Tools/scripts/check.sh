@@ -17,8 +17,9 @@
 #   Snippets/...                     the documentation's tests
 #   Package.swift, Tools/Modules.toml  every test
 #
-# Lint: `swift format lint --strict` on the changed Swift files, the manifest and import checks,
-# and shellcheck on the changed scripts. Prints what it ran and how long each step took.
+# Lint: `swift format lint --strict`, the Apple availability check (against the build's index) and
+# the portability check on the changed Swift files, the manifest and import checks, and shellcheck
+# on the changed scripts. Prints what it ran and how long each step took.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift="${1:-swift}"
@@ -100,10 +101,18 @@ if [[ ${#swift_files[@]} -gt 0 ]]; then
 fi
 Tools/scripts/generate-manifests.py --check >/dev/null
 Tools/scripts/check-imports.py >/dev/null
+# The slips of Tools/AvailabilityChecks are meant to fail: make lint checks them (--test).
+checked=()
+for file in "${swift_files[@]}"; do [[ "$file" == Tools/AvailabilityChecks/* ]] || checked+=("$file"); done
+if [[ ${#checked[@]} -gt 0 ]]; then
+    # Against the index the build above wrote: what each changed file's names refer to.
+    Tools/scripts/check-availability.py --build-dir .build/debug --files "${checked[@]}" >/dev/null
+    Tools/scripts/check-portability.py --files "${checked[@]}" >/dev/null
+fi
 if [[ ${#scripts[@]} -gt 0 ]]; then
     shellcheck "${scripts[@]}"
 fi
-echo "   ${#swift_files[@]} Swift files, ${#scripts[@]} scripts; manifests and imports"
+echo "   ${#swift_files[@]} Swift files, ${#scripts[@]} scripts; manifests, imports, Apple availability and portability"
 took
 
 step "tests of what changed"

@@ -23,6 +23,7 @@ final class ServerLifecycle: Sendable {
 
     private let group: ServiceGroup
     private let runTask: Task<Void, any Error>
+    private let startup: StartupSignal
     private let stopTask = NIOLockedValueBox<Task<Void, any Error>?>(nil)
 
     /// The bound port.
@@ -49,6 +50,7 @@ final class ServerLifecycle: Sendable {
         }
         self.group = group
         self.runTask = runTask
+        self.startup = startup
         self.port = try await withTaskCancellationHandler {
             try await startup.wait()
         } onCancel: {
@@ -58,8 +60,8 @@ final class ServerLifecycle: Sendable {
 
     /// Stops gracefully: no new connections, idle ones closed, running requests finished (waits,
     /// such as `/delay`, end early); after ``maximumGracefulShutdownDuration`` what remains is
-    /// cancelled. Every call waits for the same stop, at most ``maximumShutdownWait``; only the
-    /// first one starts it.
+    /// cancelled. Every call waits for the same stop: until the listening socket is closed, then
+    /// for the rest at most ``maximumShutdownWait``; only the first one starts it.
     func shutdown() async throws {
         try await self.startStopping().value
     }
@@ -78,8 +80,13 @@ final class ServerLifecycle: Sendable {
             if let stopTask { return stopTask }
             let group = self.group
             let runTask = self.runTask
+            let listener = self.startup.listeningChannel
             let task = Task {
                 await group.triggerGracefulShutdown()
+                // The port is closed when shutdown returns, however busy the machine: an ordering
+                // (the listening channel's close), not a time. Only what lingers after it (a
+                // connection a client keeps open) is waited for at most `maximumShutdownWait`.
+                try? await listener?.closeFuture.get()
                 try await Self.result(of: runTask, waitingAtMost: Self.maximumShutdownWait)
             }
             stopTask = task

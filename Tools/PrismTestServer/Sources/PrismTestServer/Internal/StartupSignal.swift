@@ -10,9 +10,14 @@ final class StartupSignal: Sendable {
     }
 
     private let state = NIOLockedValueBox(State.waiting(nil))
+    private let listener = NIOLockedValueBox<(any Channel)?>(nil)
+
+    /// The listening channel, once the server accepts connections.
+    var listeningChannel: (any Channel)? { self.listener.withLockedValue { $0 } }
 
     /// Called with the listening channel once the server accepts connections.
     func succeed(channel: any Channel) {
+        self.listener.withLockedValue { $0 = channel }
         if let port = channel.localAddress?.port {
             self.resolve(.success(port))
         } else {

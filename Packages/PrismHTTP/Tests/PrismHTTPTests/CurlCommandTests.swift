@@ -1,5 +1,6 @@
 import Foundation
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @testable import PrismHTTP
@@ -14,16 +15,20 @@ struct CurlCommandTests {
         var body: String?
     }
 
-    /// Runs `command` with `/bin/sh -c`; its standard output.
-    static func run(_ command: String) throws -> Data {
-        let process = Process()
+    /// Runs `command` with `/bin/sh -c`; its standard output. The wait blocks a thread of its
+    /// own, never one of the cooperative pool's (which the test server's handlers need).
+    static func run(_ command: String) async throws -> Data {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " --silent --show-error"]
+        process.arguments = ["-c", command + " --silent --show-error --max-time 60"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = try output.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        let data = try await offTheCooperativePool {
+            let data = try output.fileHandleForReading.readToEnd() ?? Data()
+            process.waitUntilExit()
+            return data
+        }
         #expect(process.terminationStatus == 0, "\(command)")
         return data
     }
@@ -90,7 +95,7 @@ struct CurlCommandTests {
             request.headers["Content-Type"] = "text/plain"
             request.body = Data("line one\nit's line 'two' $HOME\n".utf8)
             let echoed = try JSONDecoder().decode(
-                Echoed.self, from: try Self.run(request.curlCommand(redacting: false)))
+                Echoed.self, from: try await Self.run(request.curlCommand(redacting: false)))
             #expect(echoed.method == "PUT")
             #expect(echoed.headers["x-quote"] == "it's \"quoted\"; $(echo no) `echo no` \\ done")
             #expect(echoed.body == "line one\nit's line 'two' $HOME\n")
@@ -100,14 +105,15 @@ struct CurlCommandTests {
                 "prism-curl-\(UUID().uuidString)")
             var hostile = PrismHTTPRequest(url: server.url("/echo/curl"))
             hostile.headers["X-Hostile"] = "'; touch \(marker.path); '"
-            let sent = try JSONDecoder().decode(Echoed.self, from: try Self.run(hostile.curlCommand(redacting: false)))
+            let sent = try JSONDecoder().decode(
+                Echoed.self, from: try await Self.run(hostile.curlCommand(redacting: false)))
             #expect(sent.headers["x-hostile"] == "'; touch \(marker.path); '")
             #expect(!FileManager.default.fileExists(atPath: marker.path))
 
             // Redacted, the secret's placeholder is sent as text.
             var secret = PrismHTTPRequest(url: server.url("/echo/curl"))
             secret.headers["Authorization"] = "Bearer s3cret"
-            let redacted = try JSONDecoder().decode(Echoed.self, from: try Self.run(secret.curlCommand()))
+            let redacted = try JSONDecoder().decode(Echoed.self, from: try await Self.run(secret.curlCommand()))
             #expect(redacted.headers["authorization"] == "<redacted>")
             #expect(redacted.method == "GET")
         }

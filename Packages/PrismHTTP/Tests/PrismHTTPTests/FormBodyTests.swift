@@ -1,5 +1,6 @@
 import Foundation
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @testable import PrismHTTP
@@ -106,12 +107,12 @@ struct FormBodyTests {
     }
 
     @Test("Python's urllib.parse reads back every byte of the text, names and values alike")
-    func anOutsideParserAgrees() throws {
+    func anOutsideParserAgrees() async throws {
         // Every printable ASCII character, controls, and text beyond ASCII.
         let tricky = String((32..<127).map { Character(UnicodeScalar(UInt8($0))) }) + "\t\n\r é中🙂"
         let values: [String: String] = ["plain": "x", "tricky": tricky, tricky: "name", "empty": ""]
         let body = try PrismFormEncoder().encode(values)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
@@ -124,10 +125,14 @@ struct FormBodyTests {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: body)
-        try input.fileHandleForWriting.close()
-        let printed = try output.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        // Blocking reads and the wait on a thread of their own, off the cooperative pool.
+        let printed = try await offTheCooperativePool {
+            try input.fileHandleForWriting.write(contentsOf: body)
+            try input.fileHandleForWriting.close()
+            let printed = try output.fileHandleForReading.readToEnd() ?? Data()
+            process.waitUntilExit()
+            return printed
+        }
         #expect(process.terminationStatus == 0)
         let pairs = try #require(try JSONSerialization.jsonObject(with: printed) as? [[String]])
         #expect(Dictionary(uniqueKeysWithValues: pairs.map { ($0[0], $0[1]) }) == values)

@@ -167,7 +167,7 @@ api-check: ## Compare the public API with the last release's (Tools/API); fails 
 api-baseline: ## A release step: write the current public API to Tools/API as the next checks' baseline
 	Tools/scripts/api-check.sh --update
 
-lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, and the shell scripts (shellcheck)
+lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, that tests start children with ChildProcess, and the shell scripts (shellcheck)
 	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
 	Tools/scripts/generate-manifests.py --check
 	Tools/scripts/check-imports.py
@@ -175,6 +175,13 @@ lint: deps ## Check formatting (swift format lint --strict), that every manifest
 	Tools/scripts/check-doc-symbols.py
 	Tools/scripts/check-portability.py
 	Tools/scripts/check-portability.py --test Tools/AvailabilityChecks/portability
+	@# A test starts children with PrismTestSupport's ChildProcess, never Foundation's Process
+	@# (its run() crashes now and then on Linux; see ChildProcess.swift), and waits for them off
+	@# the cooperative pool, which the test servers' handlers need.
+	@if grep -rnE '(^|[^A-Za-z])Process\(\)' --include='*.swift' Packages/*/Tests Tests Tools/*/Tests Apps/*/Tests; then \
+		echo "lint: a test starts a child with Foundation's Process: use ChildProcess (PrismTestSupport) and offTheCooperativePool"; \
+		exit 1; \
+	fi
 	Tools/scripts/check-availability.py --test Tools/AvailabilityChecks/availability
 	shellcheck Tools/scripts/*.sh .ci/run
 

@@ -202,6 +202,27 @@ func childStores(of store: PrismStore<DashboardFeature.State, DashboardFeature.A
 }
 // snippet.end
 
+// snippet.deep-scope
+struct ShellState: Equatable, Sendable {
+    var dashboard = DashboardFeature.State()
+}
+
+enum ShellAction: Equatable, Sendable {
+    case dashboard(DashboardFeature.Action)
+}
+
+@MainActor
+func timerStore(of store: PrismStore<ShellState, ShellAction>) -> PrismStore<TimerFeature.State, TimerFeature.Action> {
+    // Step by step: each send from the timer's store passes through the dashboard's on its way up.
+    let dashboard = store.scope(state: \.dashboard, action: ShellAction.dashboard)
+    let stepByStep = dashboard.scope(state: \.timer, action: DashboardFeature.Action.timer)
+    stepByStep.send(.start)
+
+    // In one step: one key path, and one embedding that the compiler writes out whole.
+    return store.scope(state: \.dashboard.timer, action: { .dashboard(.timer($0)) })
+}
+// snippet.end
+
 // snippet.middleware
 /// Logs every action with the state it led to.
 struct LoggingMiddleware: PrismMiddleware {

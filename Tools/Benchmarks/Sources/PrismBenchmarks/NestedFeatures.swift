@@ -258,3 +258,13 @@ func scopeToDeepest(_ store: PrismStore<Level0State, Level0Action>) -> PrismStor
     let level10 = level9.scope(state: \.child, action: Level9Action.child)
     return level10
 }
+
+/// The same store as `scopeToDeepest`, scoped in one step: the ten key paths composed into one,
+/// the ten embeddings written as one closure (what the compiler can inline).
+@MainActor
+func scopeInOneStep(_ store: PrismStore<Level0State, Level0Action>) -> PrismStore<Level10State, Level10Action> {
+    store.scope(
+        state: \.child.child.child.child.child.child.child.child.child.child,
+        action: { .child(.child(.child(.child(.child(.child(.child(.child(.child(.child($0)))))))))) }
+    )
+}

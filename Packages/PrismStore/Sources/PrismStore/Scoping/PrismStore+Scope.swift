@@ -18,6 +18,10 @@ extension PrismStore {
     /// The child keeps this store alive. Effects started by the child's actions run in the root
     /// store: releasing the child does not cancel them; they end when the root and every store
     /// scoped or derived from it have been released.
+    ///
+    /// A child several levels down can be scoped in one step, `state: \.dashboard.timer` with
+    /// `action: { .dashboard(.timer($0)) }`: its sends then skip the stores in between, one
+    /// embedding call instead of one per level (<doc:ScopingAndComposing>).
     @inlinable
     public func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: KeyPath<State, ChildState>,

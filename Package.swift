@@ -280,14 +280,23 @@ let package = Package(
             path: "Packages/PrismCache/Tests/PrismCacheTests"
         ),
         .target(
+            name: "CPrismZlib",
+            path: "Packages/PrismHTTP/Sources/CPrismZlib"
+        ),
+        .target(
             name: "PrismHTTP",
             dependencies: [
                 "PrismCache",
                 "PrismSupport",
                 .product(name: "Logging", package: "swift-log"),
+                // Request bodies compressed with the system's zlib (libz, on every platform Prism runs on):
+                // no package to fetch.
+                "CPrismZlib",
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
-                // into `Data` without a copy; the others' error types are what the transport classifies.
+                // into `Data` without a copy; the others' error types are what the transport classifies
+                // (NIOHTTPCompression's: a response body that does not decode, AsyncHTTPClient's own package
+                // needs it already).
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -296,6 +305,9 @@ let package = Package(
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 .product(
                     name: "NIOFoundationCompat", package: "swift-nio",

@@ -257,3 +257,16 @@ func logAsCurl(client: PrismNetworkAdapter, url: URL) async throws {
     print(prepared.curlCommand())
 }
 // snippet.end
+
+// snippet.compression
+func compressedUploads(url: URL, report: Data) async throws {
+    // One request: its body compressed with gzip, named in Content-Encoding.
+    let client = PrismNetworkAdapter()
+    let request = PrismHTTPRequest(url: url, method: .post, headers: ["Content-Type": "application/json"], body: report)
+    _ = try await client.send(try request.compressingBody(with: .gzip))
+
+    // Every request's body of a kilobyte or more, for a server that reads compressed bodies.
+    let compressing = PrismNetworkAdapter(interceptors: [PrismInterceptor.compressingBodies(with: .gzip)])
+    _ = try await compressing.send(PrismHTTPRequest(url: url, method: .post, body: report))
+}
+// snippet.end

@@ -27,18 +27,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
     ],
     targets: [
+        .target(name: "CPrismZlib"),
         .target(
             name: "PrismHTTP",
             dependencies: [
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismSupport", package: "PrismSupport"),
                 .product(name: "Logging", package: "swift-log"),
+                // Request bodies compressed with the system's zlib (libz, on every platform Prism runs on):
+                // no package to fetch.
+                "CPrismZlib",
                 // AsyncHTTPClient is the default transport on Linux and a dependency there only, with the
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
-                // into `Data` without a copy; the others' error types are what the transport classifies.
+                // into `Data` without a copy; the others' error types are what the transport classifies
+                // (NIOHTTPCompression's: a response body that does not decode, AsyncHTTPClient's own package
+                // needs it already).
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -47,6 +54,9 @@ let package = Package(
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 .product(
                     name: "NIOHTTP1", package: "swift-nio",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
                 .product(
                     name: "NIOFoundationCompat", package: "swift-nio",

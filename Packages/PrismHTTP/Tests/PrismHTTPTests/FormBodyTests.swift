@@ -112,28 +112,11 @@ struct FormBodyTests {
         let tricky = String((32..<127).map { Character(UnicodeScalar(UInt8($0))) }) + "\t\n\r é中🙂"
         let values: [String: String] = ["plain": "x", "tricky": tricky, tricky: "name", "empty": ""]
         let body = try PrismFormEncoder().encode(values)
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
+        let printed = try await python(
             "import sys, json, urllib.parse; "
                 + "print(json.dumps(urllib.parse.parse_qsl(sys.stdin.buffer.read().decode('ascii'), "
                 + "keep_blank_values=True, strict_parsing=True, errors='strict')))",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Blocking reads and the wait on a thread of their own, off the cooperative pool.
-        let printed = try await offTheCooperativePool {
-            try input.fileHandleForWriting.write(contentsOf: body)
-            try input.fileHandleForWriting.close()
-            let printed = try output.fileHandleForReading.readToEnd() ?? Data()
-            process.waitUntilExit()
-            return printed
-        }
-        #expect(process.terminationStatus == 0)
+            input: body)
         let pairs = try #require(try JSONSerialization.jsonObject(with: printed) as? [[String]])
         #expect(Dictionary(uniqueKeysWithValues: pairs.map { ($0[0], $0[1]) }) == values)
         #expect(body.allSatisfy { $0 < 0x80 })

@@ -335,3 +335,29 @@ func withHTTPClient<T>(
 func bump(_ path: String, on server: PrismTestServer, through client: PrismNetworkAdapter) async throws {
     _ = try await client.send(PrismHTTPRequest(url: server.url(path + "/bump"), method: .post))
 }
+
+/// What `python3 -c script` prints to its standard output, given `input` on its standard input; a
+/// real child process, for what an outside implementation makes of Prism's bytes (or gives it).
+///
+/// - Throws: when Python cannot start or exits with another status than 0.
+func python(_ script: String, input: Data) async throws -> Data {
+    let process = ChildProcess()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    // Blocking writes, reads and the wait on a thread of their own, off the cooperative pool. The
+    // scripts read all of their input before they write: no deadlock on a large one.
+    let printed = try await offTheCooperativePool {
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
+        let printed = try stdout.fileHandleForReading.readToEnd() ?? Data()
+        process.waitUntilExit()
+        return printed
+    }
+    try #require(process.terminationStatus == 0, "python3 -c \"\(script)\" failed")
+    return printed
+}

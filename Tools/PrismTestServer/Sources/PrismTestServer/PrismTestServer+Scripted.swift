@@ -8,6 +8,9 @@ extension PrismTestServer {
         public var headers: [(name: String, value: String)]
         /// The body (none for 204, 205, 304 and HEAD).
         public var body: String
+        /// The body as bytes, sent instead of `body` when set: a body that is not text
+        /// (compressed, binary, invalid UTF-8).
+        public var bytes: [UInt8]?
         /// How long the server waits before it answers, in milliseconds (the wait ends early
         /// when the client leaves or the server stops).
         public var delayMilliseconds: Int
@@ -42,14 +45,22 @@ extension PrismTestServer {
             self.status = status
             self.headers = headers
             self.body = body
+            self.bytes = nil
             self.delayMilliseconds = delayMilliseconds
             self.parts = parts
             self.dropsConnection = dropsConnection
         }
 
+        /// An answer with `status`, `headers` and `bytes` as its body.
+        public init(status: Int = 200, headers: [(name: String, value: String)] = [], bytes: [UInt8]) {
+            self.init(status: status, headers: headers)
+            self.bytes = bytes
+        }
+
         /// Whether the answers have the same status, header lines (in order), body and parts.
         public static func == (lhs: ScriptedResponse, rhs: ScriptedResponse) -> Bool {
-            lhs.status == rhs.status && lhs.body == rhs.body && lhs.delayMilliseconds == rhs.delayMilliseconds
+            lhs.status == rhs.status && lhs.body == rhs.body && lhs.bytes == rhs.bytes
+                && lhs.delayMilliseconds == rhs.delayMilliseconds
                 && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.parts == rhs.parts
                 && lhs.dropsConnection == rhs.dropsConnection
         }

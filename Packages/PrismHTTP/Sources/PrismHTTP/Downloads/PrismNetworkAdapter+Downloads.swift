@@ -95,6 +95,9 @@ extension PrismNetworkAdapter {
         progress: (@Sendable (PrismDownloadProgress) -> Void)?
     ) async throws -> PrismDownload {
         var sent = request
+        // The file is the resource's own bytes: what a resume's Range counts, what a checksum or
+        // Content-Length is of. Asked for unencoded, unless the app asked otherwise.
+        if !sent.headers.contains("Accept-Encoding") { sent.headers["Accept-Encoding"] = "identity" }
         if let resume {
             sent.headers["Range"] = "bytes=\(resume.offset)-"
             sent.headers["If-Range"] = resume.validator

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -26,6 +27,21 @@ enum AsyncHTTPClientErrors {
                 url: url,
                 underlying: error
             )
+        case let error as NIOHTTPDecompression.DecompressionError:
+            if error == .limit {
+                return PrismHTTPError(
+                    code: .responseTooLarge,
+                    message: "The response body, decoded, is larger than the transport accepts (\(limit) bytes).",
+                    url: url,
+                    underlying: error
+                )
+            }
+            return undecodable("its compressed data is corrupt", url: url, error: error)
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            return undecodable(
+                error == .truncatedData
+                    ? "it ended before its compressed data did" : "bytes follow its compressed data",
+                url: url, error: error)
         case let error as NIOConnectionError:
             return connectionFailed("the connection could not be established", url: url, error: error)
         case let error as ChannelError:
@@ -55,6 +71,16 @@ enum AsyncHTTPClientErrors {
                 underlying: error
             )
         }
+    }
+
+    /// The error of a body whose `Content-Encoding` (gzip or deflate) does not decode.
+    private static func undecodable(_ why: String, url: URL, error: any Error) -> PrismHTTPError {
+        PrismHTTPError(
+            code: .transportFailed,
+            message: "The response body does not decode as its Content-Encoding says: \(why).",
+            url: url,
+            underlying: error
+        )
     }
 
     /// Whether `error`, thrown before any of a response arrived, is a connection closed under

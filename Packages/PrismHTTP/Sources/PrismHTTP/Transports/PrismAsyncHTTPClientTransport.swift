@@ -133,6 +133,11 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         settings.connectionPool.retryConnectionEstablishment = false
         // Prism follows redirects itself (Redirects), with its own rules for credentials.
         settings.redirectConfiguration = .disallow
+        // Ask for gzip and deflate (unless the request names its own Accept-Encoding) and decode
+        // them, as URLSession does. No limit here: a whole body is bounded by the request's
+        // `maximumResponseBytes` as its decoded bytes arrive (`collect(upTo:)`), while streams
+        // and downloads have bounds of their own, or none.
+        settings.decompression = .enabled(limit: .none)
         return settings
     }
 
@@ -300,7 +305,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
             let status = Int(response.status.code)
-            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
+            if let declared = Self.announcedLength(response.headers), declared > limit {
                 throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: url, status: status)
             }
             var headers = PrismHTTPHeaders()
@@ -354,6 +359,13 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         }
     }
 
+    /// The length of the body a response announces (`Content-Length`), when that is the length
+    /// of the body the transport hands on: not for an encoded body, which arrives decoded.
+    static func announcedLength(_ headers: HTTPHeaders) -> Int? {
+        guard !headers.contains(name: "Content-Encoding") else { return nil }
+        return headers.first(name: "Content-Length").flatMap(Int.init)
+    }
+
     /// The error of a response an app's own client reached by following a redirect itself (the
     /// reflection in ``followsRedirects(_:)`` did not see its configuration).
     static func followedRedirect(_ url: URL) -> PrismHTTPError {
@@ -390,7 +402,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let response = try await client(for: request.url).execute(
                 outgoing, timeout: .nanoseconds(DurationMath.nanoseconds(timeout)))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request.url) }
-            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
+            if let declared = Self.announcedLength(response.headers), declared > limit {
                 throw ResponseLimit.tooLarge(
                     announced: declared, limit: limit, url: request.url, status: Int(response.status.code))
             }

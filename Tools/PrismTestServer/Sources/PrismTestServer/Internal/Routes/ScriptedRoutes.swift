@@ -34,13 +34,13 @@ struct ScriptedMiddleware: RouterMiddleware {
         if [204, 205, 304].contains(answer.status) || request.method == .head {
             return Response(status: status, headers: headers)
         }
+        let first = answer.bytes.map { ByteBuffer(bytes: $0) } ?? ByteBuffer(string: answer.body)
         guard !answer.parts.isEmpty || answer.dropsConnection else {
-            return Response(
-                status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: first))
         }
         let channel = context.channel
         let body = ResponseBody { writer in
-            if !answer.body.isEmpty { try await writer.write(ByteBuffer(string: answer.body)) }
+            if first.readableBytes > 0 { try await writer.write(first) }
             for part in answer.parts {
                 guard await context.pause(milliseconds: part.delayMilliseconds), channel.isActive else { return }
                 try await writer.write(ByteBuffer(string: part.text))

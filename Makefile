@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in the order of Tools/Modules.toml (`make lint` checks both lists against it).
-PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismGraphQLCodegen
+PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismOpenAPI PrismGraphQLCodegen
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
 # about ten minutes on two cores

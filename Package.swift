@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
+        .library(name: "PrismOpenAPI", targets: ["PrismOpenAPI"]),
         .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
         .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
@@ -70,6 +71,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // The OpenAPI generator's build plugin: PrismOpenAPI's tests generate a client with it, as an app
+        // does.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
@@ -399,6 +404,31 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
+        ),
+        .target(
+            name: "PrismOpenAPI",
+            dependencies: [
+                "PrismHTTP",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Packages/PrismOpenAPI/Sources/PrismOpenAPI"
+        ),
+        // A client the generator's build plugin makes from openapi.yaml (part of the test server's own API),
+        // run against the test server and the stub transport.
+        .testTarget(
+            name: "PrismOpenAPITests",
+            dependencies: [
+                "PrismOpenAPI",
+                "PrismHTTP",
+                "PrismHTTPTesting",
+                "PrismTestServer",
+                "PrismTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Packages/PrismOpenAPI/Tests/PrismOpenAPITests",
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         .target(
             name: "PrismGraphQLCodegen",

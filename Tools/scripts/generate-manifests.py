@@ -214,6 +214,11 @@ def target_lines(table: Table, package: dict, target: dict, in_root: bool) -> li
     if target.get("plugins"):
         entries = []
         for plugin in target["plugins"]:
+            name, _, external = plugin.partition("@")
+            if external:
+                # An external package's build tool plugin (OpenAPIGenerator@swift-openapi-generator).
+                entries.append(f'.plugin(name: "{name}", package: "{external}")')
+                continue
             owner = table.owner[plugin]
             if in_root or owner is package:
                 entries.append(f'.plugin(name: "{plugin}")')
@@ -290,6 +295,7 @@ def nested_manifest(table: Table, package: dict) -> str:
     used = [dependency for target in targets for dependency in table.dependencies(target)]
     local_names = {table.owner[name]["name"] for name, external, *_ in used if not external}
     external_names = {external for _, external, *_ in used if external}
+    external_names |= {plugin.partition("@")[2] for target in targets for plugin in target.get("plugins", [])} - {""}
     here = ROOT / package["path"]
     dependency_lines_ = []
     for other in table.nested_packages():

@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+// Generated from Tools/Modules.toml by Tools/scripts/generate-manifests.py: edit the table, then `make manifests`.
+// Clients that swift-openapi-generator makes, sent through Prism's client. A package of its own, so that only
+// an app that adds it fetches swift-openapi-runtime.
+import PackageDescription
+
+let package = Package(
+    name: "PrismOpenAPI",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "PrismOpenAPI", targets: ["PrismOpenAPI"])
+    ],
+    dependencies: [
+        .package(path: "../PrismHTTP"),
+        .package(path: "../PrismHTTPTesting"),
+        // Prism's local HTTP test server.
+        .package(path: "../../Tools/PrismTestServer"),
+        // What Prism's own tests share.
+        .package(path: "../../Tools/PrismTestSupport"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // The OpenAPI generator's build plugin: PrismOpenAPI's tests generate a client with it, as an app
+        // does.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "PrismOpenAPI",
+            dependencies: [
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // A client the generator's build plugin makes from openapi.yaml (part of the test server's own API),
+        // run against the test server and the stub transport.
+        .testTarget(
+            name: "PrismOpenAPITests",
+            dependencies: [
+                "PrismOpenAPI",
+                .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismHTTPTesting", package: "PrismHTTPTesting"),
+                .product(name: "PrismTestServer", package: "PrismTestServer"),
+                .product(name: "PrismTestSupport", package: "PrismTestSupport"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -31,10 +31,12 @@ let package = Package(
         .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
         .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
     ],
-    // Every trait is on by default. A package that needs none (an app that uses only the
-    // architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
+    // Every trait but OpenAPI is on by default. A package that needs none (an app that uses only
+    // the architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
     // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras (README.md says how); without
     // WebSocketSubscriptions, PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules.
+    // OpenAPI is on only where a package asks for it (`traits: [.defaults, "OpenAPI"]`), with the
+    // PrismOpenAPI product: only then is swift-openapi-runtime fetched.
     traits: [
         .trait(
             name: "AsyncHTTPClient",
@@ -45,6 +47,11 @@ let package = Package(
             name: "WebSocketSubscriptions",
             description:
                 "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description:
+                "PrismOpenAPI's transport for clients that swift-openapi-generator makes. Off by default: only a package that turns it on fetches swift-openapi-runtime."
         ),
         .default(enabledTraits: ["AsyncHTTPClient", "WebSocketSubscriptions"]),
     ],
@@ -409,8 +416,11 @@ let package = Package(
             name: "PrismOpenAPI",
             dependencies: [
                 "PrismHTTP",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The generator's runtime, with the OpenAPI trait only: an app that does not turn it on
+                // fetches neither package.
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
             path: "Packages/PrismOpenAPI/Sources/PrismOpenAPI"
         ),

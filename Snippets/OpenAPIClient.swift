@@ -2,6 +2,8 @@
 // package; it needs a server, and the client the generator makes from the app's openapi.yaml, to
 // run (PrismOpenAPI's tests run one against the test server).
 // snippet.hide
+// With the OpenAPI trait only (Prism's own builds turn it on), as an app that uses PrismOpenAPI.
+#if OpenAPI
 import Foundation
 import OpenAPIRuntime
 import PrismHTTP
@@ -35,3 +37,6 @@ func describe(_ error: any Error) -> String {
     return "\(failure.operationID) failed: \(http.code) (\(http.message))"
 }
 // snippet.end
+
+// snippet.hide
+#endif

@@ -10,6 +10,14 @@ let package = Package(
     products: [
         .library(name: "PrismOpenAPI", targets: ["PrismOpenAPI"])
     ],
+    traits: [
+        .trait(
+            name: "OpenAPI",
+            description:
+                "PrismOpenAPI's transport for clients that swift-openapi-generator makes. Off by default: only a package that turns it on fetches swift-openapi-runtime."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(path: "../PrismHTTP"),
         .package(path: "../PrismHTTPTesting"),
@@ -28,8 +36,11 @@ let package = Package(
             name: "PrismOpenAPI",
             dependencies: [
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The generator's runtime, with the OpenAPI trait only: an app that does not turn it on
+                // fetches neither package.
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
         // A client the generator's build plugin makes from openapi.yaml (part of the test server's own API),

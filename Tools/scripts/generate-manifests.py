@@ -47,10 +47,12 @@ ROOT_PRODUCTS_NOTE = """\
 // and fails on any of them)."""
 
 ROOT_TRAITS_NOTE = """\
-// Every trait is on by default. A package that needs none (an app that uses only the
-// architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
+// Every trait but OpenAPI is on by default. A package that needs none (an app that uses only
+// the architecture half, say) depends on Prism with `traits: []`: SwiftPM then fetches none of
 // AsyncHTTPClient, SwiftNIO's SSL, HTTP/2 and extras (README.md says how); without
-// WebSocketSubscriptions, PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules."""
+// WebSocketSubscriptions, PrismGraphQL links none of SwiftNIO's WebSocket, HTTP and SSL modules.
+// OpenAPI is on only where a package asks for it (`traits: [.defaults, "OpenAPI"]`), with the
+// PrismOpenAPI product: only then is swift-openapi-runtime fetched."""
 
 ROOT_TRAILER = """
 // `make` (and so CI) builds Prism's own targets with warnings as errors: the Makefile exports
@@ -260,7 +262,10 @@ def trait_lines(table: Table, names: list) -> list:
             f"            description: {swift_string(table.traits[name]['description'])}",
             "        ),",
         ]
-    lines.append("        .default(enabledTraits: [" + ", ".join(swift_string(name) for name in names) + "]),")
+    # A trait with `default = false` in the table is off unless a user (or Prism's own builds,
+    # Tools/scripts/swift-root.sh) turns it on: what only some apps want, fetched only by them.
+    defaults = [name for name in names if table.traits[name].get("default", True)]
+    lines.append("        .default(enabledTraits: [" + ", ".join(swift_string(name) for name in defaults) + "]),")
     lines.append("    ],")
     return lines
 

@@ -1,3 +1,6 @@
+// The OpenAPI trait turns this on (Package.swift): without it the module is empty, and nothing of
+// swift-openapi-runtime is fetched or linked.
+#if OpenAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -119,3 +122,4 @@ public struct PrismOpenAPITransport: ClientTransport {
         return HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
     }
 }
+#endif

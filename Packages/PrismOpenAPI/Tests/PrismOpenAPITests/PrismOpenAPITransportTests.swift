@@ -1,3 +1,6 @@
+// PrismOpenAPI is built with the OpenAPI trait, which Prism's own builds turn on
+// (Tools/scripts/swift-root.sh): a plain `swift build` leaves these out.
+#if OpenAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -167,3 +170,4 @@ struct PrismOpenAPITransportTests {
         }
     }
 }
+#endif

@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in the order of Tools/Modules.toml (`make lint` checks both lists against it).
-PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismOpenAPI PrismGraphQLCodegen
+PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismTelemetry PrismOpenAPI PrismGraphQLCodegen
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
 # about ten minutes on two cores
@@ -201,7 +201,7 @@ bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=
 	@# Touch the benchmark sources: SwiftPM does not always recompile a client when only the
 	@# @inlinable code of a dependency changed, and a stale build measures old code.
 	@touch Tools/Benchmarks/Sources/PrismBenchmarks/*.swift
-	$(SWIFT) run -c release PrismBenchmarks $(ARGS)
+	$(SWIFT) run -c release --traits default,Telemetry,OpenAPI PrismBenchmarks $(ARGS)
 
 run: deps ## Build and run the sample app (prism-sample), inside the private keyring session
 	$(SWIFT_ROOT) build --product prism-sample

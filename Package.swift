@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
+        .library(name: "PrismTelemetry", targets: ["PrismTelemetry"]),
         .library(name: "PrismOpenAPI", targets: ["PrismOpenAPI"]),
         .plugin(name: "PrismGraphQLCodegenPlugin", targets: ["PrismGraphQLCodegenPlugin"]),
         .plugin(name: "PrismGraphQLGenerate", targets: ["PrismGraphQLGenerate"]),
@@ -47,6 +48,11 @@ let package = Package(
             name: "WebSocketSubscriptions",
             description:
                 "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+        ),
+        .trait(
+            name: "Telemetry",
+            description:
+                "PrismTelemetry's instruments: swift-metrics counters and timers, swift-distributed-tracing spans. Off by default: only a package that turns it on fetches swift-metrics and swift-distributed-tracing."
         ),
         .trait(
             name: "OpenAPI",
@@ -78,6 +84,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // The OpenAPI generator's build plugin: PrismOpenAPI's tests generate a client with it, as an app
         // does.
@@ -413,6 +421,33 @@ let package = Package(
             path: "Packages/PrismHTTPTesting/Tests/PrismHTTPTestingTests"
         ),
         .target(
+            name: "PrismTelemetry",
+            dependencies: [
+                "PrismHTTP",
+                // The two APIs a backend (Prometheus, OpenTelemetry, ...) is bootstrapped behind, with the
+                // Telemetry trait only.
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Telemetry"])),
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Telemetry"])),
+            ],
+            path: "Packages/PrismTelemetry/Sources/PrismTelemetry"
+        ),
+        // The instruments against the test server, measured by the packages' own in-memory backends.
+        .testTarget(
+            name: "PrismTelemetryTests",
+            dependencies: [
+                "PrismTelemetry",
+                "PrismHTTP",
+                "PrismTestServer",
+                "PrismTestSupport",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Packages/PrismTelemetry/Tests/PrismTelemetryTests"
+        ),
+        .target(
             name: "PrismOpenAPI",
             dependencies: [
                 "PrismHTTP",
@@ -632,6 +667,9 @@ let package = Package(
                 "PrismTestServer",
                 // The code generator's speed on the large schema of its tests.
                 "PrismGraphQLCodegen",
+                // What the instruments cost a request with no backend (built with the Telemetry trait: make
+                // bench turns it on).
+                "PrismTelemetry",
                 // The baselines: the raw transport Prism sends through on Linux, a page's raw WebSocket for
                 // the inspector, and the raw WebSocket client PrismGraphQL uses.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -51,10 +51,10 @@ full) ;;
     exit 64
     ;;
 esac
-# Prism's own builds turn on every trait of the root, those off by default (OpenAPI) too, so
+# Prism's own builds turn on every trait of the root, those off by default (Telemetry, OpenAPI) too, so
 # that every target and test is built: the same list for every command, or one would undo the
 # next (Makefile, SWIFT_DETERMINISTIC_HASHING).
-build_flags+=(--traits 'default,OpenAPI')
+build_flags+=(--traits 'default,Telemetry,OpenAPI')
 if [[ $# -ge 2 && ("$2" == build || "$2" == run || "$2" == test || "$2" == package) ]]; then
     exec env -i "${environment[@]}" "$1" "$2" "${build_flags[@]}" "${@:3}"
 fi

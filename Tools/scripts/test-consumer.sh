@@ -22,7 +22,8 @@
 #   - a second consumer adds Prism with README.md's `traits: []` line and uses PrismStore: its checkouts are
 #     listed, and the check fails when it holds a package that only the test server, the sample
 #     app or the benchmarks use, or AsyncHTTPClient, SwiftNIO SSL, NIOTransportServices, swift-websocket or the
-#     OpenAPI generator and its runtime (PrismOpenAPI's alone); its second target builds
+#     OpenAPI generator and its runtime, swift-metrics or swift-distributed-tracing (behind the OpenAPI and
+#     Telemetry traits); its second target builds
 #     PrismNetwork without the traits and checks the URLSession default and that a subscription
 #     ends with subscriptionsUnavailable.
 set -euo pipefail
@@ -468,7 +469,7 @@ echo "$(wc -l <"$work/checkouts.txt") packages in .build/checkouts: $(tr '\n' ' 
 echo "used only by Prism's tools, never to be fetched by users:" \
     "$(python3 "$root/Tools/scripts/tools-only-packages.py" "$work/prism.json" | tr '\n' ' ')"
 for package in async-http-client swift-nio-ssl swift-nio-transport-services swift-websocket swift-crypto \
-    swift-openapi-runtime swift-openapi-generator OpenAPIKit Yams; do
+    swift-openapi-runtime swift-openapi-generator OpenAPIKit Yams swift-metrics swift-distributed-tracing; do
     if grep -qx "$package" "$work/checkouts.txt"; then
         echo "a consumer with Prism's traits off fetched $package" >&2
         exit 1

@@ -21,21 +21,9 @@ struct PrismOpenAPITransportTests {
         Client(serverURL: server.url("/"), transport: PrismOpenAPITransport(client: prism))
     }
 
-    /// Starts a test server; runs `body` with it and shuts it down whatever happens.
-    static func withServer(_ body: (PrismTestServer) async throws -> Void) async throws {
-        let server = try await PrismTestServer.start()
-        do {
-            try await body(server)
-        } catch {
-            try await server.shutdown()
-            throw error
-        }
-        try await server.shutdown()
-    }
-
     @Test("an operation's path and query reach the server encoded, and its JSON comes back typed")
     func typedAnswer() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let client = Self.generated(server, through: PrismNetworkAdapter(cache: nil))
             let user = try await client.getUser(path: .init(login: "oct cat/ü")).ok.body.json
             #expect(user.login == "oct cat/ü")
@@ -50,7 +38,7 @@ struct PrismOpenAPITransportTests {
 
     @Test("a request body is sent as JSON, and each declared status decodes as its own case")
     func bodiesAndDeclaredStatuses() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let client = Self.generated(server, through: PrismNetworkAdapter(cache: nil))
             let created = try await client.createIssue(
                 path: .init(owner: "apple", repo: "swift"),
@@ -70,7 +58,7 @@ struct PrismOpenAPITransportTests {
 
     @Test("the client's response cache answers a fresh GET: the second call never reaches the server")
     func cached() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let client = Self.generated(server, through: PrismNetworkAdapter())
             let first = try await client.getCached(path: .init(name: "openapi"), query: .init(max_hyphen_age: 60))
             let second = try await client.getCached(path: .init(name: "openapi"), query: .init(max_hyphen_age: 60))
@@ -82,7 +70,7 @@ struct PrismOpenAPITransportTests {
 
     @Test("the client's retry policy sends a GET again after 503s")
     func retried() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let retrying = PrismNetworkAdapter(
                 cache: nil,
                 retryPolicy: PrismExponentialBackoff(
@@ -102,7 +90,7 @@ struct PrismOpenAPITransportTests {
 
     @Test("the authenticator signs each operation and refreshes an expired token, once")
     func authenticated() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let refreshes = LockedBox(0)
             let refresher = PrismNetworkAdapter(cache: nil)
             let tokens = PrismBearerTokenAuthenticator(accessToken: "token-0") { _ in
@@ -157,7 +145,7 @@ struct PrismOpenAPITransportTests {
 
     @Test("a request body past maximumRequestBodyBytes fails with encodingFailed before anything is sent")
     func bodyLimit() async throws {
-        try await Self.withServer { server in
+        try await PrismTestServer.withRunning { server in
             let transport = PrismOpenAPITransport(client: PrismNetworkAdapter(cache: nil), maximumRequestBodyBytes: 16)
             let client = Client(serverURL: server.url("/"), transport: transport)
             let error = await #expect(throws: ClientError.self) {

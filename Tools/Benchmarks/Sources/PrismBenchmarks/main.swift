@@ -47,7 +47,8 @@ if !persistence.isEmpty {
 
 try await clientLoop()
 let network =
-    try await pipelineBenchmark() + clientLayerBenchmarks() + clientLoadBenchmarks() + networkBenchmarks()
+    try await pipelineBenchmark() + clientLayerBenchmarks() + clientLoadBenchmarks() + telemetryBenchmarks()
+    + networkBenchmarks()
     + uploadThroughputBenchmarks()
     + serverSentEventBenchmarks()
     + streamLoadBenchmarks() + streamingNetworkBenchmarks()

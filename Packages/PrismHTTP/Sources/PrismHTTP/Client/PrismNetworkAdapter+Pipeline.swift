@@ -88,8 +88,8 @@ extension PrismNetworkAdapter {
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse {
         try body.validate()
-        return try await attempt(prepared, revalidating: nil) { [channel] request in
-            try await channel.upload(request, body: body, progress: progress)
+        return try await attempt(prepared, revalidating: nil) { [channel] request, resendCount in
+            try await channel.upload(request, resendCount: resendCount, body: body, progress: progress)
         }.answer
     }
 
@@ -221,6 +221,7 @@ extension PrismNetworkAdapter {
         } else {
             return .network(try await fetch(prepared, revalidating: nil).response, slot: nil)
         }
+        if !channel.instruments.isEmpty { noteLookup(of: prepared.request, transaction.plan) }
         switch transaction.plan {
         case .serve(let entry, let source):
             if let logger, source == .cache {
@@ -246,6 +247,18 @@ extension PrismNetworkAdapter {
         }
     }
 
+    /// Tells the instruments what a look in the cache for `request` found, by its `plan`.
+    func noteLookup(of request: PrismHTTPRequest, _ plan: PrismCacheTransaction.Plan) {
+        let outcome: PrismCacheLookupOutcome
+        switch plan {
+        case .serve(_, let source): outcome = source == .network ? .miss : .hit
+        case .serveAndRevalidate: outcome = .staleHit
+        case .revalidate: outcome = .revalidation
+        case .fetch, .notCached, .unavailable: outcome = .miss
+        }
+        for instrument in channel.instruments { instrument.cacheLookedUp(request, outcome: outcome) }
+    }
+
     /// The cache `prepared` goes through: nil when the client has none, the policy is
     /// `networkOnly`, or the request is not one a cache keeps (RFC 9111 §2).
     func cache(for prepared: PrismPreparedRequest) -> PrismResponseCache? {
@@ -264,6 +277,9 @@ extension PrismNetworkAdapter {
             entry.byteRange(for: transaction.request) == nil,
             request.accepts(statusCode: entry.statusCode)
         else { return nil }
+        if !channel.instruments.isEmpty {
+            for instrument in channel.instruments { instrument.cacheLookedUp(transaction.request, outcome: .hit) }
+        }
         if let logger {
             logger.debug(
                 "cache hit", metadata: ["url": "\(PrismHTTPRedaction.redact(transaction.request.url))"])
@@ -292,7 +308,9 @@ extension PrismNetworkAdapter {
         }
         return try await retrying(
             prepared, first: first, revalidating: conditional,
-            attempt: { try await self.attempt($0, revalidating: conditional, open: self.channel.send).exchange },
+            attempt: {
+                try await self.attempt($0, resendCount: $1, revalidating: conditional, open: self.channel.send).exchange
+            },
             response: \.response, discard: { _ in })
     }
 
@@ -304,16 +322,19 @@ extension PrismNetworkAdapter {
         _ prepared: PrismPreparedRequest,
         first: PrismPreparedRequest,
         revalidating conditional: PrismCacheEntry?,
-        attempt: nonisolated(nonsending) (PrismPreparedRequest) async throws -> Answer,
+        attempt: nonisolated(nonsending) (PrismPreparedRequest, _ resendCount: Int) async throws -> Answer,
         response: (Answer) -> PrismHTTPResponse,
         discard: (Answer) -> Void
     ) async throws -> Answer {
         guard let retryPolicy = prepared.options.retryPolicy ?? self.retryPolicy, retryPolicy.maxAttempts > 1 else {
-            return try await attempt(first)
+            return try await attempt(first, 0)
         }
         var pending: PrismPreparedRequest? = first
+        // How many times the request went out before this attempt.
+        var sent = 0
         return try await Retrying.run(policy: retryPolicy, sleep: sleep) {
             let current: PrismPreparedRequest
+            defer { sent += 1 }
             if let next = pending {
                 current = next
                 pending = nil
@@ -322,7 +343,7 @@ extension PrismNetworkAdapter {
                     built: prepared.original, options: prepared.options, revalidating: conditional,
                     fromEndpoint: prepared.isFromEndpoint)
             }
-            let answer = try await attempt(current)
+            let answer = try await attempt(current, sent)
             let status = response(answer)
             let failure = PrismHTTPError.unacceptable(status, method: current.request.method)
             if !status.isSuccess, PrismRetryFailure(error: failure).isTransient {
@@ -339,17 +360,18 @@ extension PrismNetworkAdapter {
     /// answer's head with the request as finally sent.
     nonisolated(nonsending) func attempt<Answer: TransportAnswer>(
         _ prepared: PrismPreparedRequest,
+        resendCount: Int = 0,
         revalidating entry: PrismCacheEntry?,
-        open: nonisolated(nonsending) (PrismHTTPRequest) async throws -> Answer
+        open: nonisolated(nonsending) (PrismHTTPRequest, _ resendCount: Int) async throws -> Answer
     ) async throws -> (answer: Answer, exchange: Exchange) {
         var sent = prepared.request
         var requestTime = Exchange.now()
-        var answer = try await open(sent)
+        var answer = try await open(sent, resendCount)
         if let authenticator, authenticator.isAuthenticationFailure(answer.head) {
             answer.discard()
             sent = try await refreshed(prepared, by: authenticator, revalidating: entry).request
             requestTime = Exchange.now()
-            answer = try await open(sent)
+            answer = try await open(sent, resendCount + 1)
         }
         let exchange = Exchange(response: answer.head, sent: sent, requestTime: requestTime)
         // An unsafe method answered without an error invalidates what is stored for its target

@@ -65,6 +65,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     public let logger: Logger?
     /// How a request is retried when its options give no policy; nil sends once.
     public let retryPolicy: (any PrismRetryPolicy)?
+    /// What hears of each attempt and each look in the cache (metrics, tracing).
+    public var instruments: [any PrismNetworkInstrument] { channel.instruments }
     /// The URL endpoints without a host are relative to: its scheme, host and port, and its
     /// path before theirs (`https://api.example.com/v2` and an endpoint path `/users` make
     /// `https://api.example.com/v2/users`). An endpoint with a host ignores it.
@@ -126,6 +128,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
     ///     fail with `invalidURL`, saying why.
     ///   - retryClock: What retries wait on: the continuous clock if omitted (a test can pass a
     ///     clock it controls).
+    ///   - instruments: What hears of each attempt and each look in the cache, for metrics and
+    ///     tracing (``PrismNetworkInstrument``; the PrismTelemetry product has two).
     public init<C: Clock>(
         transport: any PrismHTTPTransport = PrismNetworkAdapter.defaultTransport,
         cache: PrismResponseCache? = PrismResponseCache(maxSize: 500),
@@ -134,7 +138,8 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         logger: Logger? = nil,
         retryPolicy: (any PrismRetryPolicy)? = nil,
         baseURL: URL? = nil,
-        retryClock: C = ContinuousClock()
+        retryClock: C = ContinuousClock(),
+        instruments: [any PrismNetworkInstrument] = []
     ) where C.Duration == Duration {
         self.baseURL = baseURL
         self.base = baseURL.map(BaseURL.parse)
@@ -147,7 +152,7 @@ public final class PrismNetworkAdapter: PrismNetworkClient {
         self.sleep = { try await retryClock.sleep(for: $0) }
         let start = retryClock.now
         self.retryNow = { start.duration(to: retryClock.now) }
-        self.channel = TransportChannel(transport, logger: logger)
+        self.channel = TransportChannel(transport, logger: logger, instruments: instruments)
     }
 
     /// A client with `other`'s parts and background revalidations of its own: one of `other`'s

@@ -50,12 +50,15 @@ struct TransportChannel: Sendable {
     let transport: any PrismHTTPTransport
     /// The client's logger; nil logs nothing.
     let logger: Logger?
+    /// What hears of each attempt (``PrismNetworkInstrument``); empty for most clients.
+    let instruments: [any PrismNetworkInstrument]
     private let sendChecked: nonisolated(nonsending) @Sendable (PrismHTTPRequest) async throws -> PrismHTTPResponse
     private let streamChecked: @Sendable (PrismHTTPRequest, Duration) async throws -> PrismHTTPStreamedResponse
 
-    init(_ transport: any PrismHTTPTransport, logger: Logger?) {
+    init(_ transport: any PrismHTTPTransport, logger: Logger?, instruments: [any PrismNetworkInstrument] = []) {
         self.transport = transport
         self.logger = logger
+        self.instruments = instruments
         #if AsyncHTTPClient && os(Linux)
         if let transport = transport as? PrismAsyncHTTPClientTransport {
             sendChecked = { try await transport.send(checked: $0) }
@@ -67,30 +70,55 @@ struct TransportChannel: Sendable {
         streamChecked = { try await transport.stream($0, idleTimeout: $1) }
     }
 
-    /// The whole response to `request`.
-    nonisolated(nonsending) func send(_ request: PrismHTTPRequest) async throws -> PrismHTTPResponse {
-        try await answer(request, streamed: false, open: sendChecked)
+    /// The whole response to `request`, the `resendCount`-th time it is sent again.
+    nonisolated(nonsending) func send(_ request: PrismHTTPRequest, resendCount: Int) async throws -> PrismHTTPResponse {
+        try await answer(request, resendCount: resendCount, streamed: false, open: sendChecked)
     }
 
     /// The response to `request` with `body` streamed, its progress reported to `progress`.
     func upload(
         _ request: PrismHTTPRequest,
+        resendCount: Int,
         body: PrismUploadBody,
         progress: @escaping @Sendable (_ bytesSent: Int64) -> Void
     ) async throws -> PrismHTTPResponse {
-        try await answer(request, streamed: false) { [transport] in
+        try await answer(request, resendCount: resendCount, streamed: false) { [transport] in
             try await transport.upload($0, body: body, progress: progress)
         }
     }
 
     /// The head of the response to `request`, its body read as it arrives; `idleTimeout` bounds
     /// each wait for more of it.
-    func stream(_ request: PrismHTTPRequest, idleTimeout: Duration) async throws -> PrismHTTPStreamedResponse {
-        try await answer(request, streamed: true) { [streamChecked] in try await streamChecked($0, idleTimeout) }
+    func stream(_ request: PrismHTTPRequest, resendCount: Int, idleTimeout: Duration) async throws
+        -> PrismHTTPStreamedResponse
+    {
+        try await answer(request, resendCount: resendCount, streamed: true) { [streamChecked] in
+            try await streamChecked($0, idleTimeout)
+        }
     }
 
     /// `open`'s answer to `request`, which the transport sends (following redirects), as the
-    /// table above says.
+    /// table above says; the instruments hear of it as an attempt.
+    private nonisolated(nonsending) func answer<Answer: TransportAnswer>(
+        _ request: PrismHTTPRequest,
+        resendCount: Int,
+        streamed: Bool,
+        open: nonisolated(nonsending) (PrismHTTPRequest) async throws -> Answer
+    ) async throws -> Answer {
+        guard !instruments.isEmpty else { return try await answer(request, streamed: streamed, open: open) }
+        var request = request
+        let attempts = instruments.compactMap { $0.attemptStarting(&request, resendCount: resendCount) }
+        do {
+            let answer = try await answer(request, streamed: streamed, open: open)
+            for attempt in attempts { attempt.answered(answer.head) }
+            return answer
+        } catch {
+            for attempt in attempts { attempt.failed(error) }
+            throw error
+        }
+    }
+
+    /// `open`'s answer to `request`, logged.
     private nonisolated(nonsending) func answer<Answer: TransportAnswer>(
         _ request: PrismHTTPRequest,
         streamed: Bool,

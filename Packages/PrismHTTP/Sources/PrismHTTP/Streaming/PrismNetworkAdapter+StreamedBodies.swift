@@ -48,8 +48,10 @@ extension PrismNetworkAdapter {
         try RequestValidation.validateTimeout(idle, what: "The idle timeout", url: prepared.request.url)
         return try await retrying(
             prepared, first: prepared, revalidating: nil,
-            attempt: { [channel] in
-                try await self.attempt($0, revalidating: nil) { try await channel.stream($0, idleTimeout: idle) }.answer
+            attempt: { [channel] prepared, resendCount in
+                try await self.attempt(prepared, resendCount: resendCount, revalidating: nil) {
+                    try await channel.stream($0, resendCount: $1, idleTimeout: idle)
+                }.answer
             },
             response: \.head, discard: { $0.discard() })
     }

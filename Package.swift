@@ -438,6 +438,7 @@ let package = Package(
             dependencies: [
                 "PrismTelemetry",
                 "PrismHTTP",
+                "PrismGraphQL",
                 "PrismTestServer",
                 "PrismTestSupport",
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -20,6 +20,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../PrismHTTP"),
+        .package(path: "../PrismGraphQL"),
         // Prism's local HTTP test server.
         .package(path: "../../Tools/PrismTestServer"),
         // What Prism's own tests share.
@@ -45,6 +46,7 @@ let package = Package(
             dependencies: [
                 "PrismTelemetry",
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismGraphQL", package: "PrismGraphQL"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Metrics", package: "swift-metrics"),

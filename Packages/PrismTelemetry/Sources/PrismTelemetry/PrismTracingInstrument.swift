@@ -44,6 +44,33 @@ public struct PrismTracingInstrument: PrismNetworkInstrument {
         self.tracer = chosen is NoOpTracer ? nil : chosen
     }
 
+    /// Runs `body` in a span of the operation: a GraphQL query or mutation is named by its type
+    /// and name (`query GetUser`), with OpenTelemetry's `graphql.operation.type` and
+    /// `graphql.operation.name` (never the document, which can carry values), and its attempts
+    /// are the span's children. A thrown error sets the span's status to error.
+    public func around<T: Sendable>(_ operation: PrismNetworkOperation, _ body: () async throws -> T)
+        async throws -> T
+    {
+        guard let tracer else { return try await body() }
+        let name = operation.name.map { "\(operation.type) \($0)" } ?? operation.type
+        let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .internal)
+        if span.isRecording {
+            span.attributes["\(operation.system).operation.type"] = operation.type
+            if let operationName = operation.name {
+                span.attributes["\(operation.system).operation.name"] = operationName
+            }
+        }
+        defer { span.end() }
+        do {
+            return try await InstrumentationContext.$current.withValue(span.context) { try await body() }
+        } catch {
+            let type = (error as? PrismHTTPError).map { "\($0.code)" } ?? String(describing: Swift.type(of: error))
+            span.attributes["error.type"] = type
+            span.setStatus(SpanStatus(code: .error, message: type))
+            throw error
+        }
+    }
+
     /// Starts the attempt's span and injects its context into `request`'s headers.
     public func attemptStarting(_ request: inout PrismHTTPRequest, resendCount: Int) -> (any PrismNetworkAttempt)? {
         guard let tracer else { return nil }

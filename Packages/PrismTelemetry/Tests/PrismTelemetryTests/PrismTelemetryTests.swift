@@ -5,6 +5,7 @@ import Foundation
 import InMemoryTracing
 import Metrics
 import MetricsTestKit
+import PrismGraphQL
 import PrismHTTP
 import PrismTelemetry
 import PrismTestServer
@@ -123,6 +124,30 @@ struct PrismTelemetryTests {
         #expect(PrismTracingInstrument().attemptStarting(&request, resendCount: 0) == nil)
         #expect(PrismMetricsInstrument().attemptStarting(&request, resendCount: 1) == nil)
         #expect(request == untouched)
+    }
+
+    /// What the test server's `operationNumber` field answers.
+    struct Number: Decodable, Sendable {
+        var operationNumber: Int
+    }
+
+    @Test("a GraphQL query is a span of its own, named by its type and name, and its attempt is its child")
+    func graphQLSpan() async throws {
+        try await PrismTestServer.withRunning { server in
+            let tracer = InMemoryTracer()
+            let http = PrismNetworkAdapter(cache: nil, instruments: [PrismTracingInstrument(tracer: tracer)])
+            let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: http)
+            let query = PrismGraphQLQuery(query: "query Number { operationNumber }", operationName: "Number")
+            let response = try await graphql.execute(query, as: Number.self)
+            #expect(response.data != nil)
+            let operation = try #require(tracer.finishedSpans.first { $0.operationName == "query Number" })
+            let attempt = try #require(tracer.finishedSpans.first { $0.operationName == "POST" })
+            #expect(attempt.parentSpanID == operation.spanContext.spanID)
+            #expect(attempt.spanContext.traceID == operation.spanContext.traceID)
+            #expect(operation.attributes["graphql.operation.name"]?.toSpanAttribute() == "Number")
+            #expect(operation.attributes["graphql.operation.type"]?.toSpanAttribute() == "query")
+            #expect(operation.status?.code != .error)
+        }
     }
 
     @Test("a failed attempt's span says why, by the error's code, not its message")

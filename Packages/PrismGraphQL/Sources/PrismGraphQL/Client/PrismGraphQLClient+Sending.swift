@@ -22,8 +22,22 @@ extension PrismGraphQLClient {
         var hash: String?
     }
 
-    /// The cache, the persisted-query exchange and the decoding of one operation.
+    /// One operation, inside the network client's instruments (a tracing instrument's span,
+    /// whose children its attempts are), when it has any.
     func perform<T: Decodable & Sendable>(
+        _ query: PrismGraphQLQuery,
+        as type: T.Type,
+        options: PrismRequestOptions
+    ) async throws -> PrismGraphQLResponse<T> {
+        let instruments = networkClient.instruments
+        guard !instruments.isEmpty else { return try await performed(query, as: type, options: options) }
+        let operation = PrismNetworkOperation(
+            system: "graphql", type: query.isMutation ? "mutation" : "query", name: query.operationName)
+        return try await instruments.around(operation) { try await performed(query, as: type, options: options) }
+    }
+
+    /// The cache, the persisted-query exchange and the decoding of one operation.
+    func performed<T: Decodable & Sendable>(
         _ query: PrismGraphQLQuery,
         as type: T.Type,
         options: PrismRequestOptions

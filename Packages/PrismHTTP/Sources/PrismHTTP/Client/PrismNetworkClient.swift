@@ -87,6 +87,10 @@ public protocol PrismNetworkClient: Sendable {
     /// certificate).
     var tlsConfiguration: PrismTLSConfiguration? { get }
 
+    /// What hears of the client's attempts and operations (metrics, tracing), which PrismGraphQL
+    /// tells of each query and mutation; the default is none.
+    var instruments: [any PrismNetworkInstrument] { get }
+
     /// Sends `prepared` and returns as soon as the status and headers arrive; the body is read
     /// from the response's ``PrismHTTPStreamedResponse/body`` as it arrives (never cached).
     /// `idleTimeout` bounds each wait for more of the body; nil means the request's timeout.
@@ -166,6 +170,9 @@ extension PrismNetworkClient {
 
     /// No cache.
     public var cache: PrismResponseCache? { nil }
+
+    /// No instruments.
+    public var instruments: [any PrismNetworkInstrument] { [] }
 
     /// No TLS settings of its own.
     public var tlsConfiguration: PrismTLSConfiguration? { nil }

@@ -30,11 +30,57 @@ public protocol PrismNetworkInstrument: Sendable {
 
     /// The response cache was consulted for `request`, with `outcome`.
     func cacheLookedUp(_ request: PrismHTTPRequest, outcome: PrismCacheLookupOutcome)
+
+    /// Runs `body`, an operation made of requests (a GraphQL query or mutation), inside whatever
+    /// the instrument wraps it in: a tracing instrument runs it in a span, so that the
+    /// operation's attempts are its children.
+    func around<T: Sendable>(_ operation: PrismNetworkOperation, _ body: () async throws -> T) async throws -> T
 }
 
 extension PrismNetworkInstrument {
     /// Nothing: an instrument that watches attempts only.
     public func cacheLookedUp(_ request: PrismHTTPRequest, outcome: PrismCacheLookupOutcome) {}
+
+    /// `body`, as it is.
+    public func around<T: Sendable>(_ operation: PrismNetworkOperation, _ body: () async throws -> T)
+        async throws -> T
+    {
+        try await body()
+    }
+}
+
+extension Array where Element == any PrismNetworkInstrument {
+    /// `body` inside every instrument's ``PrismNetworkInstrument/around(_:_:)``, the first
+    /// outermost.
+    public func around<T: Sendable>(_ operation: PrismNetworkOperation, _ body: () async throws -> T)
+        async throws -> T
+    {
+        try await around(operation, from: startIndex, body)
+    }
+
+    private func around<T: Sendable>(
+        _ operation: PrismNetworkOperation, from index: Int, _ body: () async throws -> T
+    ) async throws -> T {
+        guard index < endIndex else { return try await body() }
+        return try await self[index].around(operation) { try await around(operation, from: index + 1, body) }
+    }
+}
+
+/// An operation made of requests, which instruments may wrap (``PrismNetworkInstrument/around(_:_:)``).
+public struct PrismNetworkOperation: Sendable, Hashable {
+    /// What speaks it: `graphql`.
+    public var system: String
+    /// Its type in that system: `query`, `mutation`.
+    public var type: String
+    /// Its name, when it has one (a GraphQL operation's name).
+    public var name: String?
+
+    /// An operation of `system`, of `type`, called `name`.
+    public init(system: String, type: String, name: String? = nil) {
+        self.system = system
+        self.type = type
+        self.name = name
+    }
 }
 
 /// One attempt that an instrument watches: told once how it ended.

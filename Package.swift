@@ -424,6 +424,8 @@ let package = Package(
             name: "PrismTelemetry",
             dependencies: [
                 "PrismHTTP",
+                "PrismStore",
+                "PrismEffects",
                 // The two APIs a backend (Prometheus, OpenTelemetry, ...) is bootstrapped behind, with the
                 // Telemetry trait only.
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Telemetry"])),
@@ -439,6 +441,8 @@ let package = Package(
                 "PrismTelemetry",
                 "PrismHTTP",
                 "PrismGraphQL",
+                "PrismStore",
+                "PrismEffects",
                 "PrismTestServer",
                 "PrismTestSupport",
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -5,6 +5,7 @@
 #if Telemetry
 import Foundation
 import PrismHTTP
+import PrismStore
 import PrismTelemetry
 import Tracing
 
@@ -30,6 +31,15 @@ func loadProfile(_ client: PrismNetworkAdapter, url: URL) async throws -> Profil
         let response = try await client.send(PrismHTTPRequest(url: url))
         return try JSONDecoder().decode(Profile.self, from: response.body)
     }
+}
+// snippet.end
+
+// snippet.store
+@MainActor
+func tracedStore<State: Sendable, Action: Sendable>(_ store: PrismStore<State, Action>) {
+    // Each send a span, each effect it starts a span within it; with no tracer bootstrapped,
+    // nothing happens.
+    PrismStoreTracing.trace(store)
 }
 // snippet.end
 

@@ -19,6 +19,8 @@ let package = Package(
         .default(enabledTraits: []),
     ],
     dependencies: [
+        .package(path: "../PrismEffects"),
+        .package(path: "../PrismStore"),
         .package(path: "../PrismHTTP"),
         .package(path: "../PrismGraphQL"),
         // Prism's local HTTP test server.
@@ -33,6 +35,8 @@ let package = Package(
             name: "PrismTelemetry",
             dependencies: [
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
+                .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismEffects", package: "PrismEffects"),
                 // The two APIs a backend (Prometheus, OpenTelemetry, ...) is bootstrapped behind, with the
                 // Telemetry trait only.
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Telemetry"])),
@@ -47,6 +51,8 @@ let package = Package(
                 "PrismTelemetry",
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 .product(name: "PrismGraphQL", package: "PrismGraphQL"),
+                .product(name: "PrismStore", package: "PrismStore"),
+                .product(name: "PrismEffects", package: "PrismEffects"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Metrics", package: "swift-metrics"),

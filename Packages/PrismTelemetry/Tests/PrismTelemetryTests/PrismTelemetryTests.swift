@@ -7,7 +7,8 @@ import Metrics
 import MetricsTestKit
 import PrismGraphQL
 import PrismHTTP
-import PrismTelemetry
+import PrismStore
+@testable import PrismTelemetry
 import PrismTestServer
 import PrismTestSupport
 import Testing
@@ -148,6 +149,69 @@ struct PrismTelemetryTests {
             #expect(operation.attributes["graphql.operation.type"]?.toSpanAttribute() == "query")
             #expect(operation.status?.code != .error)
         }
+    }
+
+    /// A feature that loads over the network in an effect.
+    struct Loader: PrismReducer {
+        struct State: Equatable, Sendable {
+            var loaded = false
+        }
+
+        enum Action: Sendable {
+            case load(password: String)
+            case loaded
+        }
+
+        let client: PrismNetworkAdapter
+        let url: URL
+
+        func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
+            switch action {
+            case .load:
+                return .run { [client, url] send in
+                    _ = try await client.send(PrismHTTPRequest(url: url))
+                    send(.loaded)
+                }
+            case .loaded:
+                state.loaded = true
+                return .none
+            }
+        }
+    }
+
+    @Test("a traced store's send is a span, each effect it starts its child, and the effect's request the effect's")
+    @MainActor
+    func storeSpans() async throws {
+        try await PrismTestServer.withRunning { server in
+            let tracer = InMemoryTracer()
+            let client = PrismNetworkAdapter(cache: nil, instruments: [PrismTracingInstrument(tracer: tracer)])
+            let store = PrismStore(
+                initialState: Loader.State(), reducer: Loader(client: client, url: server.url("/users/octocat")))
+            PrismStoreTracing.trace(store, tracer: tracer)
+            await store.send(.load(password: "hunter2")).finish()
+            #expect(store.state.loaded)
+
+            let spans = tracer.finishedSpans
+            let send = try #require(spans.first { $0.operationName == "send load" })
+            let effect = try #require(spans.first { $0.operationName == "effect" })
+            let request = try #require(spans.first { $0.operationName == "GET" })
+            #expect(send.parentSpanID == nil)
+            #expect(effect.parentSpanID == send.spanContext.spanID)
+            #expect(request.parentSpanID == effect.spanContext.spanID)
+            #expect(Set(spans.map(\.spanContext.traceID)).count == 1)
+            #expect(send.attributes["prism.action"]?.toSpanAttribute() == "load")
+            // The payload (what a user typed) is in no span.
+            #expect(!spans.contains { $0.operationName.contains("hunter2") || "\($0.attributes)".contains("hunter2") })
+            // The action the effect sent back is reduced within the effect, not a span of its own.
+            #expect(!spans.contains { $0.operationName == "send loaded" })
+        }
+    }
+
+    @Test("a span names an action by its case, without its payload")
+    func caseNames() {
+        #expect(PrismStoreTracing.caseName(of: Loader.Action.load(password: "x")) == "load")
+        #expect(PrismStoreTracing.caseName(of: Loader.Action.loaded) == "loaded")
+        #expect(PrismStoreTracing.caseName(of: 42) == "Int")
     }
 
     @Test("a failed attempt's span says why, by the error's code, not its message")

@@ -60,6 +60,18 @@ public final class PrismEffectRuntime<Action: Sendable>: Sendable {
         state.withLock { $0.taskContext = context }
     }
 
+    /// Runs every effect task this runtime starts inside `context` too, within the context set
+    /// before (a store's dependencies outside, an instrument's span inside).
+    public func addTaskContext(_ context: @escaping TaskContext) {
+        state.withLock { state in
+            guard let outer = state.taskContext else {
+                state.taskContext = context
+                return
+            }
+            state.taskContext = { body in await outer { await context(body) } }
+        }
+    }
+
     /// Starts every later effect task of this runtime with a preference for `executor`: its jobs,
     /// and those of the tasks it starts, run there. PrismTestStore uses it to know when its
     /// effects have settled.

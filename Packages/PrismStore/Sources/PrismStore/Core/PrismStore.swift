@@ -204,7 +204,10 @@ public final class PrismStore<State: Sendable, Action: Sendable>: Observable {
         line: UInt = #line,
         function: StaticString = #function
     ) -> PrismEffectTask {
-        if trace.isOn { trace.noteSend(at: PrismCallSite(fileID: fileID, line: line, function: function)) }
+        if trace.isOn {
+            trace.noteSend(at: PrismCallSite(fileID: fileID, line: line, function: function))
+            if let around = trace.aroundSend { return around(action) { sendAction(action) } }
+        }
         return sendAction(action)
     }
 

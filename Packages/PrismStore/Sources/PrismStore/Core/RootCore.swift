@@ -124,6 +124,12 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
         effectRuntime.setTaskContext(context)
     }
 
+    /// Runs every effect task of this store inside `context` too, within the one set before
+    /// (an instrument's, see `PrismStoreTools.instrument(aroundSend:aroundEffect:)`).
+    func addEffectContext(_ context: @escaping PrismEffectRuntime<Action>.TaskContext) {
+        effectRuntime.addTaskContext(context)
+    }
+
     /// Starts this store's effect tasks with a preference for `executor` (see
     /// `PrismStoreTools.setEffectExecutor(_:)`).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)

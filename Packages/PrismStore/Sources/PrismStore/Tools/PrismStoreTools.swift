@@ -41,6 +41,24 @@ public struct PrismStoreTools<State: Sendable, Action: Sendable> {
         case effectsStarted(PrismEffectTask)
     }
 
+    // MARK: Instruments
+
+    /// Runs every send made through this store's tree (the root and every store scoped from it)
+    /// inside `aroundSend`, with the action sent, and every effect task the root starts inside
+    /// `aroundEffect`: what an instrument that traces needs (PrismTelemetry's
+    /// `PrismStoreTracing`). An effect task starts within the send that started it, so it
+    /// inherits the task-local values `aroundSend` set (a span's context). Root. Replaces the
+    /// send wrapper set before; effect wrappers add up.
+    public func instrument(
+        aroundSend: @escaping @MainActor (_ action: Any, _ send: () -> PrismEffectTask) -> PrismEffectTask,
+        aroundEffect: @escaping @Sendable (_ body: @Sendable () async -> Void) async -> Void
+    ) {
+        let root = self.root
+        root.trace.aroundSend = aroundSend
+        root.trace.isOn = true
+        root.addEffectContext(aroundEffect)
+    }
+
     // MARK: Attaching
 
     /// Records every action the root reduces from now on for `debugger` (a snapshot of the

@@ -271,7 +271,7 @@ extension RootCore {
         tools =
             listener != nil || debugger != nil
             ? RootTools(listener: listener, debugger: debugger, owner: owner) : nil
-        trace.isOn = tools != nil
+        trace.isOn = tools != nil || trace.aroundSend != nil
         trace.origin = .unknown
         needsObservation = observation.isLookedAt || tools != nil
         release(held)

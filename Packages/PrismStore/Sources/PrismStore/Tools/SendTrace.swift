@@ -15,6 +15,12 @@ final class SendTrace {
     @exclusivity(unchecked)
     nonisolated(unsafe) var origin = ActionOrigin.unknown
 
+    /// What an instrument runs each send inside (a span), with the action sent: set by
+    /// `PrismStoreTools.instrument(aroundSend:aroundEffect:)`, on only while set.
+    @usableFromInline
+    @exclusivity(unchecked)
+    nonisolated(unsafe) var aroundSend: (@MainActor (_ action: Any, _ send: () -> PrismEffectTask) -> PrismEffectTask)?
+
     @usableFromInline
     nonisolated init() {}
 

@@ -1,7 +1,7 @@
 # Prism: every command a contributor and CI need. `make help` lists them.
 SWIFT ?= swift
 # Packages under Packages/, in the order of Tools/Modules.toml (`make lint` checks both lists against it).
-PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismTelemetry PrismOpenAPI PrismGraphQLCodegen
+PACKAGES := PrismSupport PrismEffects PrismStore PrismPersistence PrismRouting PrismTesting PrismInspector PrismCache PrismHTTP PrismWebSocket PrismGraphQL PrismHTTPTesting PrismTelemetry PrismOpenAPI PrismGraphQLCodegen
 # The packages `make test-tsan` runs under ThreadSanitizer, each on its own: everything but the
 # SwiftNIO-based ones (PrismInspector, PrismHTTP, PrismGraphQL), whose TSan build alone takes
 # about ten minutes on two cores
@@ -49,9 +49,10 @@ SWIFT_ROOT := Tools/scripts/swift-root.sh $(SWIFT)
 build: deps ## Build every module and the sample app (debug)
 	$(SWIFT_ROOT) build
 
-deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck (apt); Chromium and selenium for the browser test
+deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck (apt); Chromium and selenium for the browser test; Python's websockets for PrismWebSocket's tests
 	Tools/scripts/install-system-deps.sh
 	Tools/scripts/install-browser-deps.sh
+	Tools/scripts/install-python-deps.sh
 
 build-tests: deps ## Build every module, test, tool and the sample app (debug): what the test phases run
 	$(SWIFT_ROOT) build --build-tests
@@ -211,4 +212,4 @@ docs: deps ## Build the DocC documentation of every module, its articles and sni
 	Tools/scripts/build-docs.sh Prism $(PACKAGES) PrismTestServer
 
 clean: ## Remove every build folder
-	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser .build-fuzz .build-leaks .build-soak Tools/Benchmarks/.build Tools/PrismTestServer/.build
+	rm -rf .build .build-packages .build-tsan .build-tsan-all .build-api .build-browser .build-python .build-fuzz .build-leaks .build-soak Tools/Benchmarks/.build Tools/PrismTestServer/.build

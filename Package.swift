@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "PrismInspector", targets: ["PrismInspector"]),
         .library(name: "PrismCache", targets: ["PrismCache"]),
         .library(name: "PrismHTTP", targets: ["PrismHTTP"]),
+        .library(name: "PrismWebSocket", targets: ["PrismWebSocket"]),
         .library(name: "PrismGraphQL", targets: ["PrismGraphQL"]),
         .library(name: "PrismHTTPTesting", targets: ["PrismHTTPTesting"]),
         .library(name: "PrismTelemetry", targets: ["PrismTelemetry"]),
@@ -359,6 +360,36 @@ let package = Package(
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),
         .target(
+            name: "PrismWebSocket",
+            dependencies: [
+                "PrismSupport",
+                "PrismHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                // The connection: SwiftNIO's WebSocket upgrade and frames, TLS by SwiftNIO SSL.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // On iOS, tvOS and visionOS the socket opens through Network.framework, which brings up the
+                // cellular radio and honours VPN On Demand. Mac Catalyst is named apart: `os(iOS)` is true
+                // there, and the `.iOS` condition may not cover it. watchOS has no WebSocket for ordinary
+                // apps (Apple's TN3135).
+                .product(
+                    name: "NIOTransportServices", package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.iOS, .macCatalyst, .tvOS, .visionOS])),
+            ],
+            path: "Packages/PrismWebSocket/Sources/PrismWebSocket"
+        ),
+        // The client against Python's websockets server and hostile peers, run as child processes.
+        .testTarget(
+            name: "PrismWebSocketTests",
+            dependencies: ["PrismWebSocket", "PrismHTTP", "PrismTestSupport"],
+            path: "Packages/PrismWebSocket/Tests/PrismWebSocketTests",
+            exclude: ["peers.py"]
+        ),
+        .target(
             name: "PrismGraphQL",
             dependencies: [
                 "PrismSupport",
@@ -366,6 +397,9 @@ let package = Package(
                 "PrismHTTP",
                 // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
+                // The subscriptions' socket: PrismWebSocket's connection (with the WebSocketSubscriptions
+                // trait, on by default).
+                .target(name: "PrismWebSocket", condition: .when(traits: ["WebSocketSubscriptions"])),
                 // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
                 // WebSocketSubscriptions trait, on by default).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
@@ -609,7 +643,7 @@ let package = Package(
         ),
         .target(
             name: "PrismNetwork",
-            dependencies: ["PrismCache", "PrismHTTP", "PrismGraphQL"],
+            dependencies: ["PrismCache", "PrismHTTP", "PrismGraphQL", "PrismWebSocket"],
             path: "Sources/PrismNetwork"
         ),
         .target(

@@ -21,6 +21,9 @@ let package = Package(
         .package(path: "../PrismSupport"),
         .package(path: "../PrismCache"),
         .package(path: "../PrismHTTP"),
+        // A WebSocket client on the network client's pipeline (interceptors, authenticator, TLS settings,
+        // logging); PrismGraphQL's subscriptions open their socket through it..
+        .package(path: "../PrismWebSocket"),
         // Prism's local HTTP test server.
         .package(path: "../../Tools/PrismTestServer"),
         // What Prism's own tests share.
@@ -39,6 +42,11 @@ let package = Package(
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 // The logger the subscription connection and the adapter take.
                 .product(name: "Logging", package: "swift-log"),
+                // The subscriptions' socket: PrismWebSocket's connection (with the WebSocketSubscriptions
+                // trait, on by default).
+                .product(
+                    name: "PrismWebSocket", package: "PrismWebSocket",
+                    condition: .when(traits: ["WebSocketSubscriptions"])),
                 // Subscriptions: Prism's WebSocket connection on SwiftNIO, TLS by SwiftNIO SSL (with the
                 // WebSocketSubscriptions trait, on by default).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),

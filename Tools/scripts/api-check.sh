@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 
 # The library products of the public API (see "Versioning" in README.md): not the test server,
 # nor the umbrellas, which only re-export these.
-default_products="PrismEffects PrismStore PrismRouting PrismPersistence PrismTesting PrismInspector PrismCache PrismHTTP PrismGraphQL PrismHTTPTesting PrismTelemetry PrismOpenAPI"
+default_products="PrismEffects PrismStore PrismRouting PrismPersistence PrismTesting PrismInspector PrismCache PrismHTTP PrismWebSocket PrismGraphQL PrismHTTPTesting PrismTelemetry PrismOpenAPI"
 read -r -a products <<<"${PRODUCTS:-$default_products}"
 
 if [[ "${1:-}" == "--update" ]]; then

@@ -143,24 +143,3 @@ func eventually(
 ) async throws {
     try await eventually { condition(server.graphQLSubscriptionStatistics) }
 }
-
-/// Advances `clock` by `step`, once a task sleeps on it, until `condition` holds; at most
-/// `limit` times.
-///
-/// A sleep that was cancelled (the acknowledgement timer's) leaves the clock's list of sleepers
-/// only when its task runs again: on a busy machine `waitForSleeper()` may see it rather than
-/// the sleep the test means, and that advance wakes nothing. Only then is the clock advanced again.
-@MainActor
-func advance(
-    _ clock: TestClock<Duration>, by step: Duration, until condition: @escaping @MainActor () -> Bool, limit: Int = 5
-) async throws {
-    for _ in 1..<limit {
-        await clock.waitForSleeper()
-        await clock.advance(by: step)
-        if (try? await eventually(timeout: .seconds(5), condition)) != nil { return }
-    }
-    await clock.waitForSleeper()
-    await clock.advance(by: step)
-    // The last try waits long: a machine busy enough to need every try may need it.
-    try await eventually(timeout: .seconds(60), condition)
-}

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PrismHTTP
+@_spi(PrismInternals) import PrismHTTP
 
 /// What a client's subscriptions need to know of the client.
 struct SubscriptionSettings: Sendable {

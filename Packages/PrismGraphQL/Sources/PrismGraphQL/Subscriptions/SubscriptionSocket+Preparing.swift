@@ -1,6 +1,7 @@
 #if WebSocketSubscriptions && !os(watchOS)
 import Foundation
 import PrismHTTP
+@_spi(PrismInternals) import PrismWebSocket
 
 extension SubscriptionSocket {
     /// The upgrade request's headers and the `connection_init` message of one connection.
@@ -18,47 +19,29 @@ extension SubscriptionSocket {
         var credential: String?
     }
 
-    /// Header fields the WebSocket upgrade sets itself, or that mean nothing on it.
-    private static let excludedHeaders: Set<String> = [
-        "host", "connection", "upgrade", "content-type", "content-length", "accept", "transfer-encoding",
-        "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions",
-    ]
-
-    /// The upgrade request as the network client prepares any request (the additional headers,
-    /// then its interceptors, its authenticator and its checks: `prepare(_:options:)`), and the
-    /// `connection_init` payload: the configured parameters, and the credential headers the
-    /// prepared request carries (`Authorization`, and every header PrismHTTP treats as secret but
-    /// cookies) under their names.
+    /// The upgrade request as the network client prepares any request (PrismWebSocket's
+    /// `WebSocketUpgrade`: the additional headers, then its interceptors, its authenticator and its
+    /// checks), and the `connection_init` payload: the configured parameters, and the credential
+    /// headers the prepared request carries (`Authorization`, and every header PrismHTTP treats as
+    /// secret but cookies) under their names.
     func prepare(_ url: URL) async throws -> Prepared {
-        let upgrade = PrismHTTPRequest(
-            url: WebSocketURL.upgradeRequestURL(for: url), method: .get,
-            headers: PrismHTTPHeaders(settings.additionalHeaders))
-        let prepared = try await settings.networkClient.prepare(upgrade, options: PrismRequestOptions())
-        let request = prepared.request
+        let upgrade = try await WebSocketUpgrade.prepare(
+            url, additionalHeaders: settings.additionalHeaders, client: settings.networkClient)
 
         var payload = settings.configuration.connectionParameters
-        for field in request.headers where Self.isCredential(field.name) {
+        for field in upgrade.request.headers where Self.isCredential(field.name) {
             if let existing = payload.keys.first(where: { $0.lowercased() == field.name.lowercased() }) {
                 payload[existing] = nil
             }
             payload[field.name] = .string(field.value)
         }
-
-        // The network client checked every name and value (the pipeline's validation), and the
-        // connection checks them again on the wire: nothing here re-implements either.
-        var headers: [(name: String, value: String)] = []
-        var sent = PrismHTTPHeaders()
-        for field in request.headers where !Self.excludedHeaders.contains(field.name.lowercased()) {
-            headers.append((field.name, field.value))
-            sent.add(name: field.name, value: field.value)
-        }
         return Prepared(
-            url: WebSocketURL.derived(from: request.url) ?? url,
-            headers: headers,
-            requestHeaders: sent,
+            url: upgrade.url,
+            headers: upgrade.headers,
+            requestHeaders: upgrade.sentHeaders,
             initMessage: GraphQLTransportWS.connectionInit(payload: payload),
             payloadKeys: Array(payload.keys),
-            credential: prepared.credential
+            credential: upgrade.credential
         )
     }
 

@@ -6,9 +6,10 @@ import NIOSSL
 import NIOWebSocket
 @_spi(PrismInternals) import PrismHTTP
 import PrismSupport
+@_spi(PrismInternals) import PrismWebSocket
 
-/// The socket over Prism's own SwiftNIO WebSocket connection (the WebSocketSubscriptions trait,
-/// on by default).
+/// The socket over PrismWebSocket's SwiftNIO connection (the WebSocketSubscriptions trait, on by
+/// default).
 extension SubscriptionSocket {
     private var configuration: PrismGraphQLSubscriptionConfiguration { settings.configuration }
 
@@ -44,10 +45,11 @@ extension SubscriptionSocket {
         onAbort { attempt.abort() }
         let socket: WebSocketConnection.Socket
         do {
-            (socket, _) = try await WebSocketConnection.open(
+            (socket, _, _) = try await WebSocketConnection.open(
                 prepared.url,
                 headers: prepared.headers,
-                subprotocol: GraphQLTransportWS.subprotocol,
+                subprotocols: [GraphQLTransportWS.subprotocol],
+                requireSubprotocol: true,
                 tls: settings.networkClient.tlsConfiguration ?? .default,
                 maximumMessageSize: configuration.maximumMessageSize,
                 attempt: attempt)
@@ -82,7 +84,7 @@ extension SubscriptionSocket {
 
     private func openFailure(_ error: any Error) -> SubscriptionStateMachine.OpenFailure {
         switch error {
-        case WebSocketConnection.OpenFailure.refused(let status): .refused(status: status)
+        case WebSocketConnection.OpenFailure.refused(let status, _): .refused(status: status)
         case WebSocketConnection.OpenFailure.subprotocolNotChosen(let chosen): .subprotocol(chosen)
         case WebSocketConnection.OpenFailure.aborted: .abandoned
         case is CancellationError: .abandoned

@@ -1,10 +1,11 @@
 import Foundation
 
-/// The WebSocket URL of a GraphQL endpoint.
-enum WebSocketURL {
+/// The WebSocket URL of an endpoint, and the `http(s)` URL its upgrade request is prepared as:
+/// PrismWebSocket's and PrismGraphQL's subscriptions share the rule.
+@_spi(PrismInternals) public enum WebSocketURL {
     /// `url` with `http` as `ws` and `https` as `wss` (host, port, path, query kept); a `ws` or
     /// `wss` URL as it is; nil for any other URL or one without a host.
-    static func derived(from url: URL) -> URL? {
+    public static func derived(from url: URL) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else { return nil }
@@ -18,7 +19,7 @@ enum WebSocketURL {
     }
 
     /// `url` as the `http(s)` URL of the upgrade request (what interceptors see).
-    static func upgradeRequestURL(for url: URL) -> URL {
+    public static func upgradeRequestURL(for url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
         components.scheme = components.scheme?.lowercased() == "wss" ? "https" : "http"
         return components.url ?? url

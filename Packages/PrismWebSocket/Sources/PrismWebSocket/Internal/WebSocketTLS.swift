@@ -1,21 +1,21 @@
-#if WebSocketSubscriptions && !os(watchOS)
+#if !os(watchOS)
 import Foundation
 import NIOCore
 import NIOSSL
 import NIOTLS
 @_spi(PrismInternals) import PrismHTTP
 
-/// The network client's ``PrismTLSConfiguration`` for the subscription socket: NIOSSL's client
+/// The network client's `PrismTLSConfiguration` for a WebSocket: NIOSSL's client
 /// settings (as the AsyncHTTPClient transport builds them), and the pin check that runs once the
 /// handshake is done and before the upgrade request is written.
 ///
 /// The mapping repeats the AsyncHTTPClient transport's (`AsyncHTTPClientTLS`): PrismHTTP links
-/// SwiftNIO SSL only on Linux with its AsyncHTTPClient trait, while this socket links it on every
-/// platform with the WebSocketSubscriptions trait, so neither can lend it to the other.
-enum SubscriptionTLS {
+/// SwiftNIO SSL only on Linux with its AsyncHTTPClient trait, while PrismWebSocket links it on every
+/// platform, so neither can lend it to the other.
+enum WebSocketTLS {
     /// NIOSSL's client configuration for `tls`.
     ///
-    /// - Throws: ``PrismHTTPError`` with code `invalidTLSConfiguration` when NIOSSL refuses a
+    /// - Throws: `PrismHTTPError` with code `invalidTLSConfiguration` when NIOSSL refuses a
     ///   certificate, the key, or the PKCS#12 bundle.
     static func configuration(_ tls: PrismTLSConfiguration) throws(PrismHTTPError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()

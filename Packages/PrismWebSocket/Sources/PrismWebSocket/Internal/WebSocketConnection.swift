@@ -1,4 +1,4 @@
-#if WebSocketSubscriptions && !os(watchOS)
+#if !os(watchOS)
 import Foundation
 import PrismSupport
 import NIOCore
@@ -19,11 +19,11 @@ import NIOTransportServices
 /// calling task's cancellation) closes the channel, which ends the connect, the TLS handshake or
 /// the wait for the upgrade's answer at once. A server that accepts the connection and never
 /// answers the upgrade cannot hold it.
-enum WebSocketConnection {
+@_spi(PrismInternals) public enum WebSocketConnection {
     /// Opens a TCP connection the platform's way: on iOS (Mac Catalyst included), tvOS and
     /// visionOS through Network.framework (NIOTransportServices), which brings up the cellular
     /// radio and honours VPN On Demand as BSD sockets do not; elsewhere with SwiftNIO's POSIX
-    /// sockets. (watchOS has no subscription socket: see SubscriptionSocket+Unavailable.swift.)
+    /// sockets. (watchOS has no WebSocket for ordinary apps: Apple's TN3135.)
     private static func connectTCP<Output: Sendable>(
         host: String, port: Int, channelInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Output>
     ) async throws -> Output {
@@ -37,7 +37,7 @@ enum WebSocketConnection {
     }
 
     /// A socket being opened, that a timer or a cancelled task can abandon.
-    final class Attempt: Sendable {
+    public final class Attempt: Sendable {
         private enum State {
             case starting
             case connected(any Channel)
@@ -46,8 +46,11 @@ enum WebSocketConnection {
 
         private let state = PrismLocked(State.starting)
 
+        /// An attempt not yet connected.
+        public init() {}
+
         /// Closes the channel (or the one about to be made); the open then fails.
-        func abort() {
+        public func abort() {
             let channel: (any Channel)? = state.withLock { state in
                 defer { state = .aborted }
                 if case .connected(let channel) = state { return channel }
@@ -56,7 +59,8 @@ enum WebSocketConnection {
             channel?.close(promise: nil)
         }
 
-        var isAborted: Bool {
+        /// Whether ``abort()`` was called.
+        public var isAborted: Bool {
             state.withLock { if case .aborted = $0 { true } else { false } }
         }
 
@@ -71,34 +75,38 @@ enum WebSocketConnection {
     }
 
     /// An open socket: what it reads, how it writes, and the upgrade's answer.
-    typealias Socket = NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
+    public typealias Socket = NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
 
     /// Why a socket could not be opened.
-    enum OpenFailure: Error {
-        /// The server answered the upgrade with something else than `101 Switching Protocols`.
-        case refused(status: Int)
-        /// The server switched protocols without choosing the subprotocol asked for.
+    public enum OpenFailure: Error {
+        /// The server answered the upgrade with something else than `101 Switching Protocols`:
+        /// its status (0 when it sent no response head) and header fields.
+        case refused(status: Int, headers: HTTPHeaders)
+        /// The server switched protocols to a subprotocol that was not asked for, or to none when
+        /// one was required.
         case subprotocolNotChosen(String?)
         /// ``Attempt/abort()`` ended it.
         case aborted
     }
 
     private enum Upgrade: Sendable {
-        case upgraded(Socket, HTTPResponseHead)
-        case refused(Int)
+        case upgraded(Socket, HTTPResponseHead, InboundCheck)
+        case refused(Int, HTTPHeaders)
     }
 
     /// Opens a socket to `url` (`ws` or `wss`) with `headers` on the upgrade request and
-    /// `subprotocol` asked for, through `attempt`.
-    static func open(
+    /// `subprotocols` asked for (the server must choose one of them, or, unless
+    /// `requireSubprotocol`, none), through `attempt`.
+    public static func open(
         _ url: URL,
         headers: [(name: String, value: String)],
-        subprotocol: String,
+        subprotocols: [String],
+        requireSubprotocol: Bool,
         tls: PrismTLSConfiguration,
         maximumMessageSize: Int,
         attempt: Attempt
-    ) async throws -> (Socket, HTTPResponseHead) {
-        guard let host = url.host, !host.isEmpty else { throw OpenFailure.refused(status: 0) }
+    ) async throws -> (Socket, HTTPResponseHead, InboundCheck) {
+        guard let host = url.host, !host.isEmpty else { throw OpenFailure.refused(status: 0, headers: [:]) }
         let secure = url.scheme?.lowercased() == "wss"
         let port = url.port ?? (secure ? 443 : 80)
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -110,12 +118,14 @@ enum WebSocketConnection {
         let defaultPort = secure ? 443 : 80
         requestHeaders.add(name: "Host", value: url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host)
         for (name, value) in headers { requestHeaders.add(name: name, value: value) }
-        requestHeaders.replaceOrAdd(name: "Sec-WebSocket-Protocol", value: subprotocol)
+        if !subprotocols.isEmpty {
+            requestHeaders.replaceOrAdd(name: "Sec-WebSocket-Protocol", value: subprotocols.joined(separator: ", "))
+        }
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
         if !secure && !tls.pins(for: host).isEmpty { throw CertificatePinning.cleartext(host: host, url: url) }
         let sslContext: NIOSSLContext?
         do {
-            sslContext = secure ? try NIOSSLContext(configuration: SubscriptionTLS.configuration(tls)) : nil
+            sslContext = secure ? try NIOSSLContext(configuration: WebSocketTLS.configuration(tls)) : nil
         } catch let error as PrismHTTPError {
             throw error
         } catch {
@@ -167,16 +177,17 @@ enum WebSocketConnection {
             throw error
         }
         switch result {
-        case .refused(let status):
-            throw OpenFailure.refused(status: status)
-        case .upgraded(let channel, let response):
+        case .refused(let status, let headers):
+            throw OpenFailure.refused(status: status, headers: headers)
+        case .upgraded(let channel, let response, let check):
             let chosen = response.headers.first(name: "Sec-WebSocket-Protocol")?
                 .trimmingCharacters(in: .whitespaces)
-            guard chosen == subprotocol else {
+            let acceptable = chosen.map { subprotocols.contains($0) } ?? !requireSubprotocol
+            guard acceptable else {
                 try? await channel.channel.close()
                 throw OpenFailure.subprotocolNotChosen(chosen)
             }
-            return (channel, response)
+            return (channel, response, check)
         }
     }
 
@@ -200,11 +211,13 @@ enum WebSocketConnection {
         let frameLimit = max(1, min(maximumMessageSize, Int(UInt32.max)))
         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: frameLimit) { channel, response in
             channel.eventLoop.makeCompletedFuture {
+                let check = InboundCheck()
+                try channel.pipeline.syncOperations.addHandler(check)
                 try channel.pipeline.syncOperations.addHandler(
                     NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4_096,
                         maxAccumulatedFrameSize: frameLimit))
-                return .upgraded(try Socket(wrappingChannelSynchronously: channel), response)
+                return .upgraded(try Socket(wrappingChannelSynchronously: channel), response, check)
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
@@ -212,7 +225,8 @@ enum WebSocketConnection {
             upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in
                 channel.close(promise: nil)
-                return channel.eventLoop.makeSucceededFuture(.refused(status.status ?? 0))
+                return channel.eventLoop.makeSucceededFuture(
+                    .refused(Int(status.head?.status.code ?? 0), status.head?.headers ?? [:]))
             }
         )
         let handler = NIOTypedHTTPClientUpgradeHandler(
@@ -226,6 +240,52 @@ enum WebSocketConnection {
     }
 }
 
+/// Refuses what a client must not accept, and keeps the error that ended the connection.
+///
+/// SwiftNIO's protocol error handler answers a frame too large or malformed with a close frame
+/// (1009, 1002) and closes the channel: the reader then sees its frames end, not the error. The
+/// error is kept here for it (``error``). A masked frame from the server is refused the same way
+/// (RFC 6455, 5.1: a client closes the connection on one).
+@_spi(PrismInternals) public final class InboundCheck: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    /// The frames read.
+    public typealias InboundIn = WebSocketFrame
+    /// The frames passed on.
+    public typealias InboundOut = WebSocketFrame
+
+    /// A masked frame came from the server.
+    public struct MaskedFrame: Error {}
+
+    private let failure = PrismLocked<(any Error)?>(nil)
+
+    /// The first error the connection met, if any.
+    public var error: (any Error)? { failure.withLock { $0 } }
+
+    /// Passes `data` on, unless it is a masked frame: then closes the connection with 1002.
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        guard frame.maskKey == nil else {
+            record(MaskedFrame())
+            var payload = context.channel.allocator.buffer(capacity: 2)
+            payload.writeInteger(UInt16(1002))
+            let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(NIOAny(close)).whenComplete { _ in loopBound.value.close(promise: nil) }
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Keeps `error` (the first one) and passes it on.
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        record(error)
+        context.fireErrorCaught(error)
+    }
+
+    private func record(_ error: any Error) {
+        failure.withLock { if $0 == nil { $0 = error } }
+    }
+}
+
 /// Notes the status of the upgrade's answer on its way to the upgrade handler, so that a refusal
 /// can say which it was.
 private final class ResponseStatusRecorder: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
@@ -233,22 +293,33 @@ private final class ResponseStatusRecorder: ChannelInboundHandler, RemovableChan
     typealias InboundOut = HTTPClientResponsePart
 
     // Written and read on the channel's event loop only.
-    private(set) var status: Int?
+    private(set) var head: HTTPResponseHead?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data), status == nil { status = Int(head.status.code) }
+        if case .head(let head) = unwrapInboundIn(data), self.head == nil { self.head = head }
         context.fireChannelRead(data)
     }
 }
 
-extension WebSocketFrame {
+@_spi(PrismInternals) extension WebSocketFrame {
     /// A text frame from the client: final, masked as RFC 6455 requires of clients.
-    static func clientText(_ text: String) -> WebSocketFrame {
+    public static func clientText(_ text: String) -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
     }
 
-    /// A close frame from the client with `code` and `reason`.
-    static func clientClose(code: Int, reason: String) -> WebSocketFrame {
+    /// A binary frame from the client: final, masked.
+    public static func clientBinary(_ bytes: some Collection<UInt8>) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes))
+    }
+
+    /// A control frame (ping or pong) from the client carrying `data`, masked.
+    public static func clientControl(_ opcode: WebSocketOpcode, data: ByteBuffer) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
+    }
+
+    /// A close frame from the client with `code` and `reason` (at most 120 bytes of it, so that
+    /// the frame stays within the 125 a control frame may carry).
+    public static func clientClose(code: Int, reason: String) -> WebSocketFrame {
         var data = ByteBuffer()
         data.writeInteger(UInt16(clamping: code))
         data.writeString(String(reason.utf8.prefix(120)) ?? "")
@@ -256,9 +327,16 @@ extension WebSocketFrame {
     }
 
     /// The close code a close frame carries, if any.
-    var closeCode: Int? {
+    public var closeCode: Int? {
         var data = self.unmaskedData
         return data.readInteger(as: UInt16.self).map(Int.init)
+    }
+
+    /// The reason a close frame carries after its code ("" when none, or not UTF-8).
+    public var closeReason: String {
+        var data = self.unmaskedData
+        guard data.readInteger(as: UInt16.self) != nil else { return "" }
+        return data.readString(length: data.readableBytes) ?? ""
     }
 }
 #endif

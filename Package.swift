@@ -48,7 +48,7 @@ let package = Package(
         .trait(
             name: "WebSocketSubscriptions",
             description:
-                "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+                "WebSockets: PrismWebSocket's connection, and PrismGraphQL subscriptions over it (graphql-transport-ws). Without it a PrismWebSocket ends at once with the error unavailable, and a subscription with subscriptionsUnavailable."
         ),
         .trait(
             name: "Telemetry",
@@ -365,20 +365,25 @@ let package = Package(
                 "PrismSupport",
                 "PrismHTTP",
                 .product(name: "Logging", package: "swift-log"),
-                // The connection: SwiftNIO's WebSocket upgrade and frames, TLS by SwiftNIO SSL.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The connection: SwiftNIO's WebSocket upgrade and frames, TLS by SwiftNIO SSL (with the
+                // WebSocketSubscriptions trait, on by default: a consumer with Prism's traits off fetches
+                // none of them).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["WebSocketSubscriptions"])),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocketSubscriptions"])),
                 // On iOS, tvOS and visionOS the socket opens through Network.framework, which brings up the
                 // cellular radio and honours VPN On Demand. Mac Catalyst is named apart: `os(iOS)` is true
                 // there, and the `.iOS` condition may not cover it. watchOS has no WebSocket for ordinary
                 // apps (Apple's TN3135).
                 .product(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
-                    condition: .when(platforms: [.iOS, .macCatalyst, .tvOS, .visionOS])),
+                    condition: .when(
+                        platforms: [.iOS, .macCatalyst, .tvOS, .visionOS], traits: ["WebSocketSubscriptions"])),
             ],
             path: "Packages/PrismWebSocket/Sources/PrismWebSocket"
         ),

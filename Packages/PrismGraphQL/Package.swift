@@ -12,7 +12,7 @@ let package = Package(
         .trait(
             name: "WebSocketSubscriptions",
             description:
-                "PrismGraphQL subscriptions over WebSocket (graphql-transport-ws). Without it a subscription ends at once with the error subscriptionsUnavailable."
+                "WebSockets: PrismWebSocket's connection, and PrismGraphQL subscriptions over it (graphql-transport-ws). Without it a PrismWebSocket ends at once with the error unavailable, and a subscription with subscriptionsUnavailable."
         ),
         .default(enabledTraits: ["WebSocketSubscriptions"]),
     ],

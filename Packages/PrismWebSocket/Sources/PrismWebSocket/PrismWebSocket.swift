@@ -119,6 +119,24 @@ public final class PrismWebSocket: Sendable {
         try await send(.binary(data))
     }
 
+    /// Sends a ping and returns when its pong comes back: a round trip to the server, or a check
+    /// that it still answers. (The socket also pings on its own, every
+    /// ``PrismWebSocketConfiguration/pingInterval``.)
+    ///
+    /// - Throws: ``PrismWebSocketError`` with code `notConnected` when no connection is open or
+    ///   the connection ends before the pong, `closed` after the socket ended;
+    ///   `CancellationError` when the calling task is cancelled first.
+    public func ping() async throws {
+        if driver.withLock({ $0.closed }) {
+            throw PrismWebSocketError(code: .closed, message: "The WebSocket was closed: no ping was sent.", url: url)
+        }
+        guard let session = current.withLock({ $0 }) else {
+            throw PrismWebSocketError(
+                code: .notConnected, message: "No WebSocket connection is open: no ping was sent.", url: url)
+        }
+        try await session.ping()
+    }
+
     /// Closes the socket: sends a close frame with `code` and `reason` (at most 120 bytes of it)
     /// on an open connection, and ends ``events`` with ``PrismWebSocketEvent/closed(code:reason:)``
     /// once the server answers (or after ``PrismWebSocketConfiguration/closeTimeout``). A

@@ -53,7 +53,8 @@ public struct PrismWebSocketError: Error, Sendable, CustomStringConvertible {
         public static let notConnected = Code("notConnected")
         /// A message was sent after the socket ended (closed, or failed for good). Nothing was sent.
         public static let closed = Code("closed")
-        /// This platform has no WebSocket for the app: watchOS (Apple's TN3135).
+        /// There is no WebSocket connection here: on watchOS (Apple's TN3135), or in a build
+        /// without Prism's `WebSocketSubscriptions` trait.
         public static let unavailable = Code("unavailable")
 
         /// The code's name.

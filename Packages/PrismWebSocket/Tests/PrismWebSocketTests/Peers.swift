@@ -67,7 +67,19 @@ final class Peers: Sendable {
         }
     }
 
+    /// Freezes the peers' process (SIGSTOP): its connections stay up in the kernel, and nothing
+    /// answers on them, as with a peer that vanished without closing (a half-open connection).
+    func freeze() {
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Lets the frozen process run again (SIGCONT).
+    func thaw() {
+        kill(process.processIdentifier, SIGCONT)
+    }
+
     private func stop() async {
+        thaw()
         try? input.fileHandleForWriting.close()
         _ = try? await offTheCooperativePool { [process] in process.waitUntilExit() }
     }

@@ -27,6 +27,8 @@ struct WebSocketServerTests {
             #expect(headers["x-app"] == "prism")
             #expect(headers["sec-websocket-protocol"] == "chat.v2, chat.v1")
 
+            // A ping of the app's comes back from the server as a pong.
+            try await socket.ping()
             try await socket.send("héllo")
             #expect(try await iterator.next()?.text == "héllo")
             let bytes = Data((0..<300).map { UInt8($0 % 256) })
@@ -234,6 +236,17 @@ struct WebSocketHostilePeerTests {
         }
     }
 
+    @Test("a text message that is not UTF-8 breaks the protocol; it is not delivered repaired")
+    func invalidText() async throws {
+        try await Peers.withRunning { peers in
+            let socket = PrismWebSocket(url: peers.raw("/bad-utf8"), client: client())
+            let (events, error) = await allEvents(of: socket)
+            #expect(error?.code == .protocolViolation)
+            #expect(error?.closeCode == .invalidPayload)
+            #expect(events.compactMap(\.text).isEmpty)
+        }
+    }
+
     @Test("a connection ended without a close frame counts as lost")
     func noCloseFrame() async throws {
         try await Peers.withRunning { peers in
@@ -274,11 +287,46 @@ struct WebSocketHostilePeerTests {
                 }
             }
             try await eventually { events.wrappedValue.contains { $0.handshake != nil } }
-            try await advance(clock, by: .seconds(10)) {
+            // The first advance sends a ping, the second finds it unanswered: a short settle for
+            // the first (one more advance than needed does no harm here).
+            try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
                 events.wrappedValue.contains { $0.disconnection?.code == .unresponsive }
             }
             try await eventually { events.wrappedValue.compactMap(\.handshake).count == 2 }
-            try await advance(clock, by: .seconds(10)) { failure.wrappedValue != nil }
+            try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
+                failure.wrappedValue != nil
+            }
+            #expect(failure.wrappedValue?.code == .unresponsive)
+            _ = await reader.value
+        }
+    }
+
+    @Test(
+        "a server that stops answering, its connection still up (its process frozen: half-open), is found by the pings")
+    func frozenServer() async throws {
+        try await Peers.withRunning { peers in
+            let clock = TestClock()
+            let socket = PrismWebSocket(
+                url: peers.url("/echo"), client: client(),
+                configuration: PrismWebSocketConfiguration(
+                    pingInterval: .seconds(10), openTimeout: .seconds(1_000), reconnectPolicy: nil,
+                    stableConnectionInterval: .seconds(1_000), clock: clock))
+            let events = LockedBox<[PrismWebSocketEvent]>([])
+            let failure = LockedBox<PrismWebSocketError?>(nil)
+            let reader = Task {
+                do {
+                    for try await event in socket.events { events.mutate { $0.append(event) } }
+                } catch {
+                    failure.mutate { $0 = error as? PrismWebSocketError }
+                }
+            }
+            try await eventually { events.wrappedValue.contains { $0.text != nil } }
+            try await socket.ping()
+            peers.freeze()
+            defer { peers.thaw() }
+            try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
+                failure.wrappedValue != nil
+            }
             #expect(failure.wrappedValue?.code == .unresponsive)
             _ = await reader.value
         }

@@ -15,6 +15,7 @@ raw routes (after a correct handshake):
   /silent           reads and ignores everything: no pong, no close answer
   /huge-frame       sends a frame header announcing 2^62 bytes
   /masked           sends a masked text frame (servers must not mask)
+  /bad-utf8         sends a text frame that is not UTF-8
   /no-close-frame   sends "hi", then, once the client sent anything, ends the TCP connection
                     without a close frame
 """
@@ -97,6 +98,9 @@ async def raw_peer(reader, writer):
         payload = b"masked"
         mask = b"\x01\x02\x03\x04"
         writer.write(b"\x81" + bytes([0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        await writer.drain()
+    elif path == "/bad-utf8":
+        writer.write(b"\x81\x02\xc3\x28")
         await writer.drain()
     elif path == "/no-close-frame":
         writer.write(b"\x81\x02hi")

@@ -1,4 +1,4 @@
-#if !os(watchOS)
+#if WebSocketSubscriptions && !os(watchOS)
 import Foundation
 import PrismSupport
 import NIOCore

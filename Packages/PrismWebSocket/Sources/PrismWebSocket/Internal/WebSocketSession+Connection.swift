@@ -1,4 +1,4 @@
-#if !os(watchOS)
+#if WebSocketSubscriptions && !os(watchOS)
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -64,6 +64,7 @@ extension WebSocketSession {
             headers: headers, connection: number)
         let end = await exchange(socket, check: check, handshake: handshake, credential: credential)
         setWriter(nil)
+        ended()
         context.current.withLock { current in
             if current === self { current = nil }
         }
@@ -137,13 +138,27 @@ extension WebSocketSession {
                 for try await frame in inbound {
                     switch frame.opcode {
                     case .text:
-                        await deliver(.text(String(buffer: frame.unmaskedData)))
+                        let data = frame.unmaskedData
+                        guard let text = String(bytes: data.readableBytesView, encoding: .utf8) else {
+                            // RFC 6455, 8.1: text that is not UTF-8 fails the connection, with 1007.
+                            try? await outbound.write(
+                                .clientClose(code: PrismWebSocketCloseCode.invalidPayload.rawValue, reason: ""))
+                            return .failed(
+                                PrismWebSocketError(
+                                    code: .protocolViolation,
+                                    message:
+                                        "The server sent a text message that is not UTF-8; the connection was closed with 1007.",
+                                    url: context.url, closeCode: .invalidPayload))
+                        }
+                        await deliver(.text(text))
                     case .binary:
                         await deliver(.binary(Data(buffer: frame.unmaskedData)))
                     case .ping:
                         // Its pong carries the same bytes (RFC 6455, 5.5.3).
                         try await outbound.write(.clientControl(.pong, data: frame.unmaskedData))
                     case .pong:
+                        var payload = frame.unmaskedData
+                        pongReceived(payload.readableBytes == 8 ? payload.readInteger(as: UInt64.self) : nil)
                         report(.pong(connection: number))
                     case .connectionClose:
                         let code = frame.closeCode.map(PrismWebSocketCloseCode.init(rawValue:))

@@ -34,6 +34,11 @@ final class WebSocketSession: Sendable {
         var write: (@Sendable (Outgoing) async throws -> Void)?
         /// Whether the client has sent its close frame.
         var closeSent = false
+        /// The app's pings waiting for their pongs, by payload.
+        var pings: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        var lastPing: UInt64 = 0
+        /// Whether the connection ended (a ping then fails at once).
+        var ended = false
     }
 
     /// What the app and the driver write.
@@ -106,6 +111,52 @@ final class WebSocketSession: Sendable {
     }
 
     var closeSent: Bool { state.withLock { $0.closeSent } }
+
+    /// The payloads of the app's pings have their top bit set; the keep-alive's do not.
+    static let appPing: UInt64 = 1 << 63
+
+    /// Sends a ping of the app's and waits for its pong.
+    func ping() async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.lastPing &+= 1
+            return Self.appPing | state.lastPing
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ended = state.withLock { state -> Bool in
+                    if state.ended || Task.isCancelled { return true }
+                    state.pings[id] = continuation
+                    return false
+                }
+                if ended { return continuation.resume(throwing: notConnected()) }
+                Task {
+                    do {
+                        try await write(.ping(id))
+                    } catch {
+                        state.withLock { $0.pings.removeValue(forKey: id) }?.resume(throwing: error)
+                    }
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.pings.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// A pong came with `payload`: the app's ping that carried it, if any, is answered.
+    func pongReceived(_ payload: UInt64?) {
+        guard let payload else { return }
+        state.withLock { $0.pings.removeValue(forKey: payload) }?.resume()
+    }
+
+    /// The connection ended: the app's pings still waiting fail.
+    func ended() {
+        let waiting = state.withLock { state in
+            state.ended = true
+            defer { state.pings = [:] }
+            return Array(state.pings.values)
+        }
+        for ping in waiting { ping.resume(throwing: notConnected()) }
+    }
 
     func notConnected() -> PrismWebSocketError {
         PrismWebSocketError(

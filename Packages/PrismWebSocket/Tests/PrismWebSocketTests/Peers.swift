@@ -138,3 +138,32 @@ func client(
 ) -> PrismNetworkAdapter {
     PrismNetworkAdapter(cache: nil, interceptors: interceptors, authenticator: authenticator)
 }
+
+/// Reads a socket's events in a task of its own, for a test that drives a clock meanwhile.
+final class EventLog: Sendable {
+    private let state = LockedBox<(events: [PrismWebSocketEvent], failure: PrismWebSocketError?, ended: Bool)>(
+        ([], nil, false))
+    private let task: Task<Void, Never>
+
+    init(reading socket: PrismWebSocket) {
+        let state = self.state
+        task = Task {
+            do {
+                for try await event in socket.events { state.mutate { $0.events.append(event) } }
+            } catch {
+                state.mutate { $0.failure = error as? PrismWebSocketError }
+            }
+            state.mutate { $0.ended = true }
+        }
+    }
+
+    /// The events so far.
+    var events: [PrismWebSocketEvent] { state.wrappedValue.events }
+    /// The error the events ended with, if they ended with one.
+    var failure: PrismWebSocketError? { state.wrappedValue.failure }
+    /// Whether the events ended (normally or not).
+    var ended: Bool { state.wrappedValue.ended }
+
+    /// Waits for the reading to end.
+    func end() async { await task.value }
+}

@@ -277,27 +277,19 @@ struct WebSocketHostilePeerTests {
                     pingInterval: .seconds(10), openTimeout: .seconds(1_000),
                     reconnectPolicy: Immediately(maxAttempts: 2), stableConnectionInterval: .seconds(1_000),
                     clock: clock))
-            let events = LockedBox<[PrismWebSocketEvent]>([])
-            let failure = LockedBox<PrismWebSocketError?>(nil)
-            let reader = Task {
-                do {
-                    for try await event in socket.events { events.mutate { $0.append(event) } }
-                } catch {
-                    failure.mutate { $0 = error as? PrismWebSocketError }
-                }
-            }
-            try await eventually { events.wrappedValue.contains { $0.handshake != nil } }
+            let log = EventLog(reading: socket)
+            try await eventually { log.events.contains { $0.handshake != nil } }
             // The first advance sends a ping, the second finds it unanswered: a short settle for
             // the first (one more advance than needed does no harm here).
             try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
-                events.wrappedValue.contains { $0.disconnection?.code == .unresponsive }
+                log.events.contains { $0.disconnection?.code == .unresponsive }
             }
-            try await eventually { events.wrappedValue.compactMap(\.handshake).count == 2 }
+            try await eventually { log.events.compactMap(\.handshake).count == 2 }
             try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
-                failure.wrappedValue != nil
+                log.failure != nil
             }
-            #expect(failure.wrappedValue?.code == .unresponsive)
-            _ = await reader.value
+            #expect(log.failure?.code == .unresponsive)
+            await log.end()
         }
     }
 
@@ -311,24 +303,16 @@ struct WebSocketHostilePeerTests {
                 configuration: PrismWebSocketConfiguration(
                     pingInterval: .seconds(10), openTimeout: .seconds(1_000), reconnectPolicy: nil,
                     stableConnectionInterval: .seconds(1_000), clock: clock))
-            let events = LockedBox<[PrismWebSocketEvent]>([])
-            let failure = LockedBox<PrismWebSocketError?>(nil)
-            let reader = Task {
-                do {
-                    for try await event in socket.events { events.mutate { $0.append(event) } }
-                } catch {
-                    failure.mutate { $0 = error as? PrismWebSocketError }
-                }
-            }
-            try await eventually { events.wrappedValue.contains { $0.text != nil } }
+            let log = EventLog(reading: socket)
+            try await eventually { log.events.contains { $0.text != nil } }
             try await socket.ping()
             peers.freeze()
             defer { peers.thaw() }
             try await advance(clock, by: .seconds(10), settle: .milliseconds(200), limit: 10) {
-                failure.wrappedValue != nil
+                log.failure != nil
             }
-            #expect(failure.wrappedValue?.code == .unresponsive)
-            _ = await reader.value
+            #expect(log.failure?.code == .unresponsive)
+            await log.end()
         }
     }
 
@@ -341,17 +325,13 @@ struct WebSocketHostilePeerTests {
                 configuration: PrismWebSocketConfiguration(
                     pingInterval: nil, openTimeout: .seconds(1_000), closeTimeout: .seconds(5),
                     stableConnectionInterval: .seconds(1_000), clock: clock))
-            let events = LockedBox<[PrismWebSocketEvent]>([])
-            let ended = LockedBox(false)
-            let reader = Task {
-                for try await event in socket.events { events.mutate { $0.append(event) } }
-                ended.mutate { $0 = true }
-            }
-            try await eventually { events.wrappedValue.contains { $0.handshake != nil } }
+            let log = EventLog(reading: socket)
+            try await eventually { log.events.contains { $0.handshake != nil } }
             socket.close(code: .goingAway)
-            try await advance(clock, by: .seconds(5)) { ended.wrappedValue }
-            #expect(events.wrappedValue.last?.closed != nil)
-            try await reader.value
+            try await advance(clock, by: .seconds(5)) { log.ended }
+            #expect(log.events.last?.closed != nil)
+            #expect(log.failure == nil)
+            await log.end()
         }
     }
 }

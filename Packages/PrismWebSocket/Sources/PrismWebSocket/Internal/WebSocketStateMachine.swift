@@ -96,7 +96,8 @@ struct WebSocketStateMachine {
         case open(Int, awaitingPong: Bool, lost: PrismWebSocketError?)
         case refreshing(PrismWebSocketError)
         case waiting
-        case closing(Int, code: PrismWebSocketCloseCode, reason: String)
+        /// The client's close frame is sent; the peer's answer (or the close timer) ends it.
+        case closing(Int)
         case finished
     }
 
@@ -182,16 +183,15 @@ struct WebSocketStateMachine {
             return openNext()
 
         case (.closing, .timerFired(.close)):
-            if case .closing(let number, _, _) = state { return [.abort(connection: number)] }
+            if case .closing(let number) = state { return [.abort(connection: number)] }
             return []
-        case (.closing(let current, let code, let reason), .ended(let number, let end)) where current == number:
+        case (.closing(let current), .ended(let number, let end)) where current == number:
             let peer: (PrismWebSocketCloseCode?, String)
             if case .closedByPeer(let peerCode, let peerReason) = end {
                 peer = (peerCode, peerReason)
             } else {
                 peer = (nil, "")
             }
-            _ = (code, reason)
             return [.cancel(.close), .report(.closed(code: peer.0, reason: peer.1))] + finish(nil)
 
         default:
@@ -278,7 +278,7 @@ struct WebSocketStateMachine {
     private mutating func close(code: PrismWebSocketCloseCode, reason: String) -> [Action] {
         switch state {
         case .open(let number, _, _):
-            state = .closing(number, code: code, reason: reason)
+            state = .closing(number)
             return [
                 .cancel(.ping), .cancel(.stable), .sendClose(connection: number, code: code, reason: reason),
                 .schedule(.close, settings.closeTimeout),

@@ -74,6 +74,12 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// on watchOS, where an ordinary app may not open a socket (Apple's TN3135). Every
         /// subscription ends with it at once; queries and mutations are not affected.
         public static let subscriptionsUnavailable = Code("subscriptionsUnavailable")
+        /// The normalized cache does not hold everything the operation selects: the message names
+        /// the first missing record or field (`User:42.email`). Nothing partial is returned.
+        public static let cacheMiss = Code("cacheMiss")
+        /// The operation's document could not be read by the normalized cache (the message says
+        /// where), or its answer does not have what the document selects.
+        public static let invalidDocument = Code("invalidDocument")
 
         /// The code's name.
         public var description: String { name }

@@ -1,0 +1,32 @@
+/// How the normalized cache identifies objects, and which types a fragment on an interface or a
+/// union covers.
+///
+/// ```swift
+/// var configuration = PrismGraphQLNormalizedCacheConfiguration()
+/// configuration.keyFields["Repository"] = ["owner", "name"]
+/// configuration.possibleTypes["Node"] = ["User", "Repository"]
+/// ```
+public struct PrismGraphQLNormalizedCacheConfiguration: Sendable {
+    /// The fields that identify an object of each type, by `__typename`: its record is stored
+    /// once under `Type:values` (`Repository:{"name":"prism","owner":"acme"}`), whichever
+    /// operation it came from.
+    public var keyFields: [String: [String]]
+    /// The fields that identify an object of a type not in ``keyFields``, when the object has them
+    /// all: `["id"]` by default. An object without them is stored under the path it was reached by,
+    /// and only operations that reach it the same way share it.
+    public var defaultKeyFields: [String]
+    /// The object types each interface and union stands for: a fragment on `Node` applies to a
+    /// `User` only when `possibleTypes["Node"]` holds `"User"`. A fragment on a type not listed
+    /// applies to an object when the object has every field the fragment selects directly.
+    public var possibleTypes: [String: Set<String>]
+
+    /// A configuration; with none given, objects are identified by `id`.
+    public init(
+        keyFields: [String: [String]] = [:], defaultKeyFields: [String] = ["id"],
+        possibleTypes: [String: Set<String>] = [:]
+    ) {
+        self.keyFields = keyFields
+        self.defaultKeyFields = defaultKeyFields
+        self.possibleTypes = possibleTypes
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import Testing
+
+@testable import PrismGraphQL
+
+// Operations as the code generator writes them: `__typename` and the key fields in every
+// selection of an object.
+
+private struct ItemsQuery: PrismGraphQLQueryOperation {
+    static let operationName = "Items"
+    static let document = """
+        query Items($first: Int = 2) {
+          items(first: $first) { __typename id name owner { __typename login } }
+          featured: item(id: "2") { __typename id name }
+        }
+        """
+    struct Variables: Encodable, Sendable, Hashable { var first: Int? }
+    struct Data: Decodable, Sendable, Hashable {
+        let items: [Item]
+        let featured: Featured?
+        struct Item: Decodable, Sendable, Hashable {
+            let __typename: String
+            let id: String
+            let name: String
+            let owner: Owner
+        }
+        struct Owner: Decodable, Sendable, Hashable {
+            let __typename: String
+            let login: String
+        }
+        struct Featured: Decodable, Sendable, Hashable {
+            let __typename: String
+            let id: String
+            let name: String
+        }
+    }
+    var variables: Variables
+}
+
+private struct ItemQuery: PrismGraphQLQueryOperation {
+    static let operationName = "Item"
+    static let document = """
+        query Item($id: ID!) { item(id: $id) { __typename id ...ItemDetail } }
+        fragment ItemDetail on Item { name tags }
+        """
+    struct Variables: Encodable, Sendable, Hashable { var id: String }
+    struct Data: Decodable, Sendable, Hashable {
+        let item: Item?
+        struct Item: Decodable, Sendable, Hashable {
+            let __typename: String
+            let id: String
+            let name: String
+            let tags: [String]
+        }
+    }
+    var variables: Variables
+}
+
+private struct RenameMutation: PrismGraphQLMutationOperation {
+    static let operationName = "Rename"
+    static let document = """
+        mutation Rename($id: ID!, $name: String!) { rename(id: $id, name: $name) { __typename id name } }
+        """
+    struct Variables: Encodable, Sendable, Hashable {
+        var id: String
+        var name: String
+    }
+    struct Data: Decodable, Sendable, Hashable {
+        let rename: Renamed
+        struct Renamed: Decodable, Sendable, Hashable {
+            let __typename: String
+            let id: String
+            let name: String
+        }
+    }
+    var variables: Variables
+}
+
+private struct SearchQuery: PrismGraphQLQueryOperation {
+    static let operationName = "Search"
+    static let document = """
+        query Search($text: String!, $withOwner: Boolean!) {
+          search(text: $text) {
+            __typename
+            ... on Item { id title: name owner @include(if: $withOwner) { __typename login } }
+            ... on User { login }
+          }
+        }
+        """
+    struct Variables: Encodable, Sendable, Hashable {
+        var text: String
+        var withOwner: Bool
+    }
+    typealias Data = PrismGraphQLValue
+    var variables: Variables
+}
+
+private func item(_ id: String, _ name: String, owner: String = "ada") -> PrismGraphQLValue {
+    [
+        "__typename": "Item", "id": .string(id), "name": .string(name),
+        "owner": ["__typename": "User", "login": .string(owner)],
+    ]
+}
+
+@Suite("The normalized cache")
+struct NormalizedCacheTests {
+    @Test("an answer read back is the answer; each object is one record under Type:id")
+    func roundTrip() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        let answer: [String: PrismGraphQLValue] = [
+            "items": [item("1", "One"), item("2", "Two")],
+            "featured": ["__typename": "Item", "id": "2", "name": "Two"],
+        ]
+        let changed = try cache.write(data: answer, for: ItemsQuery(variables: .init(first: 2)))
+        #expect(changed.contains(PrismGraphQLCacheKey(rawValue: "Item:1")))
+        #expect(try cache.readData(ItemsQuery(variables: .init(first: 2))) == answer)
+        let data = try cache.read(ItemsQuery(variables: .init(first: 2)))
+        #expect(data.items.map(\.name) == ["One", "Two"])
+        #expect(data.featured?.name == "Two")
+        // The item both fields reach is one record; the owner, without an id, is stored by path.
+        #expect(cache.record(for: .init(rawValue: "Item:2"))?.fields["name"] == .value("Two"))
+        #expect(
+            cache.record(for: .queryRoot)?.fields["items({\"first\":2})"]
+                == .list([.reference(.init(rawValue: "Item:1")), .reference(.init(rawValue: "Item:2"))]))
+        #expect(cache.record(for: .init(rawValue: "Item:1.owner"))?.fields["login"] == .value("ada"))
+    }
+
+    @Test("a mutation's answer renames the item for every query that shows it")
+    func mutationUpdatesEveryQuery() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: [
+                "items": [item("1", "One"), item("2", "Two")],
+                "featured": ["__typename": "Item", "id": "2", "name": "Two"],
+            ],
+            for: ItemsQuery(variables: .init(first: 2)))
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "2", "name": "Two", "tags": ["a"]]],
+            for: ItemQuery(variables: .init(id: "2")))
+        let changed = try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
+            for: RenameMutation(variables: .init(id: "2", name: "Deux")))
+        #expect(changed == [PrismGraphQLCacheKey(rawValue: "Item:2"), .mutationRoot])
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.map(\.name) == ["One", "Deux"])
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).featured?.name == "Deux")
+        #expect(try cache.read(ItemQuery(variables: .init(id: "2"))).item?.name == "Deux")
+        // The same answer again changes nothing.
+        #expect(
+            try cache.write(
+                data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
+                for: RenameMutation(variables: .init(id: "2", name: "Deux"))
+            ).isEmpty)
+    }
+
+    @Test("fields with other arguments are apart: a read with first: 3 misses, naming the field")
+    func argumentsApart() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: ["items": [item("1", "One")], "featured": .null], for: ItemsQuery(variables: .init(first: 2)))
+        let error = #expect(throws: PrismGraphQLError.self) { try cache.read(ItemsQuery(variables: .init(first: 3))) }
+        #expect(error?.code == .cacheMiss)
+        #expect(error?.message.contains("QUERY_ROOT.items({\"first\":3})") == true)
+        // The variable's default is the document's: no variable given reads first: 2.
+        #expect(try cache.read(ItemsQuery(variables: .init(first: nil))).items.count == 1)
+    }
+
+    @Test("a field another query did not select is a miss, not a partial answer")
+    func missingField() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: ["items": [item("2", "Two")], "featured": ["__typename": "Item", "id": "2", "name": "Two"]],
+            for: ItemsQuery(variables: .init(first: 2)))
+        // The item is there (the other query's `featured`), but not its tags.
+        let error = #expect(throws: PrismGraphQLError.self) { try cache.read(ItemQuery(variables: .init(id: "2"))) }
+        #expect(error?.code == .cacheMiss)
+        #expect(error?.message.contains("Item:2.tags") == true)
+        // A field stored as null is an answer: null.
+        try cache.write(data: ["items": [], "featured": .null], for: ItemsQuery(variables: .init(first: 2)))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).featured == nil)
+    }
+
+    @Test("fragments on types, aliases and @include are followed as the server follows them")
+    func fragmentsAndAliases() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        let answer: [String: PrismGraphQLValue] = [
+            "search": [
+                ["__typename": "Item", "id": "7", "title": "Seven", "owner": ["__typename": "User", "login": "bo"]],
+                ["__typename": "User", "login": "cy"],
+            ]
+        ]
+        try cache.write(data: answer, for: SearchQuery(variables: .init(text: "s", withOwner: true)))
+        #expect(try cache.readData(SearchQuery(variables: .init(text: "s", withOwner: true))) == answer)
+        // Stored under the field's name, not its alias.
+        #expect(cache.record(for: .init(rawValue: "Item:7"))?.fields["name"] == .value("Seven"))
+        // Without the owner, the same records answer with less.
+        let lean = try cache.readData(SearchQuery(variables: .init(text: "s", withOwner: false)))
+        #expect(lean["search"]?.arrayValue?.first?.objectValue?["owner"] == nil)
+        #expect(lean["search"]?.arrayValue?.first?.objectValue?["title"] == "Seven")
+    }
+
+    @Test("an answer that lacks a selected field is refused whole: nothing is written")
+    func incompleteAnswer() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        let error = #expect(throws: PrismGraphQLError.self) {
+            try cache.write(
+                data: ["items": [["__typename": "Item", "id": "1", "name": "One"]], "featured": .null],
+                for: ItemsQuery(variables: .init(first: 2)))
+        }
+        #expect(error?.code == .invalidDocument)
+        #expect(cache.keys.isEmpty)
+    }
+
+    @Test("key fields by type, and possible types for fragments on interfaces")
+    func configuration() throws {
+        struct NodeQuery: PrismGraphQLQueryOperation {
+            static let operationName = "Node"
+            static let document = """
+                query Node { node { __typename ... on Named { name } ... on Repository { owner name stars } } }
+                """
+            typealias Data = PrismGraphQLValue
+        }
+        let cache = PrismGraphQLNormalizedCache(
+            configuration: .init(
+                keyFields: ["Repository": ["owner", "name"]], possibleTypes: ["Named": ["Repository"]]))
+        let answer: [String: PrismGraphQLValue] = [
+            "node": ["__typename": "Repository", "name": "prism", "owner": "acme", "stars": 5]
+        ]
+        try cache.write(data: answer, for: NodeQuery())
+        #expect(cache.keys.contains(.init(rawValue: #"Repository:{"name":"prism","owner":"acme"}"#)))
+        #expect(try cache.readData(NodeQuery()) == answer)
+    }
+}
+
+@Suite("The normalized cache's document reader")
+struct GraphQLDocumentParserTests {
+    @Test("operations, fragments, aliases, arguments of every kind, directives and block strings")
+    func parses() throws {
+        let document = try GraphQLDocumentParser.parse(
+            #"""
+            # a comment
+            query Q($a: [Int!]! = [1, 2], $b: In = {x: "y\u00e9\n", z: ENUM}) @live {
+              alias: field(a: $a, b: $b, c: -1.5e3, d: null, e: true, f: """
+                block
+                  text
+              """) @include(if: $flag) @other { sub }
+              ...F
+              ... @skip(if: true) { g }
+            }
+            fragment F on T { h }
+            """#)
+        let operation = try #require(document.operation(named: "Q"))
+        #expect(operation.type == .query)
+        #expect(operation.variableDefaults["a"]?.resolved([:]) == [1, 2])
+        #expect(operation.variableDefaults["b"]?.resolved([:]) == ["x": "yé\n", "z": "ENUM"])
+        guard case .field(let field) = operation.selections.first else {
+            Issue.record("no field")
+            return
+        }
+        #expect(field.responseKey == "alias")
+        #expect(field.name == "field")
+        #expect(field.arguments.map(\.name) == ["a", "b", "c", "d", "e", "f"])
+        #expect(field.arguments[2].value.resolved([:]) == .double(-1500))
+        #expect(field.arguments[5].value.resolved([:]) == .string("block\n  text"))
+        #expect(field.conditions.count == 1)
+        #expect(document.fragments["F"]?.typeCondition == "T")
+    }
+
+    @Test(
+        "a broken document is a typed error with its line and column",
+        arguments: [
+            ("query { a(b: ) }", 1), ("query {\n a { } }", 2), ("query { a ", 1), ("fragment F T { a }", 1),
+            ("{ a(b: \"unterminated) }", 1), ("{ a(b: \"\\q\") }", 1), ("", 1), ("query { a(b: 1.2.3e) }", 1),
+        ])
+    func refuses(document: String, line: Int) {
+        let error = #expect(throws: GraphQLDocumentError.self) { try GraphQLDocumentParser.parse(document) }
+        #expect(error?.line == line)
+    }
+
+    @Test("nesting deeper than the limit is refused, not a crash")
+    func deepNesting() {
+        let deep = "{ " + String(repeating: "a { ", count: 10_000) + "b" + String(repeating: " }", count: 10_001)
+        let error = #expect(throws: GraphQLDocumentError.self) { try GraphQLDocumentParser.parse(deep) }
+        #expect(error?.message.contains("deeper") == true)
+        let list = "{ a(b: " + String(repeating: "[", count: 10_000) + ") }"
+        #expect(throws: GraphQLDocumentError.self) { try GraphQLDocumentParser.parse(list) }
+    }
+}

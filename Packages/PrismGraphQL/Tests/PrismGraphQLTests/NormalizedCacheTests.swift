@@ -19,17 +19,14 @@ private struct ItemsQuery: PrismGraphQLQueryOperation {
         let items: [Item]
         let featured: Featured?
         struct Item: Decodable, Sendable, Hashable {
-            let __typename: String
             let id: String
             let name: String
             let owner: Owner
         }
         struct Owner: Decodable, Sendable, Hashable {
-            let __typename: String
             let login: String
         }
         struct Featured: Decodable, Sendable, Hashable {
-            let __typename: String
             let id: String
             let name: String
         }
@@ -47,7 +44,6 @@ private struct ItemQuery: PrismGraphQLQueryOperation {
     struct Data: Decodable, Sendable, Hashable {
         let item: Item?
         struct Item: Decodable, Sendable, Hashable {
-            let __typename: String
             let id: String
             let name: String
             let tags: [String]
@@ -68,7 +64,6 @@ private struct RenameMutation: PrismGraphQLMutationOperation {
     struct Data: Decodable, Sendable, Hashable {
         let rename: Renamed
         struct Renamed: Decodable, Sendable, Hashable {
-            let __typename: String
             let id: String
             let name: String
         }
@@ -228,6 +223,61 @@ struct NormalizedCacheTests {
         try cache.write(data: answer, for: NodeQuery())
         #expect(cache.keys.contains(.init(rawValue: #"Repository:{"name":"prism","owner":"acme"}"#)))
         #expect(try cache.readData(NodeQuery()) == answer)
+    }
+}
+
+@Suite("Watching the normalized cache")
+struct NormalizedCacheWatchTests {
+    @Test("a watched query is delivered again when a mutation changes a record it read, and only then")
+    func watchDelivers() async throws {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: ["items": [item("1", "One"), item("2", "Two")], "featured": .null],
+            for: ItemsQuery(variables: .init(first: 2)))
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "3", "name": "Three", "tags": []]],
+            for: ItemQuery(variables: .init(id: "3")))
+        var answers = cache.watch(ItemsQuery(variables: .init(first: 2))).makeAsyncIterator()
+        #expect(await answers.next()?.items.map(\.name) == ["One", "Two"])
+
+        // Item 3 is not in the list: nothing is delivered for it. The rename of item 2 is.
+        try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "3", "name": "Drei"]],
+            for: RenameMutation(variables: .init(id: "3", name: "Drei")))
+        try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
+            for: RenameMutation(variables: .init(id: "2", name: "Deux")))
+        #expect(await answers.next()?.items.map(\.name) == ["One", "Deux"])
+
+        // A write that leaves the answer as it was delivers nothing; the next change does.
+        try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
+            for: RenameMutation(variables: .init(id: "2", name: "Deux")))
+        try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "1", "name": "Un"]],
+            for: RenameMutation(variables: .init(id: "1", name: "Un")))
+        #expect(await answers.next()?.items.map(\.name) == ["Un", "Deux"])
+    }
+
+    @Test("a watch of an operation the cache cannot answer yet delivers once a write completes it")
+    func watchWaitsForData() async throws {
+        let cache = PrismGraphQLNormalizedCache()
+        var answers = cache.watch(ItemQuery(variables: .init(id: "9"))).makeAsyncIterator()
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "9", "name": "Nine", "tags": ["x"]]],
+            for: ItemQuery(variables: .init(id: "9")))
+        #expect(await answers.next()?.item?.tags == ["x"])
+    }
+
+    @Test("a watch that ends leaves the cache")
+    func watchEnds() async throws {
+        let cache = PrismGraphQLNormalizedCache()
+        let reader = Task {
+            for await _ in cache.watch(ItemQuery(variables: .init(id: "9"))) {}
+        }
+        reader.cancel()
+        await reader.value
+        #expect(cache.watcherCount == 0)
     }
 }
 

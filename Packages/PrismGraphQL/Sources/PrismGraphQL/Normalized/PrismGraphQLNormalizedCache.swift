@@ -25,6 +25,15 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         var records: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
         /// Each document read once.
         var documents: [String: GraphQLDocument] = [:]
+        /// The watched operations, by id.
+        var watchers: [Int: Watcher] = [:]
+        var lastWatcher = 0
+    }
+
+    /// A watched operation: the records its last read went through, and how to read it again.
+    struct Watcher {
+        var dependencies: Set<PrismGraphQLCacheKey>
+        var refresh: @Sendable () -> Void
     }
 
     private let state = PrismLocked(State())
@@ -56,8 +65,11 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             return .success(changed)
         }
         switch result {
-        case .success(let changed): return changed
-        case .failure(let error): throw failure(error, operation: Operation.self, writing: true)
+        case .success(let changed):
+            notifyWatchers(of: changed)
+            return changed
+        case .failure(let error):
+            throw failure(error, operation: Operation.self, writing: true)
         }
     }
 
@@ -116,9 +128,70 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         state.withLock { Set($0.records.keys) }
     }
 
-    /// Removes every record (at sign-out, say).
+    /// Removes every record (at sign-out, say). Watched operations deliver nothing until their
+    /// records are written again.
     public func removeAll() {
         state.withLock { $0.records.removeAll() }
+    }
+
+    // MARK: Watching
+
+    /// The answers to `operation` the cache can give: the one it holds now, if whole, then a new
+    /// one after each write that changes a record the last one was read from, without a request.
+    /// A write that leaves the answer as it was delivers nothing, nor does a write to records the
+    /// operation does not read; a write that leaves it incomplete delivers nothing until it is
+    /// whole again. The latest answer waits for a slow reader (older ones are dropped). Ends when
+    /// the reading task is cancelled or the sequence is dropped.
+    ///
+    /// ```swift
+    /// for await items in cache.watch(ItemsQuery()) { show(items) }
+    /// ```
+    public func watch<Operation: PrismGraphQLOperation>(_ operation: Operation) -> AsyncStream<Operation.Data> {
+        let (stream, continuation) = AsyncStream<Operation.Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state -> Int in
+            state.lastWatcher += 1
+            return state.lastWatcher
+        }
+        let delivered = PrismLocked<[String: PrismGraphQLValue]?>(nil)
+        // One refresh at a time per watch, each reading the records as they are then: a refresh
+        // that started for an earlier write can never deliver after a later one.
+        let refresh: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            delivered.withLock { last in
+                guard let (data, dependencies) = try? self.readTracking(operation) else { return }
+                self.state.withLock { state in state.watchers[id]?.dependencies = dependencies }
+                guard last != data,
+                    let decoded = try? JSONDecoder().decode(
+                        Operation.Data.self, from: JSONEncoder().encode(PrismGraphQLValue.object(data)))
+                else { return }
+                last = data
+                continuation.yield(decoded)
+            }
+        }
+        state.withLock { state in
+            // Until the first whole read, any write may complete the answer.
+            state.watchers[id] = Watcher(dependencies: [], refresh: refresh)
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+        }
+        refresh()
+        return stream
+    }
+
+    /// How many operations are watched.
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+    /// Reads again every watched operation whose last read went through a record in `changed`
+    /// (or that has not been whole yet).
+    private func notifyWatchers(of changed: Set<PrismGraphQLCacheKey>) {
+        guard !changed.isEmpty else { return }
+        let affected = state.withLock { state in
+            state.watchers.values.compactMap { watcher in
+                watcher.dependencies.isEmpty || !watcher.dependencies.isDisjoint(with: changed) ? watcher.refresh : nil
+            }
+        }
+        for refresh in affected { refresh() }
     }
 
     // MARK: Parts

@@ -76,6 +76,10 @@ public struct PrismGraphQLClient: Sendable {
     /// How subscriptions run: their WebSocket URL, `connection_init` parameters, timeouts and
     /// reconnection. See ``subscribe(_:as:)``.
     public let subscriptionConfiguration: PrismGraphQLSubscriptionConfiguration
+    /// Where the answers of typed operations are normalized (each object one record, shared by
+    /// every operation that shows it), and what ``watch(_:policy:)`` and ``fetch(_:policy:)`` read;
+    /// nil (the default) normalizes nothing. Set with ``normalizing(into:)``.
+    public internal(set) var normalizedCache: PrismGraphQLNormalizedCache?
 
     /// The endpoint's parts, or nil when `endpointURL` cannot be one (every operation then
     /// fails with ``PrismGraphQLError/Code-swift.struct/invalidEndpoint``).

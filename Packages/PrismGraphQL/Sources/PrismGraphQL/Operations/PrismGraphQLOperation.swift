@@ -261,7 +261,10 @@ extension PrismGraphQLClient {
         _ operation: Operation,
         options: PrismRequestOptions = PrismRequestOptions()
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
-        try await execute(PrismGraphQLQuery(operation), as: Operation.Data.self, options: options)
+        if let normalizedCache {
+            return try await executeNormalizing(operation, into: normalizedCache, options: options)
+        }
+        return try await execute(PrismGraphQLQuery(operation), as: Operation.Data.self, options: options)
     }
 
     /// Sends a typed query using the cache as `cachePolicy` says.
@@ -269,9 +272,7 @@ extension PrismGraphQLClient {
         _ operation: Operation,
         cachePolicy: PrismCachePolicy
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
-        try await execute(
-            PrismGraphQLQuery(operation), as: Operation.Data.self,
-            options: PrismRequestOptions(cachePolicy: cachePolicy))
+        try await execute(operation, options: PrismRequestOptions(cachePolicy: cachePolicy))
     }
 
     /// Runs a typed subscription and streams its events, decoded as the operation's `Data`.
@@ -284,7 +285,8 @@ extension PrismGraphQLClient {
     public func subscribe<Operation: PrismGraphQLSubscriptionOperation>(
         _ operation: Operation
     ) -> AsyncThrowingStream<PrismGraphQLResponse<Operation.Data>, any Error> {
-        subscribe(PrismGraphQLSubscription(operation), as: Operation.Data.self)
+        if let normalizedCache { return subscribeNormalizing(operation, into: normalizedCache) }
+        return subscribe(PrismGraphQLSubscription(operation), as: Operation.Data.self)
     }
 
     /// Sends a typed mutation with the files its variables hold: every ``PrismGraphQLUpload``

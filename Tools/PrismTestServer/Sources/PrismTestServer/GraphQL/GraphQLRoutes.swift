@@ -19,10 +19,13 @@ import PrismSupport
 ///   echoVariables: String!                # the request's variables as JSON text, keys sorted
 ///   authorization: String                 # the request's Authorization header
 ///   operationNumber: Int!                 # n for the server's n-th executed operation
+///   tasks: [TaskItem!]!                   # every task addTask added, by id
+///   task(id: Int!): TaskItem              # null for an id without a task
 /// }
 /// type Mutation {
 ///   createIssue(repo: String!, input: IssueInput!): Issue!   # numbers from 1347
 ///   addTask(title: String!): TaskItem!                      # ids from 1; feeds the taskAdded subscription
+///   renameTask(id: Int!, title: String!): TaskItem!         # an error for an id without a task
 /// }
 /// type TaskItem { id: Int!, title: String! }
 /// type User { login: String!, name: String, publicRepos: Int! }             # "The <login>", 8

@@ -21,6 +21,8 @@ struct GraphQLSubscriptionValues {
     var counterStreamsEnded = 0
     /// Tasks `addTask` added, and the `taskAdded` streams that get the next ones.
     var nextTaskID = 1
+    /// Every task added, by id (`tasks`, `task(id:)` and `renameTask` read and change them).
+    var tasks: [Int: GraphQLTaskItem] = [:]
     var taskFeeds: [Int: AsyncThrowingStream<GraphQLTaskItem, any Error>.Continuation] = [:]
     var nextFeed = 0
 }
@@ -31,10 +33,31 @@ extension ServerState {
         let (item, feeds) = self.withValues { values in
             let item = GraphQLTaskItem(id: values.graphQLSubscriptions.nextTaskID, title: title)
             values.graphQLSubscriptions.nextTaskID += 1
+            values.graphQLSubscriptions.tasks[item.id] = item
             return (item, Array(values.graphQLSubscriptions.taskFeeds.values))
         }
         for feed in feeds { feed.yield(item) }
         return item
+    }
+
+    /// Every task, by id.
+    func graphQLTasks() -> [GraphQLTaskItem] {
+        self.withValues { $0.graphQLSubscriptions.tasks.values.sorted { $0.id < $1.id } }
+    }
+
+    /// The task `id`, if there is one.
+    func graphQLTask(id: Int) -> GraphQLTaskItem? {
+        self.withValues { $0.graphQLSubscriptions.tasks[id] }
+    }
+
+    /// Renames the task `id`; nil when there is none.
+    func renameGraphQLTask(id: Int, title: String) -> GraphQLTaskItem? {
+        self.withValues { values in
+            guard values.graphQLSubscriptions.tasks[id] != nil else { return nil }
+            let renamed = GraphQLTaskItem(id: id, title: title)
+            values.graphQLSubscriptions.tasks[id] = renamed
+            return renamed
+        }
     }
 
     /// A stream of the tasks added from now on.

@@ -19,6 +19,15 @@ struct GraphQLResolver: Sendable {
         let title: String
     }
 
+    struct TaskArguments: Codable, Sendable {
+        let id: Int
+    }
+
+    struct RenameTaskArguments: Codable, Sendable {
+        let id: Int
+        let title: String
+    }
+
     struct CounterArguments: Codable, Sendable {
         let to: Int
         let intervalMs: Int?
@@ -79,6 +88,25 @@ struct GraphQLResolver: Sendable {
     /// subscription.
     func addTask(context: GraphQLRequestContext, arguments: AddTaskArguments) -> GraphQLTaskItem {
         context.state.addGraphQLTask(title: arguments.title)
+    }
+
+    /// `tasks: [TaskItem!]!`: every task, by id.
+    func tasks(context: GraphQLRequestContext, arguments: NoArguments) -> [GraphQLTaskItem] {
+        context.state.graphQLTasks()
+    }
+
+    /// `task(id: Int!): TaskItem`: the task, or null.
+    func task(context: GraphQLRequestContext, arguments: TaskArguments) -> GraphQLTaskItem? {
+        context.state.graphQLTask(id: arguments.id)
+    }
+
+    /// `renameTask(id: Int!, title: String!): TaskItem!`: the task renamed; an error for an id
+    /// that has no task.
+    func renameTask(context: GraphQLRequestContext, arguments: RenameTaskArguments) throws -> GraphQLTaskItem {
+        guard let renamed = context.state.renameGraphQLTask(id: arguments.id, title: arguments.title) else {
+            throw GraphQLError(message: "No task \(arguments.id)")
+        }
+        return renamed
     }
 
     /// `subscription { taskAdded: TaskItem! }`: every task `addTask` adds from now on.
@@ -199,6 +227,10 @@ enum GraphQLTestSchema {
                 Field("echoVariables", at: GraphQLResolver.echoVariables)
                 Field("authorization", at: GraphQLResolver.authorization)
                 Field("operationNumber", at: GraphQLResolver.operationNumber)
+                Field("tasks", at: GraphQLResolver.tasks)
+                Field("task", at: GraphQLResolver.task) {
+                    Argument("id", at: \.id)
+                }
             }
             Mutation {
                 Field("createIssue", at: GraphQLResolver.createIssue) {
@@ -212,6 +244,10 @@ enum GraphQLTestSchema {
                     Argument("files", at: \.files)
                 }
                 Field("addTask", at: GraphQLResolver.addTask) {
+                    Argument("title", at: \.title)
+                }
+                Field("renameTask", at: GraphQLResolver.renameTask) {
+                    Argument("id", at: \.id)
                     Argument("title", at: \.title)
                 }
             }

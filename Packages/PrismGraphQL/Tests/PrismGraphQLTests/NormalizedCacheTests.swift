@@ -226,6 +226,82 @@ struct NormalizedCacheTests {
     }
 }
 
+@Suite("Writes of the app's: fragments, transactions, optimistic answers")
+struct NormalizedCacheWriteTests {
+    private static let itemName = "fragment ItemName on Item { __typename id name }"
+
+    private func filled() throws -> PrismGraphQLNormalizedCache {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: ["items": [item("1", "One"), item("2", "Two")], "featured": .null],
+            for: ItemsQuery(variables: .init(first: 2)))
+        return cache
+    }
+
+    @Test("a fragment written at a key changes the record every query reads; a fragment read back")
+    func fragments() throws {
+        let cache = try filled()
+        try cache.writeFragment(
+            data: ["__typename": "Item", "id": "2", "name": "Deux"], fragment: Self.itemName,
+            at: .init(rawValue: "Item:2"))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.map(\.name) == ["One", "Deux"])
+        #expect(try cache.readFragment(Self.itemName, at: .init(rawValue: "Item:1"))["name"] == "One")
+        let missing = #expect(throws: PrismGraphQLError.self) {
+            try cache.readFragment(Self.itemName, at: .init(rawValue: "Item:9"))
+        }
+        #expect(missing?.code == .cacheMiss)
+    }
+
+    @Test("a transaction's writes reach a watch as one delivery; a failing write leaves the cache as it was")
+    func transactions() async throws {
+        let cache = try filled()
+        var answers = cache.watch(ItemsQuery(variables: .init(first: 2))).makeAsyncIterator()
+        #expect(await answers.next()?.items.map(\.name) == ["One", "Two"])
+        try cache.performTransaction { transaction in
+            try transaction.write(
+                data: ["rename": ["__typename": "Item", "id": "1", "name": "Un"]],
+                for: RenameMutation(variables: .init(id: "1", name: "Un")))
+            try transaction.write(
+                data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
+                for: RenameMutation(variables: .init(id: "2", name: "Deux")))
+        }
+        #expect(await answers.next()?.items.map(\.name) == ["Un", "Deux"])
+
+        #expect(throws: PrismGraphQLError.self) {
+            try cache.performTransaction { transaction in
+                try transaction.write(
+                    data: ["rename": ["__typename": "Item", "id": "1", "name": "Eins"]],
+                    for: RenameMutation(variables: .init(id: "1", name: "Eins")))
+                try transaction.write(
+                    data: ["rename": ["__typename": "Item", "id": "2"]],
+                    for: RenameMutation(variables: .init(id: "2", name: "")))
+            }
+        }
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.map(\.name) == ["Un", "Deux"])
+    }
+
+    @Test("optimistic answers lie over the records until removed; two at once each keep their own")
+    func optimisticLayers() throws {
+        let cache = try filled()
+        let first = try cache.writeOptimistically(
+            data: ["rename": ["__typename": "Item", "id": "1", "name": "Un?"]],
+            for: RenameMutation(variables: .init(id: "1", name: "Un?")))
+        let second = try cache.writeOptimistically(
+            data: ["rename": ["__typename": "Item", "id": "1", "name": "Eins?"]],
+            for: RenameMutation(variables: .init(id: "1", name: "Eins?")))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Eins?")
+        // The server's answer goes under the optimistic ones.
+        try cache.write(
+            data: ["rename": ["__typename": "Item", "id": "1", "name": "Un"]],
+            for: RenameMutation(variables: .init(id: "1", name: "Un")))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Eins?")
+        cache.removeOptimisticUpdate(second)
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Un?")
+        cache.removeOptimisticUpdate(first)
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Un")
+    }
+}
+
 @Suite("Watching the normalized cache")
 struct NormalizedCacheWatchTests {
     @Test("a watched query is delivered again when a mutation changes a record it read, and only then")

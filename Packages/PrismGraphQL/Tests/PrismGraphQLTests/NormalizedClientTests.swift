@@ -1,5 +1,6 @@
 import Foundation
 import PrismGraphQL
+import PrismHTTP
 import PrismTestServer
 import PrismTestSupport
 import Testing
@@ -150,6 +151,43 @@ struct NormalizedClientTests {
             #expect(try await detail.next()?.task?.title == "two")
             _ = try await graphql.execute(RenameTaskMutation(variables: .init(id: 2, title: "deux"))).requireData()
             #expect(try await detail.next()?.task?.title == "deux")
+        }
+    }
+
+    @Test("an optimistic rename shows while the mutation is sent, and is rolled back when the server answers an error")
+    func optimisticRollback() async throws {
+        try await withServer { server in
+            let cache = PrismGraphQLNormalizedCache()
+            let seenWhileSent = LockedBox<[String]>([])
+            // Reads the cache as the mutation's request is prepared: after the optimistic write,
+            // before the server's answer.
+            let peek = PrismInterceptor { request in
+                if let task = try? cache.read(TaskQuery(variables: .init(id: 1))).task {
+                    seenWhileSent.mutate { $0.append(task.title) }
+                }
+                return request
+            }
+            let graphql = server.graphQLClient(interceptors: [peek]).normalizing(into: cache)
+            _ = try await graphql.execute(AddTaskMutation(variables: .init(title: "one"))).requireData()
+            _ = try await graphql.fetch(TaskQuery(variables: .init(id: 1)))
+            seenWhileSent.mutate { $0.removeAll() }
+
+            // The server refuses (there is no task 99): task 1 shows the optimistic title while the
+            // mutation is sent, then its own again.
+            let refused = try await graphql.execute(
+                RenameTaskMutation(variables: .init(id: 99, title: "nope")),
+                optimisticData: ["renameTask": ["__typename": "TaskItem", "id": 1, "title": "nope"]])
+            #expect(refused.hasErrors)
+            #expect(seenWhileSent.wrappedValue == ["nope"])
+            #expect(try cache.read(TaskQuery(variables: .init(id: 1))).task?.title == "one")
+
+            // Accepted: the server's answer replaces the optimistic one.
+            seenWhileSent.mutate { $0.removeAll() }
+            _ = try await graphql.execute(
+                RenameTaskMutation(variables: .init(id: 1, title: "uno")),
+                optimisticData: ["renameTask": ["__typename": "TaskItem", "id": 1, "title": "uno?"]])
+            #expect(seenWhileSent.wrappedValue == ["uno?"])
+            #expect(try cache.read(TaskQuery(variables: .init(id: 1))).task?.title == "uno")
         }
     }
 

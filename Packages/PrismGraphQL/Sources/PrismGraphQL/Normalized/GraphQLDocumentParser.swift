@@ -16,12 +16,12 @@ struct GraphQLDocumentParser {
     /// Parses `text`.
     ///
     /// - Throws: ``GraphQLDocumentError`` saying where the document breaks the grammar.
-    static func parse(_ text: String) throws(GraphQLDocumentError) -> GraphQLDocument {
+    static func parse(_ text: String, requiringOperation: Bool = true) throws(GraphQLDocumentError) -> GraphQLDocument {
         var parser = GraphQLDocumentParser(text)
-        return try parser.document()
+        return try parser.document(requiringOperation: requiringOperation)
     }
 
-    private mutating func document() throws(GraphQLDocumentError) -> GraphQLDocument {
+    private mutating func document(requiringOperation: Bool) throws(GraphQLDocumentError) -> GraphQLDocument {
         var operations: [GraphQLDocument.Operation] = []
         var fragments: [String: GraphQLDocument.Fragment] = [:]
         skipIgnored()
@@ -42,7 +42,8 @@ struct GraphQLDocumentParser {
             }
             skipIgnored()
         }
-        if operations.isEmpty { throw error("The document has no operation") }
+        if requiringOperation && operations.isEmpty { throw error("The document has no operation") }
+        if operations.isEmpty && fragments.isEmpty { throw error("The document is empty") }
         return GraphQLDocument(operations: operations, fragments: fragments)
     }
 

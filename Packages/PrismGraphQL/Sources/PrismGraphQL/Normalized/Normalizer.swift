@@ -112,7 +112,7 @@ struct Normalizer {
     /// The answer `selections` read from the record under `key`, as the server would have sent it.
     func read(
         _ selections: [GraphQLDocument.Selection], from key: PrismGraphQLCacheKey,
-        in records: [PrismGraphQLCacheKey: PrismGraphQLRecord], reading: inout Set<PrismGraphQLCacheKey>
+        in records: RecordView, reading: inout Set<PrismGraphQLCacheKey>
     ) throws(NormalizationError) -> [String: PrismGraphQLValue] {
         guard let record = records[key] else { throw NormalizationError.missing(key.rawValue) }
         reading.insert(key)
@@ -123,7 +123,7 @@ struct Normalizer {
 
     private func read(
         _ selections: [GraphQLDocument.Selection], record: PrismGraphQLRecord, key: PrismGraphQLCacheKey,
-        in records: [PrismGraphQLCacheKey: PrismGraphQLRecord], into result: inout [String: PrismGraphQLValue],
+        in records: RecordView, into result: inout [String: PrismGraphQLValue],
         reading: inout Set<PrismGraphQLCacheKey>
     ) throws(NormalizationError) {
         for selection in selections {
@@ -167,7 +167,7 @@ struct Normalizer {
 
     private func denormalize(
         _ stored: PrismGraphQLRecordValue, selections: [GraphQLDocument.Selection]?, path: String,
-        in records: [PrismGraphQLCacheKey: PrismGraphQLRecord], reading: inout Set<PrismGraphQLCacheKey>
+        in records: RecordView, reading: inout Set<PrismGraphQLCacheKey>
     ) throws(NormalizationError) -> PrismGraphQLValue {
         switch stored {
         case .value(let value):
@@ -289,4 +289,25 @@ enum NormalizationError: Error {
     case missing(String)
     /// The document spreads a fragment it does not define.
     case unknownFragment(String)
+}
+
+/// The records as a read sees them: the cache's own, with the optimistic layers over them in
+/// order (a layer's fields replace the same fields below; its other fields show through).
+struct RecordView {
+    var base: [PrismGraphQLCacheKey: PrismGraphQLRecord]
+    var layers: [[PrismGraphQLCacheKey: PrismGraphQLRecord]] = []
+
+    subscript(key: PrismGraphQLCacheKey) -> PrismGraphQLRecord? {
+        guard !layers.isEmpty else { return base[key] }
+        var record = base[key]
+        for layer in layers {
+            guard let over = layer[key] else { continue }
+            if record == nil {
+                record = over
+            } else {
+                record?.fields.merge(over.fields) { _, over in over }
+            }
+        }
+        return record
+    }
 }

@@ -116,19 +116,52 @@ extension PrismGraphQLClient {
         return stream
     }
 
-    /// Sends `operation`, writes its answer into `cache` (when it has data and no errors), and
-    /// decodes it.
+    /// Sends `mutation` while `optimisticData`, its expected answer, is shown by the normalized
+    /// cache: every watched operation that shows the objects it changes shows the change at once.
+    /// The server's answer replaces it in one step; when the mutation fails (an error thrown, or an
+    /// answer with errors) it is taken away and what was there before shows again. Two optimistic
+    /// mutations at once each keep their own.
+    ///
+    /// ```swift
+    /// try await graphql.execute(
+    ///     RenameTaskMutation(id: 2, title: "Deux"),
+    ///     optimisticData: ["renameTask": ["__typename": "TaskItem", "id": 2, "title": "Deux"]])
+    /// ```
+    ///
+    /// - Throws: What ``execute(_:options:)`` throws; `invalidOperation` without a normalized
+    ///   cache; `invalidDocument` when `optimisticData` lacks what the mutation selects.
+    public func execute<Operation: PrismGraphQLMutationOperation>(
+        _ operation: Operation, optimisticData: [String: PrismGraphQLValue],
+        options: PrismRequestOptions = PrismRequestOptions()
+    ) async throws -> PrismGraphQLResponse<Operation.Data> {
+        let cache = try requireNormalizedCache(Operation.self)
+        let update = try cache.writeOptimistically(data: optimisticData, for: operation)
+        do {
+            let response = try await executeNormalizing(operation, into: cache, options: options, replacing: update)
+            return response
+        } catch {
+            cache.removeOptimisticUpdate(update)
+            throw error
+        }
+    }
+
+    /// Sends `operation`, writes its answer into `cache` (when it has data and no errors; in the
+    /// same step, takes `optimistic` away), and decodes it.
     func executeNormalizing<Operation: PrismGraphQLExecutableOperation>(
-        _ operation: Operation, into cache: PrismGraphQLNormalizedCache, options: PrismRequestOptions
+        _ operation: Operation, into cache: PrismGraphQLNormalizedCache, options: PrismRequestOptions,
+        replacing optimistic: PrismGraphQLOptimisticUpdate? = nil
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
         let raw = try await execute(PrismGraphQLQuery(operation), as: PrismGraphQLValue.self, options: options)
+        var writes: [PrismGraphQLNormalizedCache.StagedWrite] = []
         if let data = raw.data?.objectValue, !raw.hasErrors {
-            do {
-                try cache.write(data: data, for: operation)
-            } catch {
-                networkClient.logger?.warning(
-                    "GraphQL: the answer of \(Operation.operationName) was not normalized: \(error)")
-            }
+            writes.append(.init(target: try cache.target(of: operation), data: data))
+        }
+        do {
+            _ = try cache.commit(writes, removing: optimistic)
+        } catch {
+            networkClient.logger?.warning(
+                "GraphQL: the answer of \(Operation.operationName) was not normalized: \(error)")
+            if let optimistic { cache.removeOptimisticUpdate(optimistic) }
         }
         return try Self.typed(raw, as: Operation.self)
     }

@@ -23,17 +23,36 @@ public final class PrismGraphQLNormalizedCache: Sendable {
 
     private struct State {
         var records: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
+        /// Optimistic answers over the records, oldest first, by id.
+        var layers: [(id: Int, records: [PrismGraphQLCacheKey: PrismGraphQLRecord])] = []
+        var lastLayer = 0
         /// Each document read once.
         var documents: [String: GraphQLDocument] = [:]
         /// The watched operations, by id.
         var watchers: [Int: Watcher] = [:]
         var lastWatcher = 0
+
+        var view: RecordView { RecordView(base: records, layers: layers.map(\.records)) }
     }
 
     /// A watched operation: the records its last read went through, and how to read it again.
     struct Watcher {
         var dependencies: Set<PrismGraphQLCacheKey>
         var refresh: @Sendable () -> Void
+    }
+
+    /// What a write or a read goes through: the selections, where they start, and the rules.
+    struct Target: Sendable {
+        var normalizer: Normalizer
+        var selections: [GraphQLDocument.Selection]
+        var key: PrismGraphQLCacheKey
+        var operationName: String?
+    }
+
+    /// One write, ready to be applied under the lock.
+    struct StagedWrite: Sendable {
+        var target: Target
+        var data: [String: PrismGraphQLValue]
     }
 
     private let state = PrismLocked(State())
@@ -52,14 +71,121 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     public func write<Operation: PrismGraphQLOperation>(
         data: [String: PrismGraphQLValue], for operation: Operation
     ) throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey> {
-        let (normalizer, selections, root) = try prepare(operation)
-        let result = state.withLock { state -> Result<Set<PrismGraphQLCacheKey>, NormalizationError> in
-            var records = state.records
+        try commit([StagedWrite(target: try target(of: operation), data: data)])
+    }
+
+    /// Writes `data`, the fields a fragment selects, into the record under `key`: an app's own
+    /// change (`fragment ItemName on Item { name }` with `["name": "Deux"]` at `Item:2`).
+    ///
+    /// - Parameters:
+    ///   - document: The fragment's text (and the fragments it spreads).
+    ///   - fragmentName: Which fragment of the document; nil for its only one.
+    ///   - variables: The values of the variables the fragment uses.
+    /// - Throws: ``PrismGraphQLError`` with code `invalidDocument`.
+    @discardableResult
+    public func writeFragment(
+        data: [String: PrismGraphQLValue], fragment document: String, named fragmentName: String? = nil,
+        at key: PrismGraphQLCacheKey, variables: [String: PrismGraphQLValue] = [:]
+    ) throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey> {
+        try commit([
+            StagedWrite(
+                target: try fragmentTarget(document, named: fragmentName, at: key, variables: variables), data: data)
+        ])
+    }
+
+    /// Reads the fields a fragment selects from the record under `key`.
+    ///
+    /// - Throws: ``PrismGraphQLError`` with code `cacheMiss` or `invalidDocument`.
+    public func readFragment(
+        _ document: String, named fragmentName: String? = nil, at key: PrismGraphQLCacheKey,
+        variables: [String: PrismGraphQLValue] = [:]
+    ) throws(PrismGraphQLError) -> [String: PrismGraphQLValue] {
+        try read(try fragmentTarget(document, named: fragmentName, at: key, variables: variables)).data
+    }
+
+    /// Runs `body`, whose writes are applied together when it returns: all or none, and the
+    /// watched operations hear of them once.
+    ///
+    /// ```swift
+    /// try cache.performTransaction { transaction in
+    ///     try transaction.write(data: first, for: ItemQuery(id: "1"))
+    ///     try transaction.write(data: second, for: ItemQuery(id: "2"))
+    /// }
+    /// ```
+    ///
+    /// - Returns: The keys of the records whose fields changed.
+    /// - Throws: What `body` throws, or a write's ``PrismGraphQLError`` (nothing is written then).
+    @discardableResult
+    public func performTransaction(_ body: (inout PrismGraphQLCacheTransaction) throws -> Void) throws
+        -> Set<PrismGraphQLCacheKey>
+    {
+        var transaction = PrismGraphQLCacheTransaction(cache: self)
+        try body(&transaction)
+        return try commit(transaction.writes)
+    }
+
+    /// Shows `data` as the answer of `operation` at once, over the records, until
+    /// ``removeOptimisticUpdate(_:)`` takes it away: a mutation's expected answer while it is sent.
+    /// Later optimistic answers lie over earlier ones; the server's answers go under them all.
+    ///
+    /// - Returns: What identifies the optimistic answer.
+    /// - Throws: ``PrismGraphQLError`` with code `invalidDocument`.
+    public func writeOptimistically<Operation: PrismGraphQLOperation>(
+        data: [String: PrismGraphQLValue], for operation: Operation
+    ) throws(PrismGraphQLError) -> PrismGraphQLOptimisticUpdate {
+        let staged = StagedWrite(target: try target(of: operation), data: data)
+        let result = state.withLock { state -> Result<(Int, Set<PrismGraphQLCacheKey>), PrismGraphQLError> in
+            var layer: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
             var changed: Set<PrismGraphQLCacheKey> = []
             do throws(NormalizationError) {
-                try normalizer.write(data, selections: selections, key: root, into: &records, changed: &changed)
+                try staged.target.normalizer.write(
+                    staged.data, selections: staged.target.selections, key: staged.target.key, into: &layer,
+                    changed: &changed)
             } catch {
-                return .failure(error)
+                return .failure(Self.failure(error, operationName: staged.target.operationName, writing: true))
+            }
+            state.lastLayer += 1
+            state.layers.append((state.lastLayer, layer))
+            return .success((state.lastLayer, changed))
+        }
+        switch result {
+        case .success(let (id, changed)):
+            notifyWatchers(of: changed)
+            return PrismGraphQLOptimisticUpdate(id: id)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Takes an optimistic answer away: what it showed is shown as the records below say (the
+    /// server's answer, if it was written meanwhile, or what was there before).
+    public func removeOptimisticUpdate(_ update: PrismGraphQLOptimisticUpdate) {
+        let changed = state.withLock { state -> Set<PrismGraphQLCacheKey> in
+            guard let index = state.layers.firstIndex(where: { $0.id == update.id }) else { return [] }
+            return Set(state.layers.remove(at: index).records.keys)
+        }
+        notifyWatchers(of: changed)
+    }
+
+    /// Applies `writes` together, and takes `optimistic` away in the same step (a mutation's
+    /// answer replacing its optimistic one), then tells the watched operations once.
+    func commit(_ writes: [StagedWrite], removing optimistic: PrismGraphQLOptimisticUpdate? = nil)
+        throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey>
+    {
+        let result = state.withLock { state -> Result<Set<PrismGraphQLCacheKey>, PrismGraphQLError> in
+            var records = state.records
+            var changed: Set<PrismGraphQLCacheKey> = []
+            if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
+                changed.formUnion(state.layers.remove(at: index).records.keys)
+            }
+            for write in writes {
+                do throws(NormalizationError) {
+                    try write.target.normalizer.write(
+                        write.data, selections: write.target.selections, key: write.target.key, into: &records,
+                        changed: &changed)
+                } catch {
+                    return .failure(Self.failure(error, operationName: write.target.operationName, writing: true))
+                }
             }
             state.records = records
             return .success(changed)
@@ -69,7 +195,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             notifyWatchers(of: changed)
             return changed
         case .failure(let error):
-            throw failure(error, operation: Operation.self, writing: true)
+            throw error
         }
     }
 
@@ -100,38 +226,46 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     public func readData<Operation: PrismGraphQLOperation>(_ operation: Operation) throws(PrismGraphQLError)
         -> [String: PrismGraphQLValue]
     {
-        try readTracking(operation).data
+        try read(try target(of: operation)).data
     }
 
     /// Reads `operation`, and the keys of every record the read went through.
     func readTracking<Operation: PrismGraphQLOperation>(_ operation: Operation) throws(PrismGraphQLError)
         -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
     {
-        let (normalizer, selections, root) = try prepare(operation)
-        let records = state.withLock { $0.records }
+        try read(try target(of: operation))
+    }
+
+    private func read(_ target: Target) throws(PrismGraphQLError)
+        -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
+    {
+        let view = state.withLock { $0.view }
         var reading: Set<PrismGraphQLCacheKey> = []
         do {
-            let data = try normalizer.read(selections, from: root, in: records, reading: &reading)
+            let data = try target.normalizer.read(target.selections, from: target.key, in: view, reading: &reading)
             return (data, reading)
         } catch {
-            throw failure(error, operation: Operation.self, writing: false)
+            throw Self.failure(error, operationName: target.operationName, writing: false)
         }
     }
 
-    /// The record stored under `key`.
+    /// The record stored under `key`, optimistic answers included.
     public func record(for key: PrismGraphQLCacheKey) -> PrismGraphQLRecord? {
-        state.withLock { $0.records[key] }
+        state.withLock { $0.view[key] }
     }
 
     /// The keys of every record.
     public var keys: Set<PrismGraphQLCacheKey> {
-        state.withLock { Set($0.records.keys) }
+        state.withLock { state in state.layers.reduce(Set(state.records.keys)) { $0.union($1.records.keys) } }
     }
 
-    /// Removes every record (at sign-out, say). Watched operations deliver nothing until their
-    /// records are written again.
+    /// Removes every record and optimistic answer (at sign-out, say). Watched operations deliver
+    /// nothing until their records are written again.
     public func removeAll() {
-        state.withLock { $0.records.removeAll() }
+        state.withLock { state in
+            state.records.removeAll()
+            state.layers.removeAll()
+        }
     }
 
     // MARK: Watching
@@ -196,10 +330,8 @@ public final class PrismGraphQLNormalizedCache: Sendable {
 
     // MARK: Parts
 
-    private func prepare<Operation: PrismGraphQLOperation>(_ operation: Operation) throws(PrismGraphQLError)
-        -> (Normalizer, [GraphQLDocument.Selection], PrismGraphQLCacheKey)
-    {
-        let document = try self.document(of: Operation.self)
+    func target<Operation: PrismGraphQLOperation>(of operation: Operation) throws(PrismGraphQLError) -> Target {
+        let document = try self.document(Operation.document, name: Operation.operationName)
         guard let definition = document.operation(named: Operation.operationName) ?? document.operation(named: nil)
         else {
             throw PrismGraphQLError(
@@ -224,17 +356,35 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             case .mutation: .mutationRoot
             case .subscription: .subscriptionRoot
             }
-        let normalizer = Normalizer(configuration: configuration, fragments: document.fragments, variables: variables)
-        return (normalizer, definition.selections, root)
+        return Target(
+            normalizer: Normalizer(configuration: configuration, fragments: document.fragments, variables: variables),
+            selections: definition.selections, key: root, operationName: Operation.operationName)
     }
 
-    private func document<Operation: PrismGraphQLOperation>(of _: Operation.Type) throws(PrismGraphQLError)
+    private func fragmentTarget(
+        _ text: String, named name: String?, at key: PrismGraphQLCacheKey, variables: [String: PrismGraphQLValue]
+    ) throws(PrismGraphQLError) -> Target {
+        let document = try self.document(text, name: name, fragmentsOnly: true)
+        let fragment =
+            name.flatMap { document.fragments[$0] }
+            ?? (name == nil && document.fragments.count == 1 ? document.fragments.values.first : nil)
+        guard let fragment else {
+            throw PrismGraphQLError(
+                code: .invalidDocument,
+                message: name.map { "The document does not define the fragment \($0)." }
+                    ?? "The document defines more than one fragment: name the one to use.")
+        }
+        return Target(
+            normalizer: Normalizer(configuration: configuration, fragments: document.fragments, variables: variables),
+            selections: fragment.selections, key: key, operationName: nil)
+    }
+
+    private func document(_ text: String, name: String?, fragmentsOnly: Bool = false) throws(PrismGraphQLError)
         -> GraphQLDocument
     {
-        let text = Operation.document
         if let document = state.withLock({ $0.documents[text] }) { return document }
         do {
-            let document = try GraphQLDocumentParser.parse(text)
+            let document = try GraphQLDocumentParser.parse(text, requiringOperation: !fragmentsOnly)
             state.withLock { state in
                 if state.documents.count >= 256 { state.documents.removeAll(keepingCapacity: true) }
                 state.documents[text] = document
@@ -242,26 +392,54 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             return document
         } catch {
             throw PrismGraphQLError(
-                code: .invalidDocument, message: "The document of \(Operation.operationName) cannot be read: \(error)",
-                operationName: Operation.operationName)
+                code: .invalidDocument,
+                message: "The document\(name.map { " of \($0)" } ?? "") cannot be read: \(error)", operationName: name)
         }
     }
 
-    private func failure<Operation: PrismGraphQLOperation>(
-        _ error: NormalizationError, operation _: Operation.Type, writing: Bool
-    ) -> PrismGraphQLError {
+    private static func failure(_ error: NormalizationError, operationName: String?, writing: Bool) -> PrismGraphQLError
+    {
         switch error {
         case .missing(let path):
             return writing
                 ? PrismGraphQLError(
                     code: .invalidDocument, message: "The answer has no \(path), which the document selects.",
-                    operationName: Operation.operationName)
+                    operationName: operationName)
                 : PrismGraphQLError(
-                    code: .cacheMiss, message: "The cache has no \(path).", operationName: Operation.operationName)
+                    code: .cacheMiss, message: "The cache has no \(path).", operationName: operationName)
         case .unknownFragment(let name):
             return PrismGraphQLError(
                 code: .invalidDocument, message: "The document spreads the fragment \(name), which it does not define.",
-                operationName: Operation.operationName)
+                operationName: operationName)
         }
     }
+}
+
+/// The writes of ``PrismGraphQLNormalizedCache/performTransaction(_:)``, applied together when
+/// its body returns.
+public struct PrismGraphQLCacheTransaction {
+    let cache: PrismGraphQLNormalizedCache
+    var writes: [PrismGraphQLNormalizedCache.StagedWrite] = []
+
+    /// Adds the write of `operation`'s answer (see ``PrismGraphQLNormalizedCache/write(data:for:)``).
+    ///
+    /// - Throws: ``PrismGraphQLError`` with code `invalidDocument` when the document cannot be read.
+    public mutating func write<Operation: PrismGraphQLOperation>(
+        data: [String: PrismGraphQLValue], for operation: Operation
+    ) throws(PrismGraphQLError) {
+        writes.append(.init(target: try cache.target(of: operation), data: data))
+    }
+
+    /// Reads `operation` as the cache holds it now (the transaction's own writes are not applied
+    /// yet).
+    public func read<Operation: PrismGraphQLOperation>(_ operation: Operation) throws(PrismGraphQLError)
+        -> Operation.Data
+    {
+        try cache.read(operation)
+    }
+}
+
+/// An optimistic answer shown by the normalized cache, until it is removed.
+public struct PrismGraphQLOptimisticUpdate: Hashable, Sendable {
+    let id: Int
 }

@@ -135,7 +135,8 @@ struct NormalizedCacheTests {
         let changed = try cache.write(
             data: ["rename": ["__typename": "Item", "id": "2", "name": "Deux"]],
             for: RenameMutation(variables: .init(id: "2", name: "Deux")))
-        #expect(changed == [PrismGraphQLCacheKey(rawValue: "Item:2"), .mutationRoot])
+        #expect(changed == [PrismGraphQLCacheKey(rawValue: "Item:2")])
+        #expect(cache.record(for: .mutationRoot) == nil)
         #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.map(\.name) == ["One", "Deux"])
         #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).featured?.name == "Deux")
         #expect(try cache.read(ItemQuery(variables: .init(id: "2"))).item?.name == "Deux")
@@ -409,5 +410,31 @@ struct GraphQLDocumentParserTests {
         #expect(error?.message.contains("deeper") == true)
         let list = "{ a(b: " + String(repeating: "[", count: 10_000) + ") }"
         #expect(throws: GraphQLDocumentError.self) { try GraphQLDocumentParser.parse(list) }
+    }
+}
+
+@Suite("PrismGraphQLValue(json:)")
+struct JSONValueTests {
+    @Test("JSON text read as values: integers apart from other numbers, escapes, nesting")
+    func reads() throws {
+        let value = try PrismGraphQLValue(
+            json: Data(
+                #" {"a": [1, -2, 3.5, 1e3, 12345678901234567890], "b": "\u00e9\ud83d\ude00\n\"", "c": null, "d": true} "#
+                    .utf8))
+        #expect(value.objectValue?["a"] == [1, -2, 3.5, 1000.0, .double(Double("12345678901234567890")!)])
+        #expect(value.objectValue?["b"] == "é😀\n\"")
+        #expect(value.objectValue?["c"] == .null)
+        #expect(value.objectValue?["d"] == true)
+    }
+
+    @Test(
+        "text that is not JSON is a typed error, not a crash",
+        arguments: [
+            "", "{", "[1,]", "{\"a\" 1}", "\"\\x\"", "01x", "[1] 2", "nul", "\"\u{1}\"", "-", "{\"a\":}",
+            String(repeating: "[", count: 100_000),
+        ])
+    func refuses(text: String) {
+        let error = #expect(throws: PrismGraphQLError.self) { try PrismGraphQLValue(json: Data(text.utf8)) }
+        #expect(error?.code == .invalidResponse)
     }
 }

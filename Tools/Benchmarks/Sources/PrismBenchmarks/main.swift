@@ -64,6 +64,12 @@ if !graphQL.isEmpty {
     all += graphQL
 }
 
+let normalized = try await MainActor.run { try normalizedCacheBenchmarks() }
+if !normalized.isEmpty {
+    printReport("PrismGraphQL's normalized cache", normalized)
+    all += normalized
+}
+
 let codegen = try await MainActor.run { try codegenBenchmarks() }
 if !codegen.isEmpty {
     printReport("PrismGraphQL's code generator", codegen)

@@ -21,6 +21,8 @@ enum FuzzTargets {
         multipartNames,
         deepLinks,
         graphQLOperations,
+        graphQLJSONValue,
+        graphQLDocument,
         graphQLTransportWS,
         graphQLCodegenText,
         serverSentEvents,

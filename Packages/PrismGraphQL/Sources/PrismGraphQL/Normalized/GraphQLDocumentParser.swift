@@ -144,8 +144,8 @@ struct GraphQLDocumentParser {
                     if argument == "if" { ifValue = value }
                 }
             }
-            if name == "include" || name == "skip" {
-                guard let ifValue else { throw error("@\(name) needs an \"if\" argument") }
+            // Without `if` the server refuses the document (validation, not syntax): kept as read.
+            if name == "include" || name == "skip", let ifValue {
                 conditions.append(.init(include: name == "include", value: ifValue))
             }
         }

@@ -237,49 +237,9 @@ struct Normalizer {
 
     /// `value` as JSON with sorted keys: the same text for the same value, whatever the order.
     static func canonicalJSON(_ value: PrismGraphQLValue) -> String {
-        var text = ""
-        write(value, into: &text)
-        return text
-    }
-
-    private static func write(_ value: PrismGraphQLValue, into text: inout String) {
-        switch value {
-        case .null: text += "null"
-        case .bool(let flag): text += flag ? "true" : "false"
-        case .int(let number): text += String(number)
-        case .double(let number):
-            text += number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        case .string(let string):
-            text += "\""
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            text += "\""
-        case .array(let items):
-            text += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { text += "," }
-                write(item, into: &text)
-            }
-            text += "]"
-        case .object(let members):
-            text += "{"
-            for (index, name) in members.keys.sorted().enumerated() {
-                if index > 0 { text += "," }
-                write(.string(name), into: &text)
-                text += ":"
-                write(members[name]!, into: &text)
-            }
-            text += "}"
-        }
+        var bytes: [UInt8] = []
+        JSONValueWriter.write(value, into: &bytes, sortingKeys: true)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -37,7 +37,7 @@ extension PrismGraphQLClient {
     /// ``PrismGraphQLFetchPolicy``). A server's answer is written into the cache.
     ///
     /// - Throws: ``PrismGraphQLError``: `cacheMiss` for `cacheOnly` without a whole answer; what
-    ///   ``execute(_:options:)`` throws; `graphQLErrors` when the server answers with errors;
+    ///   ``execute(_:options:)->PrismGraphQLResponse<Operation.Data>`` throws; `graphQLErrors` when the server answers with errors;
     ///   `invalidOperation` when the client has no normalized cache.
     public func fetch<Operation: PrismGraphQLQueryOperation>(
         _ operation: Operation, policy: PrismGraphQLFetchPolicy = .cacheFirst
@@ -128,7 +128,7 @@ extension PrismGraphQLClient {
     ///     optimisticData: ["renameTask": ["__typename": "TaskItem", "id": 2, "title": "Deux"]])
     /// ```
     ///
-    /// - Throws: What ``execute(_:options:)`` throws; `invalidOperation` without a normalized
+    /// - Throws: What ``execute(_:options:)->PrismGraphQLResponse<Operation.Data>`` throws; `invalidOperation` without a normalized
     ///   cache; `invalidDocument` when `optimisticData` lacks what the mutation selects.
     public func execute<Operation: PrismGraphQLMutationOperation>(
         _ operation: Operation, optimisticData: [String: PrismGraphQLValue],
@@ -196,7 +196,7 @@ extension PrismGraphQLClient {
         var data: Operation.Data?
         if let value = raw.data, value != .null {
             do {
-                data = try JSONDecoder().decode(Operation.Data.self, from: JSONEncoder().encode(value))
+                data = try value.decoded(as: Operation.Data.self)
             } catch {
                 throw PrismGraphQLError(
                     code: .decodingFailed,

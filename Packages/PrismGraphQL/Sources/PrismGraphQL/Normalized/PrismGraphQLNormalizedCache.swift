@@ -78,8 +78,10 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     /// change (`fragment ItemName on Item { name }` with `["name": "Deux"]` at `Item:2`).
     ///
     /// - Parameters:
+    ///   - data: The fragment's fields, as the server would send them.
     ///   - document: The fragment's text (and the fragments it spreads).
     ///   - fragmentName: Which fragment of the document; nil for its only one.
+    ///   - key: The record's key (`Item:2`).
     ///   - variables: The values of the variables the fragment uses.
     /// - Throws: ``PrismGraphQLError`` with code `invalidDocument`.
     @discardableResult
@@ -172,22 +174,38 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     func commit(_ writes: [StagedWrite], removing optimistic: PrismGraphQLOptimisticUpdate? = nil)
         throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey>
     {
+        // First the answers as records of their own, outside the lock: a write that fails leaves
+        // the cache as it was, and the cache's records are never copied.
+        var written: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
+        var ignored: Set<PrismGraphQLCacheKey> = []
+        for write in writes {
+            do throws(NormalizationError) {
+                try write.target.normalizer.write(
+                    write.data, selections: write.target.selections, key: write.target.key, into: &written,
+                    changed: &ignored)
+            } catch {
+                throw Self.failure(error, operationName: write.target.operationName, writing: true)
+            }
+        }
+        // Then each field into its record, noting the records that changed. A mutation's or a
+        // subscription event's root fields are not kept (no operation reads them back, and each
+        // mutation's arguments would add one for good): the objects they hold are.
         let result = state.withLock { state -> Result<Set<PrismGraphQLCacheKey>, PrismGraphQLError> in
-            var records = state.records
             var changed: Set<PrismGraphQLCacheKey> = []
             if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
                 changed.formUnion(state.layers.remove(at: index).records.keys)
             }
-            for write in writes {
-                do throws(NormalizationError) {
-                    try write.target.normalizer.write(
-                        write.data, selections: write.target.selections, key: write.target.key, into: &records,
-                        changed: &changed)
-                } catch {
-                    return .failure(Self.failure(error, operationName: write.target.operationName, writing: true))
+            for (key, record) in written where key != .mutationRoot && key != .subscriptionRoot {
+                guard state.records[key] != nil else {
+                    state.records[key] = record
+                    changed.insert(key)
+                    continue
+                }
+                for (field, value) in record.fields where state.records[key]?.fields[field] != value {
+                    state.records[key, default: PrismGraphQLRecord()].fields[field] = value
+                    changed.insert(key)
                 }
             }
-            state.records = records
             return .success(changed)
         }
         switch result {
@@ -209,8 +227,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     {
         let data = try readData(operation)
         do {
-            return try JSONDecoder().decode(
-                Operation.Data.self, from: JSONEncoder().encode(PrismGraphQLValue.object(data)))
+            return try PrismGraphQLValue.object(data).decoded(as: Operation.Data.self)
         } catch {
             throw PrismGraphQLError(
                 code: .decodingFailed,
@@ -289,14 +306,15 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         let delivered = PrismLocked<[String: PrismGraphQLValue]?>(nil)
         // One refresh at a time per watch, each reading the records as they are then: a refresh
         // that started for an earlier write can never deliver after a later one.
+        // The operation's document and variables are worked out once for the watch.
+        let target = try? self.target(of: operation)
         let refresh: @Sendable () -> Void = { [weak self] in
-            guard let self else { return }
+            guard let self, let target else { return }
             delivered.withLock { last in
-                guard let (data, dependencies) = try? self.readTracking(operation) else { return }
+                guard let (data, dependencies) = try? self.read(target) else { return }
                 self.state.withLock { state in state.watchers[id]?.dependencies = dependencies }
                 guard last != data,
-                    let decoded = try? JSONDecoder().decode(
-                        Operation.Data.self, from: JSONEncoder().encode(PrismGraphQLValue.object(data)))
+                    let decoded = try? PrismGraphQLValue.object(data).decoded(as: Operation.Data.self)
                 else { return }
                 last = data
                 continuation.yield(decoded)
@@ -341,8 +359,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         }
         var variables = definition.variableDefaults.mapValues { $0.resolved([:]) }
         do {
-            let encoded = try JSONEncoder().encode(operation.variables)
-            if case .object(let given) = try JSONDecoder().decode(PrismGraphQLValue.self, from: encoded) {
+            if case .object(let given) = try PrismGraphQLValue.encoding(operation.variables) {
                 variables.merge(given) { _, given in given }
             }
         } catch {

@@ -1,0 +1,73 @@
+// PrismGraphQL's normalized cache: every screen that shows an object kept in step with the others,
+// an optimistic answer for a mutation, and a watch that feeds a store's effect. It compiles with
+// the package; it needs a GraphQL server to run (PrismGraphQL's tests run one).
+// snippet.hide
+import Foundation
+import Prism
+
+/// The operations as the code generator writes them (`__typename` and `id` added).
+struct TasksQuery: PrismGraphQLQueryOperation {
+    static let operationName = "Tasks"
+    static let document = "query Tasks { tasks { __typename id title } }"
+    struct Data: Decodable, Sendable, Hashable {
+        let tasks: [TaskItem]
+        struct TaskItem: Decodable, Sendable, Hashable {
+            let id: Int
+            let title: String
+        }
+    }
+}
+
+struct RenameTaskMutation: PrismGraphQLMutationOperation {
+    static let operationName = "RenameTask"
+    static let document =
+        "mutation RenameTask($id: Int!, $title: String!) { renameTask(id: $id, title: $title) { __typename id title } }"
+    struct Variables: Encodable, Sendable, Hashable {
+        var id: Int
+        var title: String
+    }
+    struct Data: Decodable, Sendable, Hashable {
+        let renameTask: TasksQuery.Data.TaskItem
+    }
+    var variables: Variables
+}
+
+enum TasksAction: Sendable {
+    case loaded([TasksQuery.Data.TaskItem])
+    case failed(String)
+}
+
+func normalizedCache(http: PrismNetworkAdapter) async throws {
+    // snippet.show
+    // snippet.client
+    let graphql = PrismGraphQLClient(endpointURL: URL(string: "https://api.example.com/graphql")!, networkClient: http)
+        .normalizing(into: PrismGraphQLNormalizedCache())
+
+    // The list, from the cache at once if it has it, then from the server; then again after any
+    // change to a task it shows, from whatever operation, without a request.
+    Task {
+        for try await tasks in graphql.watch(TasksQuery()) {
+            print(tasks.tasks.map(\.title))
+        }
+    }
+
+    // The rename shows in the list at once, and is rolled back if the server refuses it.
+    _ = try await graphql.execute(
+        RenameTaskMutation(variables: .init(id: 2, title: "Deux")),
+        optimisticData: ["renameTask": ["__typename": "TaskItem", "id": 2, "title": "Deux"]])
+    // snippet.end
+}
+
+// snippet.effect
+/// A store's effect that feeds it every answer of the watch; cancelled with the effect.
+func watchTasks(_ graphql: PrismGraphQLClient) -> PrismEffect<TasksAction> {
+    .run { send in
+        do {
+            for try await answer in graphql.watch(TasksQuery()) { send(.loaded(answer.tasks)) }
+        } catch {
+            send(.failed("\(error)"))
+        }
+    }
+    .cancellable(id: "tasks")
+}
+// snippet.end

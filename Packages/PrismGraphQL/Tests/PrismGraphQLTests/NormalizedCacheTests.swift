@@ -253,6 +253,21 @@ struct NormalizedCacheWriteTests {
         #expect(missing?.code == .cacheMiss)
     }
 
+    @Test("a generated fragment read from and written to a record")
+    func typedFragments() throws {
+        struct ItemName: PrismGraphQLFragment {
+            static let fragmentDefinition = "fragment ItemName on Item { __typename id name }"
+            static let possibleTypes: Set<String> = ["Item"]
+            let id: String
+            let name: String
+        }
+        let cache = try filled()
+        #expect(try cache.read(ItemName.self, at: .init(rawValue: "Item:1")).name == "One")
+        try cache.write(
+            data: ["__typename": "Item", "id": "1", "name": "Un"], for: ItemName.self, at: .init(rawValue: "Item:1"))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Un")
+    }
+
     @Test("a transaction's writes reach a watch as one delivery; a failing write leaves the cache as it was")
     func transactions() async throws {
         let cache = try filled()
@@ -300,6 +315,53 @@ struct NormalizedCacheWriteTests {
         #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Un?")
         cache.removeOptimisticUpdate(first)
         #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.first?.name == "Un")
+    }
+}
+
+@Suite("Collecting the normalized cache's records")
+struct NormalizedCacheCollectionTests {
+    @Test("records no query reaches are collected; those a query or an optimistic answer shows are kept")
+    func collects() throws {
+        let cache = PrismGraphQLNormalizedCache()
+        try cache.write(
+            data: ["items": [item("1", "One"), item("2", "Two")], "featured": .null],
+            for: ItemsQuery(variables: .init(first: 2)))
+        // The list now holds item 3 instead of item 2: item 2 and its owner are reached by nothing.
+        try cache.write(
+            data: ["items": [item("1", "One"), item("3", "Three")], "featured": .null],
+            for: ItemsQuery(variables: .init(first: 2)))
+        let update = try cache.writeOptimistically(
+            data: ["rename": ["__typename": "Item", "id": "9", "name": "Nine"]],
+            for: RenameMutation(variables: .init(id: "9", name: "Nine")))
+        #expect(cache.collectGarbage() == 2)
+        #expect(cache.record(for: .init(rawValue: "Item:2")) == nil)
+        #expect(cache.record(for: .init(rawValue: "Item:2.owner")) == nil)
+        #expect(cache.record(for: .init(rawValue: "Item:9"))?.fields["name"] == .value("Nine"))
+        #expect(try cache.read(ItemsQuery(variables: .init(first: 2))).items.map(\.name) == ["One", "Three"])
+        cache.removeOptimisticUpdate(update)
+        #expect(cache.collectGarbage() == 0)
+    }
+
+    @Test("past the record budget, the root fields written longest ago go first, with what they alone reached")
+    func budget() throws {
+        let cache = PrismGraphQLNormalizedCache(configuration: .init(maximumRecordCount: 6))
+        for id in 1...4 {
+            try cache.write(
+                data: ["item": ["__typename": "Item", "id": .string("\(id)"), "name": "n", "tags": []]],
+                for: ItemQuery(variables: .init(id: "\(id)")))
+        }
+        // The root and five items would be six: within the budget. The sixth item is one too many.
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "5", "name": "n", "tags": []]],
+            for: ItemQuery(variables: .init(id: "5")))
+        #expect(cache.keys.count == 6)
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "6", "name": "n", "tags": []]],
+            for: ItemQuery(variables: .init(id: "6")))
+        #expect(cache.keys.count <= 6)
+        #expect((try? cache.read(ItemQuery(variables: .init(id: "6")))) != nil)
+        let evicted = #expect(throws: PrismGraphQLError.self) { try cache.read(ItemQuery(variables: .init(id: "1"))) }
+        #expect(evicted?.code == .cacheMiss)
     }
 }
 

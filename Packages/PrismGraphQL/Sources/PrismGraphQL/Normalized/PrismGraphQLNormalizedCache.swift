@@ -31,6 +31,9 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         /// The watched operations, by id.
         var watchers: [Int: Watcher] = [:]
         var lastWatcher = 0
+        /// When each root field was last written (a count of writes), for the record budget.
+        var rootFieldWrites: [String: UInt64] = [:]
+        var writes: UInt64 = 0
 
         var view: RecordView { RecordView(base: records, layers: layers.map(\.records)) }
     }
@@ -103,6 +106,38 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         variables: [String: PrismGraphQLValue] = [:]
     ) throws(PrismGraphQLError) -> [String: PrismGraphQLValue] {
         try read(try fragmentTarget(document, named: fragmentName, at: key, variables: variables)).data
+    }
+
+    /// Reads a generated fragment from the record under `key`.
+    ///
+    /// ```swift
+    /// let name = try cache.read(ItemName.self, at: PrismGraphQLCacheKey(rawValue: "Item:2"))
+    /// ```
+    ///
+    /// - Throws: ``PrismGraphQLError`` with code `cacheMiss`, `invalidDocument`, or
+    ///   `decodingFailed`.
+    public func read<Fragment: PrismGraphQLFragment>(
+        _ fragment: Fragment.Type, at key: PrismGraphQLCacheKey, variables: [String: PrismGraphQLValue] = [:]
+    ) throws(PrismGraphQLError) -> Fragment {
+        let data = try readFragment(Fragment.fragmentDefinition, at: key, variables: variables)
+        do {
+            return try PrismGraphQLValue.object(data).decoded(as: Fragment.self)
+        } catch {
+            throw PrismGraphQLError(
+                code: .decodingFailed,
+                message: "The cached record does not decode as \(Fragment.self): \(DecodingErrorText.describe(error))",
+                underlying: error)
+        }
+    }
+
+    /// Writes `data`, the fields of a generated fragment, into the record under `key` (see
+    /// ``writeFragment(data:fragment:named:at:variables:)``).
+    @discardableResult
+    public func write<Fragment: PrismGraphQLFragment>(
+        data: [String: PrismGraphQLValue], for fragment: Fragment.Type, at key: PrismGraphQLCacheKey,
+        variables: [String: PrismGraphQLValue] = [:]
+    ) throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey> {
+        try writeFragment(data: data, fragment: Fragment.fragmentDefinition, at: key, variables: variables)
     }
 
     /// Runs `body`, whose writes are applied together when it returns: all or none, and the
@@ -196,6 +231,10 @@ public final class PrismGraphQLNormalizedCache: Sendable {
                 changed.formUnion(state.layers.remove(at: index).records.keys)
             }
             for (key, record) in written where key != .mutationRoot && key != .subscriptionRoot {
+                if key == .queryRoot {
+                    state.writes += 1
+                    for field in record.fields.keys { state.rootFieldWrites[field] = state.writes }
+                }
                 guard state.records[key] != nil else {
                     state.records[key] = record
                     changed.insert(key)
@@ -205,6 +244,9 @@ public final class PrismGraphQLNormalizedCache: Sendable {
                     state.records[key, default: PrismGraphQLRecord()].fields[field] = value
                     changed.insert(key)
                 }
+            }
+            if let budget = configuration.maximumRecordCount, state.records.count > budget {
+                changed.formUnion(Self.enforce(budget, on: &state))
             }
             return .success(changed)
         }
@@ -276,6 +318,20 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         state.withLock { state in state.layers.reduce(Set(state.records.keys)) { $0.union($1.records.keys) } }
     }
 
+    /// Removes the records no query reaches any more: from the root of queries, through every
+    /// reference, and from the optimistic answers shown now. A record replaced in a list, or an
+    /// object a mutation deleted from every list, is collected; one a query still shows is not.
+    ///
+    /// - Returns: How many records were removed.
+    @discardableResult
+    public func collectGarbage() -> Int {
+        state.withLock { state in
+            let before = state.records.count
+            Self.collect(&state)
+            return before - state.records.count
+        }
+    }
+
     /// Removes every record and optimistic answer (at sign-out, say). Watched operations deliver
     /// nothing until their records are written again.
     public func removeAll() {
@@ -344,6 +400,55 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             }
         }
         for refresh in affected { refresh() }
+    }
+
+    // MARK: Collecting
+
+    /// Keeps the records reachable from the root of queries and from the optimistic layers.
+    private static func collect(_ state: inout State) {
+        var reached: Set<PrismGraphQLCacheKey> = []
+        var pending: [PrismGraphQLCacheKey] = [.queryRoot]
+        for layer in state.layers {
+            pending.append(contentsOf: layer.records.keys)
+            for record in layer.records.values { references(in: record, into: &pending) }
+        }
+        while let key = pending.popLast() {
+            guard reached.insert(key).inserted, let record = state.records[key] else { continue }
+            references(in: record, into: &pending)
+        }
+        state.records = state.records.filter { reached.contains($0.key) }
+    }
+
+    private static func references(in record: PrismGraphQLRecord, into keys: inout [PrismGraphQLCacheKey]) {
+        func visit(_ value: PrismGraphQLRecordValue) {
+            switch value {
+            case .reference(let key): keys.append(key)
+            case .list(let items): items.forEach(visit)
+            case .value: break
+            }
+        }
+        record.fields.values.forEach(visit)
+    }
+
+    /// Collects; then, while there are more records than `budget`, drops the root fields written
+    /// longest ago (an eighth of them at a time) and collects again. Returns the keys whose
+    /// records changed or went.
+    private static func enforce(_ budget: Int, on state: inout State) -> Set<PrismGraphQLCacheKey> {
+        let before = Set(state.records.keys)
+        collect(&state)
+        var droppedRoot = false
+        while state.records.count > budget, let fields = state.records[.queryRoot]?.fields, !fields.isEmpty {
+            let oldest = fields.keys.sorted { (state.rootFieldWrites[$0] ?? 0) < (state.rootFieldWrites[$1] ?? 0) }
+            for field in oldest.prefix(max(1, oldest.count / 8)) {
+                state.records[.queryRoot]?.fields[field] = nil
+                state.rootFieldWrites[field] = nil
+            }
+            droppedRoot = true
+            collect(&state)
+        }
+        var changed = before.subtracting(state.records.keys)
+        if droppedRoot { changed.insert(.queryRoot) }
+        return changed
     }
 
     // MARK: Parts

@@ -19,14 +19,23 @@ public struct PrismGraphQLNormalizedCacheConfiguration: Sendable {
     /// `User` only when `possibleTypes["Node"]` holds `"User"`. A fragment on a type not listed
     /// applies to an object when the object has every field the fragment selects directly.
     public var possibleTypes: [String: Set<String>]
+    /// The most records the cache holds (nil, the default: no limit). A write that leaves more
+    /// collects the records no query reaches; if there are still too many, the root fields
+    /// written longest ago are dropped (their queries then miss and are fetched again) and what
+    /// they alone reached is collected with them.
+    public var maximumRecordCount: Int?
 
     /// A configuration; with none given, objects are identified by `id`.
+    ///
+    /// - Precondition: `maximumRecordCount`, when given, is positive.
     public init(
         keyFields: [String: [String]] = [:], defaultKeyFields: [String] = ["id"],
-        possibleTypes: [String: Set<String>] = [:]
+        possibleTypes: [String: Set<String>] = [:], maximumRecordCount: Int? = nil
     ) {
+        precondition((maximumRecordCount ?? 1) > 0, "maximumRecordCount must be positive.")
         self.keyFields = keyFields
         self.defaultKeyFields = defaultKeyFields
         self.possibleTypes = possibleTypes
+        self.maximumRecordCount = maximumRecordCount
     }
 }

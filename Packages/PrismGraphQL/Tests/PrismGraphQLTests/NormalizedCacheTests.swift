@@ -500,3 +500,69 @@ struct JSONValueTests {
         #expect(error?.code == .invalidResponse)
     }
 }
+
+@Suite("Decoding straight from values, as JSONDecoder decodes the JSON")
+struct ValueDecoderTests {
+    private struct Everything: Decodable, Equatable {
+        enum Kind: String, Decodable { case a, b }
+        struct Inner: Decodable, Equatable {
+            let name: String
+            let more: [Int?]
+        }
+        let int: Int
+        let small: Int8?
+        let unsigned: UInt32?
+        let double: Double
+        let float: Float
+        let flag: Bool
+        let text: String
+        let date: Date?
+        let url: URL?
+        let bytes: Data?
+        let decimal: Decimal?
+        let kind: Kind
+        let missing: String?
+        let null: String?
+        let inner: [Inner]
+        let nested: [[String: Double]]
+    }
+
+    private func bothWays(_ json: String) -> (
+        ours: Result<Everything, any Error>, reference: Result<Everything, any Error>
+    ) {
+        let data = Data(json.utf8)
+        let reference = Result { () throws -> Everything in
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(Everything.self, from: data)
+        }
+        let ours = Result { () throws -> Everything in try PrismGraphQLValue(json: data).decoded(as: Everything.self) }
+        return (ours, reference)
+    }
+
+    @Test(
+        "the same values, or an error both ways",
+        arguments: [
+            #"{"int": 1, "small": 5, "unsigned": 7, "double": 2, "float": 1.5, "flag": true, "text": "t", "date": "2026-11-30T10:00:00Z", "url": "https://example.com/a", "bytes": "AAEC", "decimal": 1.25, "kind": "a", "null": null, "inner": [{"name": "n", "more": [1, null, 3]}], "nested": [{"x": 1, "y": 2.5}]}"#,
+            #"{"int": 1.0, "double": 2.5, "float": 0, "flag": false, "text": "", "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1.5, "double": 2, "float": 0, "flag": false, "text": "", "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1, "small": 300, "double": 2, "float": 0, "flag": false, "text": "", "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1, "unsigned": -1, "double": 2, "float": 0, "flag": false, "text": "", "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1, "double": 2, "float": 0, "flag": 1, "text": "", "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1, "double": 2, "float": 0, "flag": true, "text": 5, "kind": "b", "inner": [], "nested": []}"#,
+            #"{"int": 1, "double": 2, "float": 0, "flag": true, "text": "", "kind": "c", "inner": [], "nested": []}"#,
+            #"{"int": 1, "double": 2, "float": 0, "flag": true, "text": "", "kind": "a", "date": "yesterday", "inner": [], "nested": []}"#,
+            #"{"int": null, "double": 2, "float": 0, "flag": true, "text": "", "kind": "a", "inner": [], "nested": []}"#,
+            #"{"double": 2, "float": 0, "flag": true, "text": "", "kind": "a", "inner": [], "nested": []}"#,
+            #"{"int": 1, "double": 2, "float": 0, "flag": true, "text": "", "kind": "a", "inner": [{"name": "n"}], "nested": []}"#,
+            #"[1, 2]"#,
+        ])
+    func agrees(json: String) {
+        let (ours, reference) = bothWays(json)
+        switch (ours, reference) {
+        case (.success(let mine), .success(let theirs)): #expect(mine == theirs)
+        case (.failure, .failure): break
+        default: Issue.record("ours: \(ours), JSONDecoder's: \(reference)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PrismHTTP
 
 extension PrismGraphQLValue {
     /// Parses JSON text: an integer without a fraction or an exponent that fits in `Int` is
@@ -23,10 +24,14 @@ extension PrismGraphQLValue {
         return bytes
     }
 
-    /// The value decoded as `T`, through its JSON text, with the decoder a response of `T` is
-    /// decoded with (ISO 8601 dates, or a `PrismEntity`'s own).
+    /// The value decoded as `T`, as the decoder of a response of `T` decodes it: straight from the
+    /// value (``ValueDecoder``), or through its JSON text for a `PrismEntity`, whose own decoder
+    /// may have strategies of its own.
     func decoded<T: Decodable>(as _: T.Type) throws -> T {
-        try GraphQLResponseDecoding.decoder(for: T.self).decode(T.self, from: Data(jsonBytes))
+        if T.self is any PrismEntity.Type {
+            return try GraphQLResponseDecoding.decoder(for: T.self).decode(T.self, from: Data(jsonBytes))
+        }
+        return try ValueDecoder.decode(T.self, from: self)
     }
 
     /// `value` encoded as JSON, read back as a value.

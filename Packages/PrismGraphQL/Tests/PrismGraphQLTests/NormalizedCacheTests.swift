@@ -1,4 +1,5 @@
 import Foundation
+import PrismTestSupport
 import Testing
 
 @testable import PrismGraphQL
@@ -362,6 +363,34 @@ struct NormalizedCacheCollectionTests {
         #expect((try? cache.read(ItemQuery(variables: .init(id: "6")))) != nil)
         let evicted = #expect(throws: PrismGraphQLError.self) { try cache.read(ItemQuery(variables: .init(id: "1"))) }
         #expect(evicted?.code == .cacheMiss)
+    }
+}
+
+@Suite("Freshness in the normalized cache")
+struct NormalizedCacheFreshnessTests {
+    @Test("a field is stale past its type's max age, or its own; a type not named never is")
+    func maxAge() async throws {
+        let clock = TestClock()
+        let cache = PrismGraphQLNormalizedCache(
+            configuration: .init(maxAge: ["Item": .seconds(60), "Item.name": .seconds(10)]), clock: clock)
+        try cache.write(
+            data: ["item": ["__typename": "Item", "id": "1", "name": "One", "tags": []]],
+            for: ItemQuery(variables: .init(id: "1")))
+        try cache.write(
+            data: ["items": [item("1", "One")], "featured": .null], for: ItemsQuery(variables: .init(first: 2)))
+        #expect(cache.freshness(of: ItemQuery(variables: .init(id: "1"))) == (true, false))
+        await clock.advance(by: .seconds(11))
+        // The name is past its 10 seconds; the items' owner (a User) has no max age.
+        #expect(cache.freshness(of: ItemQuery(variables: .init(id: "1"))) == (true, true))
+        try cache.writeFragment(
+            data: ["__typename": "Item", "id": "1", "name": "One"],
+            fragment: "fragment N on Item { __typename id name }",
+            at: .init(rawValue: "Item:1"))
+        #expect(cache.freshness(of: ItemQuery(variables: .init(id: "1"))) == (true, false))
+        await clock.advance(by: .seconds(50))
+        // The tags were written 61 seconds ago: past the type's 60.
+        #expect(cache.freshness(of: ItemQuery(variables: .init(id: "1"))) == (true, true))
+        #expect(cache.freshness(of: ItemQuery(variables: .init(id: "9"))) == (false, false))
     }
 }
 

@@ -191,6 +191,29 @@ struct NormalizedClientTests {
         }
     }
 
+    @Test("past its max age, cacheFirst answers from the cache at once and asks the server again behind it")
+    func staleWhileRevalidate() async throws {
+        try await withServer { server in
+            let clock = TestClock()
+            let cache = PrismGraphQLNormalizedCache(
+                configuration: .init(maxAge: ["TaskItem": .seconds(60)]), clock: clock)
+            let graphql = server.graphQLClient().normalizing(into: cache)
+            _ = try await graphql.execute(AddTaskMutation(variables: .init(title: "one"))).requireData()
+            #expect(try await graphql.fetch(TasksQuery()).tasks.map(\.title) == ["one"])
+            let fetched = server.graphQLStatistics.executed
+            // Renamed behind this cache's back (another client).
+            _ = try await server.graphQLClient().execute(RenameTaskMutation(variables: .init(id: 1, title: "uno")))
+                .requireData()
+            #expect(try await graphql.fetch(TasksQuery()).tasks.map(\.title) == ["one"])
+            #expect(server.graphQLStatistics.executed == fetched + 1)
+
+            await clock.advance(by: .seconds(61))
+            #expect(try await graphql.fetch(TasksQuery()).tasks.map(\.title) == ["one"])
+            try await eventually { (try? cache.read(TasksQuery()).tasks.map(\.title)) == ["uno"] }
+            #expect(server.graphQLStatistics.executed == fetched + 2)
+        }
+    }
+
     @Test("watch without a normalized cache fails with invalidOperation")
     func watchNeedsCache() async throws {
         try await withServer { server in

@@ -112,10 +112,10 @@ struct Normalizer {
     /// The answer `selections` read from the record under `key`, as the server would have sent it.
     func read(
         _ selections: [GraphQLDocument.Selection], from key: PrismGraphQLCacheKey,
-        in records: RecordView, reading: inout Set<PrismGraphQLCacheKey>
+        in records: RecordView, reading: inout ReadTrace
     ) throws(NormalizationError) -> [String: PrismGraphQLValue] {
         guard let record = records[key] else { throw NormalizationError.missing(key.rawValue) }
-        reading.insert(key)
+        reading.keys.insert(key)
         var result: [String: PrismGraphQLValue] = [:]
         try read(selections, record: record, key: key, in: records, into: &result, reading: &reading)
         return result
@@ -124,7 +124,7 @@ struct Normalizer {
     private func read(
         _ selections: [GraphQLDocument.Selection], record: PrismGraphQLRecord, key: PrismGraphQLCacheKey,
         in records: RecordView, into result: inout [String: PrismGraphQLValue],
-        reading: inout Set<PrismGraphQLCacheKey>
+        reading: inout ReadTrace
     ) throws(NormalizationError) {
         for selection in selections {
             switch selection {
@@ -134,6 +134,7 @@ struct Normalizer {
                 guard let stored = record.fields[fieldKey] else {
                     throw NormalizationError.missing("\(key.rawValue).\(fieldKey)")
                 }
+                if reading.tracksFields { reading.fields.append((key, record.typename, fieldKey)) }
                 let value = try denormalize(
                     stored, selections: field.selections, path: "\(key.rawValue).\(fieldKey)", in: records,
                     reading: &reading)
@@ -167,7 +168,7 @@ struct Normalizer {
 
     private func denormalize(
         _ stored: PrismGraphQLRecordValue, selections: [GraphQLDocument.Selection]?, path: String,
-        in records: RecordView, reading: inout Set<PrismGraphQLCacheKey>
+        in records: RecordView, reading: inout ReadTrace
     ) throws(NormalizationError) -> PrismGraphQLValue {
         switch stored {
         case .value(let value):
@@ -270,4 +271,12 @@ struct RecordView {
         }
         return record
     }
+}
+
+/// What a read went through: the records (for watches) and, when freshness is asked about, each
+/// field with its record's type.
+struct ReadTrace {
+    var keys: Set<PrismGraphQLCacheKey> = []
+    var tracksFields = false
+    var fields: [(key: PrismGraphQLCacheKey, typename: String?, field: String)] = []
 }

@@ -5,7 +5,9 @@ import PrismSupport
 /// Where ``PrismGraphQLClient/fetch(_:policy:)`` and ``PrismGraphQLClient/watch(_:policy:)``
 /// look for an operation's answer.
 public enum PrismGraphQLFetchPolicy: Sendable, Hashable {
-    /// The normalized cache's answer when it has the whole of it; else the server's.
+    /// The normalized cache's answer when it has the whole of it; else the server's. An answer
+    /// with a field past its ``PrismGraphQLNormalizedCacheConfiguration/maxAge`` is given at once
+    /// and asked for again in the background (`watch` then delivers the server's, if it differs).
     case cacheFirst
     /// The cache's answer at once when it has one, then the server's (`watch` delivers both;
     /// `fetch`, which returns one, returns the server's).
@@ -45,7 +47,10 @@ extension PrismGraphQLClient {
         let cache = try requireNormalizedCache(Operation.self)
         switch policy {
         case .cacheFirst:
-            if let cached = try? cache.read(operation) { return cached }
+            if let cached = try? cache.read(operation) {
+                if cache.freshness(of: operation).stale { revalidate(operation, in: cache) }
+                return cached
+            }
         case .cacheOnly:
             return try cache.read(operation)
         case .cacheAndNetwork, .networkOnly:
@@ -81,10 +86,10 @@ extension PrismGraphQLClient {
         let task = Task {
             // The watch starts first: it delivers the cache's answer if it has one (not for
             // networkOnly, which waits for the server's), and every change after.
-            let hasCached = (try? cache.read(operation)) != nil
+            let (hasCached, stale) = cache.freshness(of: operation)
             let needsNetwork =
                 switch policy {
-                case .cacheFirst: !hasCached
+                case .cacheFirst: !hasCached || stale
                 case .cacheAndNetwork, .networkOnly: true
                 case .cacheOnly: false
                 }
@@ -99,7 +104,13 @@ extension PrismGraphQLClient {
                         _ = try await client.executeNormalizing(operation, into: cache, options: PrismRequestOptions())
                             .requireData()
                     } catch {
-                        continuation.finish(throwing: error)
+                        if policy == .cacheFirst && hasCached {
+                            // The stale answer stays: revalidating it failed, the watch goes on.
+                            client.networkClient.logger?.debug(
+                                "GraphQL: revalidating the stale answer of \(Operation.operationName) failed: \(error)")
+                        } else {
+                            continuation.finish(throwing: error)
+                        }
                     }
                 }
                 await withTaskCancellationHandler {
@@ -142,6 +153,22 @@ extension PrismGraphQLClient {
         } catch {
             cache.removeOptimisticUpdate(update)
             throw error
+        }
+    }
+
+    /// Asks the server for `operation` again in the background (a stale answer was served); a
+    /// failure leaves the stale answer where it is.
+    private func revalidate<Operation: PrismGraphQLQueryOperation>(
+        _ operation: Operation, in cache: PrismGraphQLNormalizedCache
+    ) {
+        let client = self
+        Task {
+            do {
+                _ = try await client.executeNormalizing(operation, into: cache, options: PrismRequestOptions())
+            } catch {
+                client.networkClient.logger?.debug(
+                    "GraphQL: revalidating the stale answer of \(Operation.operationName) failed: \(error)")
+            }
         }
     }
 

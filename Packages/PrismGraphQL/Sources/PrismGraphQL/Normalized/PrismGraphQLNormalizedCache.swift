@@ -31,6 +31,9 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         /// The watched operations, by id.
         var watchers: [Int: Watcher] = [:]
         var lastWatcher = 0
+        /// When each field was written (time since the cache was made), kept when the
+        /// configuration has a `maxAge`.
+        var fieldTimes: [PrismGraphQLCacheKey: [String: Duration]] = [:]
         /// When each root field was last written (a count of writes), for the record budget.
         var rootFieldWrites: [String: UInt64] = [:]
         var writes: UInt64 = 0
@@ -59,10 +62,17 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     }
 
     private let state = PrismLocked(State())
+    /// The time since the cache was made, on its clock.
+    private let now: @Sendable () -> Duration
 
-    /// An empty cache.
-    public init(configuration: PrismGraphQLNormalizedCacheConfiguration = .init()) {
+    /// An empty cache, whose fields' ages (``PrismGraphQLNormalizedCacheConfiguration/maxAge``)
+    /// are measured on `clock`: the continuous clock if omitted (a test can pass one it controls).
+    public init<C: Clock>(
+        configuration: PrismGraphQLNormalizedCacheConfiguration = .init(), clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
         self.configuration = configuration
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
     }
 
     /// Writes the answer of `operation` (the response's `data`) into the cache.
@@ -230,7 +240,12 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
                 changed.formUnion(state.layers.remove(at: index).records.keys)
             }
+            let tracksAge = !configuration.maxAge.isEmpty
+            let time = tracksAge ? now() : .zero
             for (key, record) in written where key != .mutationRoot && key != .subscriptionRoot {
+                if tracksAge {
+                    for field in record.fields.keys { state.fieldTimes[key, default: [:]][field] = time }
+                }
                 if key == .queryRoot {
                     state.writes += 1
                     for field in record.fields.keys { state.rootFieldWrites[field] = state.writes }
@@ -298,14 +313,41 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     private func read(_ target: Target) throws(PrismGraphQLError)
         -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
     {
+        let (data, trace) = try read(target, tracingFields: false)
+        return (data, trace.keys)
+    }
+
+    private func read(_ target: Target, tracingFields: Bool) throws(PrismGraphQLError)
+        -> (data: [String: PrismGraphQLValue], trace: ReadTrace)
+    {
         let view = state.withLock { $0.view }
-        var reading: Set<PrismGraphQLCacheKey> = []
+        var trace = ReadTrace(tracksFields: tracingFields)
         do {
-            let data = try target.normalizer.read(target.selections, from: target.key, in: view, reading: &reading)
-            return (data, reading)
+            let data = try target.normalizer.read(target.selections, from: target.key, in: view, reading: &trace)
+            return (data, trace)
         } catch {
             throw Self.failure(error, operationName: target.operationName, writing: false)
         }
+    }
+
+    /// Whether the cache holds the whole answer to `operation`, and whether a field of it is past
+    /// its ``PrismGraphQLNormalizedCacheConfiguration/maxAge``.
+    func freshness<Operation: PrismGraphQLOperation>(of operation: Operation) -> (whole: Bool, stale: Bool) {
+        guard let target = try? target(of: operation) else { return (false, false) }
+        let maxAge = configuration.maxAge
+        guard let (_, trace) = try? read(target, tracingFields: !maxAge.isEmpty) else { return (false, false) }
+        guard !maxAge.isEmpty else { return (true, false) }
+        let time = now()
+        let times = state.withLock { $0.fieldTimes }
+        let stale = trace.fields.contains { key, typename, field in
+            guard let typename else { return false }
+            let name = field.firstIndex(of: "(").map { String(field[..<$0]) } ?? field
+            guard let age = maxAge["\(typename).\(name)"] ?? maxAge[typename], let written = times[key]?[field] else {
+                return false
+            }
+            return time - written > age
+        }
+        return (true, stale)
     }
 
     /// The record stored under `key`, optimistic answers included.
@@ -338,6 +380,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         state.withLock { state in
             state.records.removeAll()
             state.layers.removeAll()
+            state.fieldTimes.removeAll()
         }
     }
 
@@ -417,6 +460,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             references(in: record, into: &pending)
         }
         state.records = state.records.filter { reached.contains($0.key) }
+        if !state.fieldTimes.isEmpty { state.fieldTimes = state.fieldTimes.filter { reached.contains($0.key) } }
     }
 
     private static func references(in record: PrismGraphQLRecord, into keys: inout [PrismGraphQLCacheKey]) {

@@ -24,15 +24,23 @@ public struct PrismGraphQLNormalizedCacheConfiguration: Sendable {
     /// written longest ago are dropped (their queries then miss and are fetched again) and what
     /// they alone reached is collected with them.
     public var maximumRecordCount: Int?
+    /// How long a field stays fresh once written, by type (`"Item"`) or by field (`"Item.price"`,
+    /// which wins over its type's). A field past its age is still an answer: `fetch` and `watch`
+    /// with `cacheFirst` give it at once and ask the server again in the background, as HTTP's
+    /// `stale-while-revalidate` does. A field of a type not named here never goes stale.
+    public var maxAge: [String: Duration]
 
     /// A configuration; with none given, objects are identified by `id`.
     ///
-    /// - Precondition: `maximumRecordCount`, when given, is positive.
+    /// - Precondition: `maximumRecordCount`, when given, is positive; no `maxAge` is negative.
     public init(
         keyFields: [String: [String]] = [:], defaultKeyFields: [String] = ["id"],
-        possibleTypes: [String: Set<String>] = [:], maximumRecordCount: Int? = nil
+        possibleTypes: [String: Set<String>] = [:], maximumRecordCount: Int? = nil,
+        maxAge: [String: Duration] = [:]
     ) {
         precondition((maximumRecordCount ?? 1) > 0, "maximumRecordCount must be positive.")
+        precondition(maxAge.values.allSatisfy { $0 >= .zero }, "A maxAge cannot be negative.")
+        self.maxAge = maxAge
         self.keyFields = keyFields
         self.defaultKeyFields = defaultKeyFields
         self.possibleTypes = possibleTypes

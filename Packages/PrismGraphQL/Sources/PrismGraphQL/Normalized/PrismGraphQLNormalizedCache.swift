@@ -303,13 +303,6 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         try read(try target(of: operation)).data
     }
 
-    /// Reads `operation`, and the keys of every record the read went through.
-    func readTracking<Operation: PrismGraphQLOperation>(_ operation: Operation) throws(PrismGraphQLError)
-        -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
-    {
-        try read(try target(of: operation))
-    }
-
     private func read(_ target: Target) throws(PrismGraphQLError)
         -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
     {

@@ -51,6 +51,11 @@ let package = Package(
                 "WebSockets: PrismWebSocket's connection, and PrismGraphQL subscriptions over it (graphql-transport-ws). Without it a PrismWebSocket ends at once with the error unavailable, and a subscription with subscriptionsUnavailable."
         ),
         .trait(
+            name: "SQLite",
+            description:
+                "PrismGraphQL's normalized cache on disk, in SQLite (vapor/sqlite-nio, which builds SQLite from its own copy: no system package to install). Without it PrismGraphQLNormalizedCache.open(at:) throws cacheStoreUnavailable; the cache in memory is not affected."
+        ),
+        .trait(
             name: "Telemetry",
             description:
                 "PrismTelemetry's instruments: swift-metrics counters and timers, swift-distributed-tracing spans. Off by default: only a package that turns it on fetches swift-metrics and swift-distributed-tracing."
@@ -60,7 +65,7 @@ let package = Package(
             description:
                 "PrismOpenAPI's transport for clients that swift-openapi-generator makes. Off by default: only a package that turns it on fetches swift-openapi-runtime."
         ),
-        .default(enabledTraits: ["AsyncHTTPClient", "WebSocketSubscriptions"]),
+        .default(enabledTraits: ["AsyncHTTPClient", "WebSocketSubscriptions", "SQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -99,6 +104,10 @@ let package = Package(
         .package(url: "https://github.com/GraphQLSwift/Graphiti.git", from: "3.1.0"),
         // GraphQL subscriptions over WebSocket: the benchmarks' raw client, and the test server's endpoint.
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        // SQLite for the normalized GraphQL cache on disk: Vapor's package compiles SQLite's own amalgamation
+        // (no system libsqlite3 to install, the same SQLite on every platform), and runs its calls on a
+        // thread pool.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
@@ -423,13 +432,23 @@ let package = Package(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
                     condition: .when(
                         platforms: [.iOS, .macCatalyst, .tvOS, .visionOS], traits: ["WebSocketSubscriptions"])),
+                // The normalized cache on disk (with the SQLite trait, on by default).
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"])),
             ],
             path: "Packages/PrismGraphQL/Sources/PrismGraphQL"
+        ),
+        // A command-line tool the tests run as a child process, to be killed while it writes the normalized
+        // cache's store.
+        .executableTarget(
+            name: "PrismGraphQLTestHelper",
+            dependencies: ["PrismGraphQL"],
+            path: "Packages/PrismGraphQL/Sources/PrismGraphQLTestHelper"
         ),
         .testTarget(
             name: "PrismGraphQLTests",
             dependencies: [
                 "PrismGraphQL",
+                "PrismGraphQLTestHelper",
                 "PrismHTTP",
                 "PrismCache",
                 "PrismTestServer",

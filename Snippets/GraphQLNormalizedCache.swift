@@ -71,3 +71,17 @@ func watchTasks(_ graphql: PrismGraphQLClient) -> PrismEffect<TasksAction> {
     .cancellable(id: "tasks")
 }
 // snippet.end
+
+// snippet.disk
+/// The cache kept on disk between runs: a damaged file is moved aside and the app starts again
+/// with an empty one.
+func openCache(in folder: URL) async throws -> PrismGraphQLNormalizedCache {
+    let url = folder.appendingPathComponent("graphql-cache.sqlite")
+    do {
+        return try await PrismGraphQLNormalizedCache.open(at: url)
+    } catch  where error.code == .cacheStoreCorrupted {
+        print(error.message)  // says where the damaged file went
+        return try await PrismGraphQLNormalizedCache.open(at: url)
+    }
+}
+// snippet.end

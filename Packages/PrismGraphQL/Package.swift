@@ -14,7 +14,12 @@ let package = Package(
             description:
                 "WebSockets: PrismWebSocket's connection, and PrismGraphQL subscriptions over it (graphql-transport-ws). Without it a PrismWebSocket ends at once with the error unavailable, and a subscription with subscriptionsUnavailable."
         ),
-        .default(enabledTraits: ["WebSocketSubscriptions"]),
+        .trait(
+            name: "SQLite",
+            description:
+                "PrismGraphQL's normalized cache on disk, in SQLite (vapor/sqlite-nio, which builds SQLite from its own copy: no system package to install). Without it PrismGraphQLNormalizedCache.open(at:) throws cacheStoreUnavailable; the cache in memory is not affected."
+        ),
+        .default(enabledTraits: ["WebSocketSubscriptions", "SQLite"]),
     ],
     dependencies: [
         // Prism's own plumbing, shared by its packages.
@@ -32,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
+        // SQLite for the normalized GraphQL cache on disk: Vapor's package compiles SQLite's own amalgamation
+        // (no system libsqlite3 to install, the same SQLite on every platform), and runs its calls on a
+        // thread pool.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -65,12 +74,21 @@ let package = Package(
                     name: "NIOTransportServices", package: "swift-nio-transport-services",
                     condition: .when(
                         platforms: [.iOS, .macCatalyst, .tvOS, .visionOS], traits: ["WebSocketSubscriptions"])),
+                // The normalized cache on disk (with the SQLite trait, on by default).
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"])),
             ]
+        ),
+        // A command-line tool the tests run as a child process, to be killed while it writes the normalized
+        // cache's store.
+        .executableTarget(
+            name: "PrismGraphQLTestHelper",
+            dependencies: ["PrismGraphQL"]
         ),
         .testTarget(
             name: "PrismGraphQLTests",
             dependencies: [
                 "PrismGraphQL",
+                "PrismGraphQLTestHelper",
                 .product(name: "PrismHTTP", package: "PrismHTTP"),
                 .product(name: "PrismCache", package: "PrismCache"),
                 .product(name: "PrismTestServer", package: "PrismTestServer"),

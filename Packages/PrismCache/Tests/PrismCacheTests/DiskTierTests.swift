@@ -305,39 +305,5 @@ struct DiskTierTests {
 
 /// PrismCacheTestHelper, built with the tests into the same products folder.
 enum CacheTestHelper {
-    static let url: URL = {
-        let name = "PrismCacheTestHelper"
-        var candidates: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["PRISM_CACHE_TEST_HELPER"] {
-            candidates.append(URL(fileURLWithPath: override))
-        }
-        #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name))
-        }
-        #endif
-        candidates += imageFolders().map { $0.appendingPathComponent(name) }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        candidates.append(
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            fatalError(
-                "\(name) was not found next to the test bundle (looked in \(candidates.map(\.path))). "
-                    + "Build it with `swift build --build-tests`, or set PRISM_CACHE_TEST_HELPER to its path.")
-        }
-        return found
-    }()
-}
-
-/// A class of this test target's own, for `Bundle(for:)`.
-private final class TestBundleMarker {}
-
-/// The folders where the test bundle is: `Bundle(for:)` finds the bundle this code was linked
-/// into (on Apple platforms `<products>/<name>.xctest`), which `Bundle.allBundles` may not list
-/// when Swift Testing runs the tests.
-private func imageFolders() -> [URL] {
-    let bundle = Bundle(for: TestBundleMarker.self).bundleURL.resolvingSymlinksInPath()
-    return [bundle.deletingLastPathComponent(), bundle]
+    static let url = productExecutable(named: "PrismCacheTestHelper", override: "PRISM_CACHE_TEST_HELPER")
 }

@@ -171,40 +171,7 @@ struct ChildResult {
 enum TestHelper {
     static let name = "PrismPersistenceTestHelper"
 
-    static let url: URL = {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates: [URL] = []
-        if let override = environment["PRISM_PERSISTENCE_TEST_HELPER"] {
-            candidates.append(URL(fileURLWithPath: override))
-        }
-        // Linux: the test bundle is an executable in the products folder.
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: path).deletingLastPathComponent())
-        }
-        #endif
-        candidates += imageFolders()
-        // Apple platforms: <products>/<name>.xctest/Contents/MacOS/<name>, run by xctest.
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        let executables = candidates.map {
-            $0.hasDirectoryPath || !$0.lastPathComponent.hasPrefix(name) ? $0.appendingPathComponent(name) : $0
-        }
-        guard let found = executables.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            fatalError(
-                """
-                \(name) was not found next to the test bundle (looked in \(executables.map(\.path))). \
-                Build it with `swift build --build-tests`, or set PRISM_PERSISTENCE_TEST_HELPER to its path.
-                """
-            )
-        }
-        return found
-    }()
+    static let url = productExecutable(named: name, override: "PRISM_PERSISTENCE_TEST_HELPER")
 
     /// Runs the helper with `arguments` to its end.
     static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildResult {
@@ -357,15 +324,4 @@ extension Trait where Self == ConditionTrait {
         .enabled(
             if: isInsideKeyring, "needs dbus-run-session and gnome-keyring: run inside Tools/scripts/with-keyring.sh")
     }
-}
-
-/// A class of this test target's own, for `Bundle(for:)`.
-private final class TestBundleMarker {}
-
-/// The folders where the test bundle is: `Bundle(for:)` finds the bundle this code was linked
-/// into (on Apple platforms `<products>/<name>.xctest`), which `Bundle.allBundles` may not list
-/// when Swift Testing runs the tests.
-private func imageFolders() -> [URL] {
-    let bundle = Bundle(for: TestBundleMarker.self).bundleURL.resolvingSymlinksInPath()
-    return [bundle.deletingLastPathComponent(), bundle]
 }

@@ -80,6 +80,19 @@ public struct PrismGraphQLError: Error, Sendable, CustomStringConvertible {
         /// The operation's document could not be read by the normalized cache (the message says
         /// where), or its answer does not have what the document selects.
         public static let invalidDocument = Code("invalidDocument")
+        /// The normalized cache's store on disk could not be read: it is not an SQLite database,
+        /// SQLite found it damaged, it was written by a newer Prism, or a record in it does not
+        /// read back. Nothing of it was served: the file was moved aside (the message says where,
+        /// for a bug report), and opening the store again starts an empty one.
+        public static let cacheStoreCorrupted = Code("cacheStoreCorrupted")
+        /// The normalized cache's store on disk could not be opened or written: its folder cannot
+        /// be made, the disk is full or read-only, or another process has it open (a store has
+        /// one owner at a time). ``PrismGraphQLError/underlying`` is SQLite's error. What is in
+        /// memory is not affected.
+        public static let cacheStoreFailed = Code("cacheStoreFailed")
+        /// This build of PrismGraphQL keeps the normalized cache in memory only: Prism was added
+        /// without its `SQLite` package trait (on by default; off with `traits: []`).
+        public static let cacheStoreUnavailable = Code("cacheStoreUnavailable")
 
         /// The code's name.
         public var description: String { name }

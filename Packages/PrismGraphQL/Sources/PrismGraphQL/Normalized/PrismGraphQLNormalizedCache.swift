@@ -37,8 +37,26 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         /// When each root field was last written (a count of writes), for the record budget.
         var rootFieldWrites: [String: UInt64] = [:]
         var writes: UInt64 = 0
+        /// What the store on disk lacks, when the cache has a store.
+        var unsaved: Unsaved?
 
         var view: RecordView { RecordView(base: records, layers: layers.map(\.records)) }
+
+        /// Notes that the records under `keys` changed or went, for the store.
+        mutating func markUnsaved(_ keys: some Sequence<PrismGraphQLCacheKey>) {
+            guard unsaved != nil else { return }
+            let before = unsaved!.keys.count
+            unsaved!.keys.formUnion(keys)
+            if unsaved!.keys.count != before { unsaved!.generation += 1 }
+        }
+    }
+
+    /// The records changed since the store's last write.
+    struct Unsaved {
+        var keys: Set<PrismGraphQLCacheKey> = []
+        var clearing = false
+        /// A count of changes; the store has caught up with the cache when it wrote this one.
+        var generation: UInt64 = 0
     }
 
     /// A watched operation: the records its last read went through, and how to read it again.
@@ -64,6 +82,11 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     private let state = PrismLocked(State())
     /// The time since the cache was made, on its clock.
     private let now: @Sendable () -> Duration
+    /// The wall-clock time the cache was made, in seconds since 1970: a field's write time is
+    /// kept on disk as `start + now()`.
+    private let start = Date().timeIntervalSince1970
+    /// The store on disk, for a cache made by ``open(at:configuration:clock:)``.
+    let persistence: NormalizedPersistence?
 
     /// An empty cache, whose fields' ages (``PrismGraphQLNormalizedCacheConfiguration/maxAge``)
     /// are measured on `clock`: the continuous clock if omitted (a test can pass one it controls).
@@ -73,6 +96,41 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         self.configuration = configuration
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
+        self.persistence = nil
+    }
+
+    /// A cache with the records of a store, which it keeps up to date through `persistence`.
+    init<C: Clock>(
+        configuration: PrismGraphQLNormalizedCacheConfiguration, clock: C,
+        loaded: [PrismGraphQLCacheKey: RecordCoding.Stored], persistence: NormalizedPersistence
+    ) where C.Duration == Duration {
+        self.configuration = configuration
+        let origin = clock.now
+        self.now = { origin.duration(to: clock.now) }
+        self.persistence = persistence
+        let start = self.start
+        state.withLock { state in
+            state.unsaved = Unsaved()
+            state.records.reserveCapacity(loaded.count)
+            for (key, stored) in loaded {
+                state.records[key] = stored.record
+                if !stored.times.isEmpty {
+                    state.fieldTimes[key] = stored.times.mapValues { .seconds($0 - start) }
+                }
+                if key == .queryRoot {
+                    state.rootFieldWrites = stored.writes
+                    state.writes = stored.writes.values.max() ?? 0
+                }
+            }
+        }
+        persistence.start(
+            snapshot: { [weak self] in self?.takeUnsaved() },
+            restore: { [weak self] snapshot in self?.restoreUnsaved(snapshot) })
+    }
+
+    deinit {
+        guard let persistence else { return }
+        persistence.finishBehind(last: takeUnsaved())
     }
 
     /// Writes the answer of `operation` (the response's `data`) into the cache.
@@ -250,14 +308,18 @@ public final class PrismGraphQLNormalizedCache: Sendable {
                     state.writes += 1
                     for field in record.fields.keys { state.rootFieldWrites[field] = state.writes }
                 }
+                // A new write time, or the root's order of writes, is news for the store too.
+                if tracksAge || key == .queryRoot { state.markUnsaved(CollectionOfOne(key)) }
                 guard state.records[key] != nil else {
                     state.records[key] = record
                     changed.insert(key)
+                    state.markUnsaved(CollectionOfOne(key))
                     continue
                 }
                 for (field, value) in record.fields where state.records[key]?.fields[field] != value {
                     state.records[key, default: PrismGraphQLRecord()].fields[field] = value
                     changed.insert(key)
+                    state.markUnsaved(CollectionOfOne(key))
                 }
             }
             if let budget = configuration.maximumRecordCount, state.records.count > budget {
@@ -267,6 +329,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         }
         switch result {
         case .success(let changed):
+            persistence?.wake()
             notifyWatchers(of: changed)
             return changed
         case .failure(let error):
@@ -360,11 +423,13 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     /// - Returns: How many records were removed.
     @discardableResult
     public func collectGarbage() -> Int {
-        state.withLock { state in
+        let removed = state.withLock { state in
             let before = state.records.count
             Self.collect(&state)
             return before - state.records.count
         }
+        if removed > 0 { persistence?.wake() }
+        return removed
     }
 
     /// Removes every record and optimistic answer (at sign-out, say). Watched operations deliver
@@ -374,7 +439,14 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             state.records.removeAll()
             state.layers.removeAll()
             state.fieldTimes.removeAll()
+            state.rootFieldWrites.removeAll()
+            if state.unsaved != nil {
+                state.unsaved!.keys.removeAll()
+                state.unsaved!.clearing = true
+                state.unsaved!.generation += 1
+            }
         }
+        persistence?.wake()
     }
 
     // MARK: Watching
@@ -438,6 +510,51 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         for refresh in affected { refresh() }
     }
 
+    // MARK: The store on disk
+
+    /// What the store lacks, taken in one piece (nil once the cache was closed).
+    func takeUnsaved() -> NormalizedSnapshot? {
+        let start = self.start
+        return state.withLock { state -> NormalizedSnapshot? in
+            guard let unsaved = state.unsaved else { return nil }
+            var snapshot = NormalizedSnapshot(clearing: unsaved.clearing, generation: unsaved.generation)
+            for key in unsaved.keys {
+                guard let record = state.records[key] else {
+                    snapshot.deletes.append(key)
+                    continue
+                }
+                var stored = RecordCoding.Stored(record: record)
+                if let times = state.fieldTimes[key] {
+                    stored.times = times.mapValues {
+                        start + Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
+                    }
+                }
+                if key == .queryRoot { stored.writes = state.rootFieldWrites }
+                snapshot.upserts.append((key, stored))
+            }
+            state.unsaved = Unsaved(generation: unsaved.generation)
+            return snapshot
+        }
+    }
+
+    /// Hands back a snapshot the store could not write: its records are written next time.
+    func restoreUnsaved(_ snapshot: NormalizedSnapshot) {
+        state.withLock { state in
+            guard state.unsaved != nil else { return }
+            state.unsaved!.keys.formUnion(snapshot.upserts.map(\.key))
+            state.unsaved!.keys.formUnion(snapshot.deletes)
+            if snapshot.clearing { state.unsaved!.clearing = true }
+        }
+    }
+
+    /// The cache's count of changes now, and stops counting them when `closing`.
+    func unsavedGeneration(closing: Bool = false) -> UInt64? {
+        state.withLock { state in
+            defer { if closing { state.unsaved = nil } }
+            return state.unsaved?.generation
+        }
+    }
+
     // MARK: Collecting
 
     /// Keeps the records reachable from the root of queries and from the optimistic layers.
@@ -451,6 +568,9 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         while let key = pending.popLast() {
             guard reached.insert(key).inserted, let record = state.records[key] else { continue }
             references(in: record, into: &pending)
+        }
+        if state.unsaved != nil {
+            state.markUnsaved(state.records.keys.filter { !reached.contains($0) })
         }
         state.records = state.records.filter { reached.contains($0.key) }
         if !state.fieldTimes.isEmpty { state.fieldTimes = state.fieldTimes.filter { reached.contains($0.key) } }
@@ -480,6 +600,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
                 state.records[.queryRoot]?.fields[field] = nil
                 state.rootFieldWrites[field] = nil
             }
+            state.markUnsaved(CollectionOfOne(.queryRoot))
             droppedRoot = true
             collect(&state)
         }

@@ -85,3 +85,67 @@ func openCache(in folder: URL) async throws -> PrismGraphQLNormalizedCache {
     }
 }
 // snippet.end
+
+/// A page of tasks, Relay style (the code generator writes it from the query).
+struct TaskConnectionQuery: PrismGraphQLQueryOperation {
+    static let operationName = "TaskConnection"
+    static let document = """
+        query TaskConnection($first: Int, $after: String, $last: Int, $before: String) {
+          taskConnection(first: $first, after: $after, last: $last, before: $before) {
+            __typename
+            edges { __typename cursor node { __typename id title } }
+            pageInfo { __typename startCursor endCursor hasPreviousPage hasNextPage }
+          }
+        }
+        """
+    struct Variables: Encodable, Sendable, Hashable {
+        var first: Int?
+        var after: String?
+        var last: Int?
+        var before: String?
+    }
+    struct Data: Decodable, Sendable, Hashable {
+        let taskConnection: Connection
+        struct Connection: Decodable, Sendable, Hashable {
+            let edges: [Edge]
+            let pageInfo: PageInfo
+        }
+        struct Edge: Decodable, Sendable, Hashable {
+            let cursor: String
+            let node: TasksQuery.Data.TaskItem
+        }
+        struct PageInfo: Decodable, Sendable, Hashable {
+            let startCursor: String?
+            let endCursor: String?
+            let hasPreviousPage: Bool
+            let hasNextPage: Bool
+        }
+    }
+    var variables: Variables
+}
+
+func pagedTasks(_ graphql: PrismGraphQLClient) async throws {
+    // snippet.pager
+    let pager = PrismGraphQLPager(id: "tasks", client: graphql) { request in
+        switch request {
+        case .after(let cursor): TaskConnectionQuery(variables: .init(first: 20, after: cursor))
+        case .before(let cursor): TaskConnectionQuery(variables: .init(last: 20, before: cursor))
+        default: TaskConnectionQuery(variables: .init(first: 20))
+        }
+    } page: { data, _ in
+        let connection = data.taskConnection
+        return .relay(
+            items: connection.edges.map(\.node), startCursor: connection.pageInfo.startCursor,
+            endCursor: connection.pageInfo.endCursor, hasPreviousPage: connection.pageInfo.hasPreviousPage,
+            hasNextPage: connection.pageInfo.hasNextPage)
+    }
+    Task {
+        // Every page so far as one list: again after each page, and after any change to a task.
+        for await list in pager.watch() {
+            print(list.items.map(\.title), list.hasNextPage ? "more below" : "the end")
+        }
+    }
+    try await pager.loadNext()  // the first page
+    try await pager.loadNext()  // the one after it
+    // snippet.end
+}

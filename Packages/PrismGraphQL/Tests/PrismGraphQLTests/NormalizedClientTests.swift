@@ -33,39 +33,6 @@ private struct TaskQuery: PrismGraphQLQueryOperation {
     var variables: Variables
 }
 
-private struct AddTaskMutation: PrismGraphQLMutationOperation {
-    static let operationName = "AddTask"
-    static let document = "mutation AddTask($title: String!) { addTask(title: $title) { __typename id title } }"
-    struct Variables: Encodable, Sendable, Hashable { var title: String }
-    struct Data: Decodable, Sendable, Hashable {
-        let addTask: Added
-        struct Added: Decodable, Sendable, Hashable {
-            let id: Int
-            let title: String
-        }
-    }
-    var variables: Variables
-}
-
-private struct RenameTaskMutation: PrismGraphQLMutationOperation {
-    static let operationName = "RenameTask"
-    static let document = """
-        mutation RenameTask($id: Int!, $title: String!) { renameTask(id: $id, title: $title) { __typename id title } }
-        """
-    struct Variables: Encodable, Sendable, Hashable {
-        var id: Int
-        var title: String
-    }
-    struct Data: Decodable, Sendable, Hashable {
-        let renameTask: Renamed
-        struct Renamed: Decodable, Sendable, Hashable {
-            let id: Int
-            let title: String
-        }
-    }
-    var variables: Variables
-}
-
 private struct TaskAddedSubscription: PrismGraphQLSubscriptionOperation {
     static let operationName = "TaskAdded"
     static let document = "subscription TaskAdded { taskAdded { __typename id title } }"

@@ -173,10 +173,11 @@ extension PrismGraphQLClient {
     }
 
     /// Sends `operation`, writes its answer into `cache` (when it has data and no errors; in the
-    /// same step, takes `optimistic` away), and decodes it.
+    /// same step, takes `optimistic` away and writes `records`), and decodes it.
     func executeNormalizing<Operation: PrismGraphQLExecutableOperation>(
         _ operation: Operation, into cache: PrismGraphQLNormalizedCache, options: PrismRequestOptions,
-        replacing optimistic: PrismGraphQLOptimisticUpdate? = nil
+        replacing optimistic: PrismGraphQLOptimisticUpdate? = nil,
+        records: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
         let raw = try await execute(PrismGraphQLQuery(operation), as: PrismGraphQLValue.self, options: options)
         var writes: [PrismGraphQLNormalizedCache.StagedWrite] = []
@@ -184,7 +185,8 @@ extension PrismGraphQLClient {
             writes.append(.init(target: try cache.target(of: operation), data: data))
         }
         do {
-            _ = try cache.commit(writes, removing: optimistic)
+            // `records` (a pager's list of pages) only with the answer they go with.
+            _ = try cache.commit(writes, removing: optimistic, records: writes.isEmpty ? [:] : records)
         } catch {
             networkClient.logger?.warning(
                 "GraphQL: the answer of \(Operation.operationName) was not normalized: \(error)")

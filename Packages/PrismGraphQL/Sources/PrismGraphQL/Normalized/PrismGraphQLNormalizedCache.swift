@@ -274,9 +274,10 @@ public final class PrismGraphQLNormalizedCache: Sendable {
 
     /// Applies `writes` together, and takes `optimistic` away in the same step (a mutation's
     /// answer replacing its optimistic one), then tells the watched operations once.
-    func commit(_ writes: [StagedWrite], removing optimistic: PrismGraphQLOptimisticUpdate? = nil)
-        throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey>
-    {
+    func commit(
+        _ writes: [StagedWrite], removing optimistic: PrismGraphQLOptimisticUpdate? = nil,
+        records: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
+    ) throws(PrismGraphQLError) -> Set<PrismGraphQLCacheKey> {
         // First the answers as records of their own, outside the lock: a write that fails leaves
         // the cache as it was, and the cache's records are never copied.
         var written: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
@@ -289,6 +290,10 @@ public final class PrismGraphQLNormalizedCache: Sendable {
             } catch {
                 throw Self.failure(error, operationName: write.target.operationName, writing: true)
             }
+        }
+        // Records of the cache's own (a pager's pages), field by field over the answers'.
+        for (key, record) in records {
+            written[key, default: PrismGraphQLRecord()].fields.merge(record.fields) { $1 }
         }
         // Then each field into its record, noting the records that changed. A mutation's or a
         // subscription event's root fields are not kept (no operation reads them back, and each
@@ -366,7 +371,7 @@ public final class PrismGraphQLNormalizedCache: Sendable {
         try read(try target(of: operation)).data
     }
 
-    private func read(_ target: Target) throws(PrismGraphQLError)
+    func read(_ target: Target) throws(PrismGraphQLError)
         -> (data: [String: PrismGraphQLValue], records: Set<PrismGraphQLCacheKey>)
     {
         let (data, trace) = try read(target, tracingFields: false)
@@ -462,26 +467,39 @@ public final class PrismGraphQLNormalizedCache: Sendable {
     /// for await items in cache.watch(ItemsQuery()) { show(items) }
     /// ```
     public func watch<Operation: PrismGraphQLOperation>(_ operation: Operation) -> AsyncStream<Operation.Data> {
-        let (stream, continuation) = AsyncStream<Operation.Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        // The operation's document and variables are worked out once for the watch.
+        let target = try? self.target(of: operation)
+        return observe { cache in
+            guard let target, let (data, records) = try? cache.read(target) else { return nil }
+            return (data, records)
+        } output: { data in
+            try? PrismGraphQLValue.object(data).decoded(as: Operation.Data.self)
+        }
+    }
+
+    /// Watches what `read` reads: delivers `output` of its value now, if it has one, then again
+    /// each time a write changes a record it was read from (the keys it returns beside the
+    /// value) and the value differs. `read` gives nil while the cache lacks something.
+    func observe<Value: Equatable & Sendable, Output: Sendable>(
+        _ read: @escaping @Sendable (PrismGraphQLNormalizedCache) -> (Value, Set<PrismGraphQLCacheKey>)?,
+        output: @escaping @Sendable (Value) -> Output?
+    ) -> AsyncStream<Output> {
+        let (stream, continuation) = AsyncStream<Output>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state -> Int in
             state.lastWatcher += 1
             return state.lastWatcher
         }
-        let delivered = PrismLocked<[String: PrismGraphQLValue]?>(nil)
+        let delivered = PrismLocked<Value?>(nil)
         // One refresh at a time per watch, each reading the records as they are then: a refresh
         // that started for an earlier write can never deliver after a later one.
-        // The operation's document and variables are worked out once for the watch.
-        let target = try? self.target(of: operation)
         let refresh: @Sendable () -> Void = { [weak self] in
-            guard let self, let target else { return }
+            guard let self else { return }
             delivered.withLock { last in
-                guard let (data, dependencies) = try? self.read(target) else { return }
+                guard let (value, dependencies) = read(self) else { return }
                 self.state.withLock { state in state.watchers[id]?.dependencies = dependencies }
-                guard last != data,
-                    let decoded = try? PrismGraphQLValue.object(data).decoded(as: Operation.Data.self)
-                else { return }
-                last = data
-                continuation.yield(decoded)
+                guard last != value, let result = output(value) else { return }
+                last = value
+                continuation.yield(result)
             }
         }
         state.withLock { state in

@@ -75,3 +75,21 @@ struct GraphQLTaskItem: Codable, Sendable {
     let id: Int
     let title: String
 }
+
+/// A page of tasks as a Relay connection (the GraphQL Cursor Connections specification).
+struct GraphQLTaskConnection: Codable, Sendable {
+    let edges: [GraphQLTaskEdge]
+    let pageInfo: GraphQLPageInfo
+}
+
+struct GraphQLTaskEdge: Codable, Sendable {
+    let cursor: String
+    let node: GraphQLTaskItem
+}
+
+struct GraphQLPageInfo: Codable, Sendable {
+    let startCursor: String?
+    let endCursor: String?
+    let hasPreviousPage: Bool
+    let hasNextPage: Bool
+}

@@ -21,6 +21,9 @@ import PrismSupport
 ///   operationNumber: Int!                 # n for the server's n-th executed operation
 ///   tasks: [TaskItem!]!                   # every task addTask added, by id
 ///   task(id: Int!): TaskItem              # null for an id without a task
+///   taskConnection(first: Int, after: String, last: Int, before: String): TaskConnection!
+///                                         # the tasks by id, Relay style; cursors "task:<id>"
+///   taskPage(offset: Int!, limit: Int!): [TaskItem!]!       # the tasks by id, from offset
 /// }
 /// type Mutation {
 ///   createIssue(repo: String!, input: IssueInput!): Issue!   # numbers from 1347
@@ -28,6 +31,9 @@ import PrismSupport
 ///   renameTask(id: Int!, title: String!): TaskItem!         # an error for an id without a task
 /// }
 /// type TaskItem { id: Int!, title: String! }
+/// type TaskConnection { edges: [TaskEdge!]!, pageInfo: PageInfo! }
+/// type TaskEdge { cursor: String!, node: TaskItem! }
+/// type PageInfo { startCursor: String, endCursor: String, hasPreviousPage: Boolean!, hasNextPage: Boolean! }
 /// type User { login: String!, name: String, publicRepos: Int! }             # "The <login>", 8
 /// type Issue { number: Int!, repo: String!, title: String!, body: String, labels: [String!]!,
 ///              priority: Int, assignees: [String!]!, url: String! }

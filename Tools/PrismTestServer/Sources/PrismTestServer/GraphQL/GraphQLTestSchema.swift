@@ -23,6 +23,18 @@ struct GraphQLResolver: Sendable {
         let id: Int
     }
 
+    struct TaskConnectionArguments: Codable, Sendable {
+        let first: Int?
+        let after: String?
+        let last: Int?
+        let before: String?
+    }
+
+    struct TaskPageArguments: Codable, Sendable {
+        let offset: Int
+        let limit: Int
+    }
+
     struct RenameTaskArguments: Codable, Sendable {
         let id: Int
         let title: String
@@ -93,6 +105,47 @@ struct GraphQLResolver: Sendable {
     /// `tasks: [TaskItem!]!`: every task, by id.
     func tasks(context: GraphQLRequestContext, arguments: NoArguments) -> [GraphQLTaskItem] {
         context.state.graphQLTasks()
+    }
+
+    /// `taskConnection(first: Int, after: String, last: Int, before: String): TaskConnection!`: the
+    /// tasks by id as a Relay connection; a cursor is `task:<id>`. `first` (after `after`) or
+    /// `last` (before `before`); an error for a cursor that is not one, or a negative count.
+    func taskConnection(context: GraphQLRequestContext, arguments: TaskConnectionArguments) throws
+        -> GraphQLTaskConnection
+    {
+        func id(of cursor: String?) throws -> Int? {
+            guard let cursor else { return nil }
+            guard cursor.hasPrefix("task:"), let id = Int(cursor.dropFirst(5)) else {
+                throw GraphQLError(message: "Not a cursor: \(cursor)")
+            }
+            return id
+        }
+        let all = context.state.graphQLTasks()
+        var window = all
+        if let after = try id(of: arguments.after) { window = window.filter { $0.id > after } }
+        if let before = try id(of: arguments.before) { window = window.filter { $0.id < before } }
+        if let first = arguments.first {
+            guard first >= 0 else { throw GraphQLError(message: "first cannot be negative") }
+            window = Array(window.prefix(first))
+        } else if let last = arguments.last {
+            guard last >= 0 else { throw GraphQLError(message: "last cannot be negative") }
+            window = Array(window.suffix(last))
+        }
+        let edges = window.map { GraphQLTaskEdge(cursor: "task:\($0.id)", node: $0) }
+        return GraphQLTaskConnection(
+            edges: edges,
+            pageInfo: GraphQLPageInfo(
+                startCursor: edges.first?.cursor, endCursor: edges.last?.cursor,
+                hasPreviousPage: window.first.map { first in all.contains { $0.id < first.id } } ?? false,
+                hasNextPage: window.last.map { last in all.contains { $0.id > last.id } } ?? false))
+    }
+
+    /// `taskPage(offset: Int!, limit: Int!): [TaskItem!]!`: `limit` tasks by id from `offset`.
+    func taskPage(context: GraphQLRequestContext, arguments: TaskPageArguments) throws -> [GraphQLTaskItem] {
+        guard arguments.offset >= 0, arguments.limit >= 0 else {
+            throw GraphQLError(message: "offset and limit cannot be negative")
+        }
+        return Array(context.state.graphQLTasks().dropFirst(arguments.offset).prefix(arguments.limit))
     }
 
     /// `task(id: Int!): TaskItem`: the task, or null.
@@ -201,6 +254,20 @@ enum GraphQLTestSchema {
                 Field("id", at: \.id)
                 Field("title", at: \.title)
             }
+            Type(GraphQLTaskEdge.self, as: "TaskEdge") {
+                Field("cursor", at: \.cursor)
+                Field("node", at: \.node)
+            }
+            Type(GraphQLPageInfo.self, as: "PageInfo") {
+                Field("startCursor", at: \.startCursor)
+                Field("endCursor", at: \.endCursor)
+                Field("hasPreviousPage", at: \.hasPreviousPage)
+                Field("hasNextPage", at: \.hasNextPage)
+            }
+            Type(GraphQLTaskConnection.self, as: "TaskConnection") {
+                Field("edges", at: \.edges)
+                Field("pageInfo", at: \.pageInfo)
+            }
             Scalar(GraphQLUpload.self, as: "Upload")
             Type(GraphQLUploadedFile.self, as: "UploadedFile") {
                 Field("filename", at: \.filename)
@@ -230,6 +297,16 @@ enum GraphQLTestSchema {
                 Field("tasks", at: GraphQLResolver.tasks)
                 Field("task", at: GraphQLResolver.task) {
                     Argument("id", at: \.id)
+                }
+                Field("taskConnection", at: GraphQLResolver.taskConnection) {
+                    Argument("first", at: \.first)
+                    Argument("after", at: \.after)
+                    Argument("last", at: \.last)
+                    Argument("before", at: \.before)
+                }
+                Field("taskPage", at: GraphQLResolver.taskPage) {
+                    Argument("offset", at: \.offset)
+                    Argument("limit", at: \.limit)
                 }
             }
             Mutation {

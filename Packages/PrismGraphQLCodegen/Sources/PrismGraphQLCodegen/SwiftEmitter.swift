@@ -30,6 +30,9 @@ struct SwiftEmitter {
     private(set) var usedEnums: Set<String> = []
     private(set) var usedInputs: Set<String> = []
     private(set) var usedScalars: Set<String> = []
+    /// Interfaces and unions a selection or a fragment is on, for the normalized cache's
+    /// `possibleTypes`.
+    private(set) var usedAbstractTypes: Set<String> = []
     /// ``exposedFields(ofFragment:)``, by fragment.
     private var exposedByFragment: [String: [ExposedField]] = [:]
 
@@ -84,6 +87,7 @@ struct SwiftEmitter {
     mutating func fragment(_ fragment: FragmentDefinition, definition: String, into out: inout [String]) {
         guard let type = schema.getType(name: fragment.typeCondition.name.value) else { return }
         let possible = schema.objectTypes(of: type).map { Naming.stringLiteral($0.name) }.sorted()
+        if type is GraphQLAbstractType { usedAbstractTypes.insert(type.name) }
         let selection = builder.selection(of: [fragment.selectionSet], on: type)
         let name = Naming.schemaTypeName(fragment.name.value)
         out += Naming.docComment(type.typeDescription, indent: "")
@@ -206,6 +210,8 @@ struct SwiftEmitter {
     /// | `let asNode: AsNode?` | inline fragments on abstract types |
     /// | `init(…)` | every stored member, optional ones defaulting to nil: data made in a test or a preview, without JSON |
     private mutating func selectionBody(_ selection: Selection, indent: String, into out: inout [String]) {
+        if selection.parent is GraphQLAbstractType { usedAbstractTypes.insert(selection.parent.name) }
+        usedAbstractTypes.formUnion(selection.abstractConditions.keys)
         var nested: [(String, Selection)] = []
         var storedKeys: [(property: String, key: String, decode: String)] = []
         // Every stored member, for the initializer: (its key, type, the property it is stored in).
@@ -589,7 +595,51 @@ struct SwiftEmitter {
             enumeration(type, into: &out)
         }
         out += inputs
+        cacheConfiguration(into: &out)
         out.append("}")
+    }
+
+    /// The normalized cache's configuration for this schema: the configured key fields, and the
+    /// object types of each interface and union the operations select on.
+    private func cacheConfiguration(into out: inout [String]) {
+        func literal(_ names: [String]) -> String {
+            "[" + names.map(Naming.stringLiteral).joined(separator: ", ") + "]"
+        }
+        out.append("")
+        out.append("    /// How PrismGraphQL's normalized cache identifies this schema's objects (the key fields of")
+        out.append("    /// `prism-graphql.json`), and which object types each interface and union the operations")
+        out.append("    /// select on stands for:")
+        out.append("    ///")
+        out.append("    /// ```swift")
+        out.append("    /// let cache = PrismGraphQLNormalizedCache(configuration: \(namespace).cacheConfiguration)")
+        out.append("    /// ```")
+        out.append("    \(access)static var cacheConfiguration: PrismGraphQLNormalizedCacheConfiguration {")
+        func dictionary(_ name: String, of type: String, _ entries: [String]) {
+            guard !entries.isEmpty else {
+                out.append("        let \(name): \(type) = [:]")
+                return
+            }
+            out.append("        let \(name): \(type) = [")
+            out += entries.map { "            \($0)," }
+            out.append("        ]")
+        }
+        dictionary(
+            "keyFields", of: "[Swift.String: [Swift.String]]",
+            configuration.keyFields.keys.sorted().map {
+                "\(Naming.stringLiteral($0)): \(literal(configuration.keyFields[$0] ?? []))"
+            })
+        dictionary(
+            "possibleTypes", of: "[Swift.String: Swift.Set<Swift.String>]",
+            usedAbstractTypes.sorted().compactMap { name in
+                schema.getType(name: name).map {
+                    "\(Naming.stringLiteral(name)): \(literal(schema.objectTypes(of: $0).map(\.name).sorted()))"
+                }
+            })
+        out.append("        return PrismGraphQLNormalizedCacheConfiguration(")
+        out.append(
+            "            keyFields: keyFields, defaultKeyFields: \(literal(configuration.defaultKeyFields)), possibleTypes: possibleTypes)"
+        )
+        out.append("    }")
     }
 
     private func enumeration(_ type: GraphQLEnumType, into out: inout [String]) {

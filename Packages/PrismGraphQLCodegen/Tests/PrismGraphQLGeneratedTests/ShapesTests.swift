@@ -21,6 +21,21 @@ struct ShapesTests {
         try JSONDecoder().decode(ShapesQuery.Data.self, from: Data(Self.json.utf8))
     }
 
+    @Test("the generated cache configuration: a normalized cache holds the answer and reads it back whole")
+    func cacheConfiguration() throws {
+        let configuration = GraphQLSchema.cacheConfiguration
+        #expect(configuration.possibleTypes == ["Shape": ["Circle", "Square", "Triangle", "Unknown"]])
+        #expect(configuration.defaultKeyFields == ["id"])
+        let cache = PrismGraphQLNormalizedCache(configuration: configuration)
+        guard case .object(let data) = try PrismGraphQLValue(json: Data(Self.json.utf8)) else {
+            Issue.record("the answer is not an object")
+            return
+        }
+        try cache.write(data: data, for: ShapesQuery())
+        #expect(cache.record(for: PrismGraphQLCacheKey(rawValue: "Circle:c"))?.typename == "Circle")
+        #expect(try cache.read(ShapesQuery()) == Self.decoded())
+    }
+
     @Test("a fragment's fields are read on the selection that spreads it, and through the fragment")
     func fragmentFields() throws {
         let shapes = try Self.decoded().shapes

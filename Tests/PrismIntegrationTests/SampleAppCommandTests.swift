@@ -88,7 +88,9 @@ struct SampleAppCommandTests {
         for expected in [
             "== 1. A store holds the state", "scoped stores", "PrismRouter", "Persistence to disk",
             "keychain", "-> GET /tasks: 503 Service Unavailable", "304 Not Modified", "GraphQL",
-            "Undo and redo", "Time travel", "== 13. Done",
+            "Undo and redo", "Time travel", "== 14. Done",
+            "-> the list: Write the report, Call the bank at 9, Water the plants, Book the train; the detail: Call the bank at 9",
+            "with 1 request in all", "-> 4 tasks in 2 pages, before any request",
             "Shared values", "the tour's store sees sort order added (the file is watched)",
             "a task's detail is a child feature (ifLet)", "the timer ticked", "the timer ended with it",
             "Inspector: http://127.0.0.1:",

@@ -76,6 +76,7 @@ final class Tour {
         await showSyncWithRetries()
         try await showCaching()
         await showGraphQL()
+        try await showNormalizedCache()
         try showUndoRedo()
         try showTimeTravel()
     }

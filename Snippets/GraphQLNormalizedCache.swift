@@ -114,7 +114,7 @@ struct TaskConnectionQuery: PrismGraphQLQueryOperation {
             let cursor: String
             let node: TasksQuery.Data.TaskItem
         }
-        struct PageInfo: Decodable, Sendable, Hashable {
+        struct PageInfo: Decodable, Sendable, Hashable, PrismGraphQLPageInfo {
             let startCursor: String?
             let endCursor: String?
             let hasPreviousPage: Bool
@@ -133,11 +133,7 @@ func pagedTasks(_ graphql: PrismGraphQLClient) async throws {
         default: TaskConnectionQuery(variables: .init(first: 20))
         }
     } page: { data, _ in
-        let connection = data.taskConnection
-        return .relay(
-            items: connection.edges.map(\.node), startCursor: connection.pageInfo.startCursor,
-            endCursor: connection.pageInfo.endCursor, hasPreviousPage: connection.pageInfo.hasPreviousPage,
-            hasNextPage: connection.pageInfo.hasNextPage)
+        .relay(items: data.taskConnection.edges.map(\.node), pageInfo: data.taskConnection.pageInfo)
     }
     Task {
         // Every page so far as one list: again after each page, and after any change to a task.

@@ -34,7 +34,7 @@ private struct ConnectionQuery: PrismGraphQLQueryOperation {
             let cursor: String
             let node: TaskItem
         }
-        struct PageInfo: Decodable, Sendable, Hashable {
+        struct PageInfo: Decodable, Sendable, Hashable, PrismGraphQLPageInfo {
             let startCursor: String?
             let endCursor: String?
             let hasPreviousPage: Bool
@@ -70,11 +70,7 @@ private func relayPager(
         default: ConnectionQuery(variables: .init(first: size, after: start))
         }
     } page: { data, _ in
-        let connection = data.taskConnection
-        return .relay(
-            items: connection.edges.map(\.node), startCursor: connection.pageInfo.startCursor,
-            endCursor: connection.pageInfo.endCursor, hasPreviousPage: connection.pageInfo.hasPreviousPage,
-            hasNextPage: connection.pageInfo.hasNextPage)
+        .relay(items: data.taskConnection.edges.map(\.node), pageInfo: data.taskConnection.pageInfo)
     }
 }
 

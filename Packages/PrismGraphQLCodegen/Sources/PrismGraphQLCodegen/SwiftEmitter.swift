@@ -105,9 +105,21 @@ struct SwiftEmitter {
     private mutating func selectionStruct(
         named name: String, selection: Selection, indent: String, into out: inout [String]
     ) {
-        out.append("\(indent)\(access)struct \(name): \(Self.conformances) {")
+        let conformances = Self.conformances + (isPageInfo(plan(selection)) ? ", PrismGraphQLPageInfo" : "")
+        out.append("\(indent)\(access)struct \(name): \(conformances) {")
         selectionBody(selection, indent: indent + "    ", into: &out)
         out.append("\(indent)}")
+    }
+
+    /// Whether a struct of `fields` is a Relay connection's page info (PrismGraphQL's pager reads
+    /// it): `endCursor: String?` and `hasNextPage: Bool`, and, if selected, `startCursor: String?`
+    /// and `hasPreviousPage: Bool`, each of exactly that type (a protocol's default would otherwise
+    /// stand in for a field of another type).
+    private func isPageInfo(_ fields: [PlannedField]) -> Bool {
+        let types = Dictionary(fields.map { ($0.property, $0.type) }, uniquingKeysWith: { first, _ in first })
+        guard types["endCursor"] == "Swift.String?", types["hasNextPage"] == "Swift.Bool" else { return false }
+        return (types["startCursor"] ?? "Swift.String?") == "Swift.String?"
+            && (types["hasPreviousPage"] ?? "Swift.Bool") == "Swift.Bool"
     }
 
     /// The stored fields of `selection`'s struct, in order: property, Swift type, and the

@@ -30,6 +30,42 @@ struct GeneratedOperationTests {
         }
     }
 
+    @Test(
+        "a generated connection's pageInfo is PrismGraphQLPageInfo: a pager pages it with the generated cache configuration"
+    )
+    func pagedConnection() async throws {
+        try await PrismTestServer.withRunning { (server: PrismTestServer) async throws in
+            let cache = PrismGraphQLNormalizedCache(configuration: GraphQLSchema.cacheConfiguration)
+            let graphql = Self.client(server).normalizing(into: cache)
+            for title in ["one", "two", "three"] {
+                _ = try await graphql.execute(AddTaskMutation(title: title)).requireData()
+            }
+            let forward = PrismGraphQLPager(id: "forward", client: graphql) { request in
+                if case .after(let cursor) = request { return ForwardTaskPagesQuery(first: 2, after: .value(cursor)) }
+                return ForwardTaskPagesQuery(first: 2)
+            } page: { data, _ in
+                .relay(items: data.taskConnection.edges.map(\.node.title), pageInfo: data.taskConnection.pageInfo)
+            }
+            _ = try await forward.loadNext()
+            let list = try await forward.loadNext()
+            #expect(list.items == ["one", "two", "three"])
+            #expect(!list.hasNextPage && !list.hasPreviousPage)
+
+            let backward = PrismGraphQLPager(id: "backward", client: graphql) { request in
+                if case .before(let cursor) = request {
+                    return TaskPagesQuery(last: .value(1), before: .value(cursor))
+                }
+                return TaskPagesQuery(first: .value(1), after: .value("task:2"))
+            } page: { data, _ in
+                .relay(items: data.taskConnection.edges.map(\.node.id), pageInfo: data.taskConnection.pageInfo)
+            }
+            #expect(try await backward.loadNext().items == [3])
+            let earlier = try await backward.loadPrevious()
+            #expect(earlier.items == [2, 3])
+            #expect(earlier.hasPreviousPage)
+        }
+    }
+
     @Test("a generated mutation takes typed input objects: absent fields left out, null sent as null")
     func mutation() async throws {
         try await PrismTestServer.withRunning { (server: PrismTestServer) async throws in

@@ -63,11 +63,7 @@ extension Tour {
             if case .after(let cursor) = request { return TaskListQuery(first: .value(2), after: .value(cursor)) }
             return TaskListQuery(first: .value(2))
         } page: { data, _ in
-            let connection = data.taskConnection
-            return .relay(
-                items: connection.edges.map(\.node), startCursor: connection.pageInfo.startCursor,
-                endCursor: connection.pageInfo.endCursor, hasPreviousPage: connection.pageInfo.hasPreviousPage,
-                hasNextPage: connection.pageInfo.hasNextPage)
+            .relay(items: data.taskConnection.edges.map(\.node), pageInfo: data.taskConnection.pageInfo)
         }
     }
 }

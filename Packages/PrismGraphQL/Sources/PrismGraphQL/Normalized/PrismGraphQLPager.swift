@@ -14,6 +14,27 @@ public enum PrismGraphQLPageRequest: Hashable, Sendable, Codable {
     case offset(Int)
 }
 
+/// A Relay connection's `pageInfo` (the GraphQL Cursor Connections specification), as
+/// ``PrismGraphQLPage/relay(items:pageInfo:)`` reads it. The code generator makes a selection
+/// of `endCursor` and `hasNextPage` (and `startCursor`, `hasPreviousPage`) conform.
+public protocol PrismGraphQLPageInfo {
+    /// The cursor of the page's last item.
+    var endCursor: String? { get }
+    /// Whether there is a page after this one.
+    var hasNextPage: Bool { get }
+    /// The cursor of the page's first item; nil when not selected.
+    var startCursor: String? { get }
+    /// Whether there is a page before this one; false when not selected.
+    var hasPreviousPage: Bool { get }
+}
+
+extension PrismGraphQLPageInfo {
+    /// Nil: a selection for forward paging only.
+    public var startCursor: String? { nil }
+    /// False: a selection for forward paging only.
+    public var hasPreviousPage: Bool { false }
+}
+
 /// One page as a pager sees it: its items, and how to ask for the pages beside it.
 public struct PrismGraphQLPage<Item: Sendable>: Sendable {
     /// The page's items, in order.
@@ -39,6 +60,17 @@ public struct PrismGraphQLPage<Item: Sendable>: Sendable {
         Self(
             items: items, next: hasNextPage ? endCursor.map(PrismGraphQLPageRequest.after) : nil,
             previous: hasPreviousPage ? startCursor.map(PrismGraphQLPageRequest.before) : nil)
+    }
+
+    /// A page of a Relay connection, from its generated `pageInfo`.
+    ///
+    /// ```swift
+    /// .relay(items: data.taskConnection.edges.map(\.node), pageInfo: data.taskConnection.pageInfo)
+    /// ```
+    public static func relay(items: [Item], pageInfo: some PrismGraphQLPageInfo) -> Self {
+        relay(
+            items: items, startCursor: pageInfo.startCursor, endCursor: pageInfo.endCursor,
+            hasPreviousPage: pageInfo.hasPreviousPage, hasNextPage: pageInfo.hasNextPage)
     }
 
     /// A page of an offset list that starts at `offset`, `pageSize` items long when full: there

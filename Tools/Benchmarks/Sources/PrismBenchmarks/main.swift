@@ -64,7 +64,7 @@ if !graphQL.isEmpty {
     all += graphQL
 }
 
-let normalized = try await MainActor.run { try normalizedCacheBenchmarks() }
+let normalized = try await MainActor.run { try normalizedCacheBenchmarks() } + normalizedStoreBenchmarks()
 if !normalized.isEmpty {
     printReport("PrismGraphQL's normalized cache", normalized)
     all += normalized

@@ -22,6 +22,7 @@ enum FuzzTargets {
         deepLinks,
         graphQLOperations,
         graphQLJSONValue,
+        graphQLRecord,
         graphQLDocument,
         graphQLTransportWS,
         graphQLCodegenText,

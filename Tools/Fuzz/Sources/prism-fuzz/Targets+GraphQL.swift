@@ -69,6 +69,17 @@ extension FuzzTargets {
         }
     }
 
+    static let graphQLRecord = FuzzTarget(
+        name: "graphql-record",
+        checks:
+            "any bytes are a record of the normalized cache's store or refused with a reason (a damaged store is set aside, never served); a record read back and written again reads back the same"
+    ) { data in
+        guard let stored = try? RecordCoding.decode(Array(data)) else { return }
+        let again = try? RecordCoding.decode(RecordCoding.encode(stored))
+        fuzzExpect(
+            again == stored, "\(data as NSData): \(stored) written and read back is \(String(describing: again))")
+    }
+
     static let graphQLDocument = FuzzTarget(
         name: "graphql-document",
         checks:

@@ -179,9 +179,9 @@ extension PrismGraphQLClient {
         replacing optimistic: PrismGraphQLOptimisticUpdate? = nil,
         records: [PrismGraphQLCacheKey: PrismGraphQLRecord] = [:]
     ) async throws -> PrismGraphQLResponse<Operation.Data> {
-        let raw = try await execute(PrismGraphQLQuery(operation), as: PrismGraphQLValue.self, options: options)
+        let raw = try await execute(PrismGraphQLQuery(operation), as: NormalizingAnswer.self, options: options)
         var writes: [PrismGraphQLNormalizedCache.StagedWrite] = []
-        if let data = raw.data?.objectValue, !raw.hasErrors {
+        if let data = raw.data?.value.objectValue, !raw.hasErrors {
             writes.append(.init(target: try cache.target(of: operation), data: data))
         }
         do {
@@ -199,12 +199,12 @@ extension PrismGraphQLClient {
     func subscribeNormalizing<Operation: PrismGraphQLSubscriptionOperation>(
         _ operation: Operation, into cache: PrismGraphQLNormalizedCache
     ) -> AsyncThrowingStream<PrismGraphQLResponse<Operation.Data>, any Error> {
-        let events = subscribe(PrismGraphQLSubscription(operation), as: PrismGraphQLValue.self)
+        let events = subscribe(PrismGraphQLSubscription(operation), as: NormalizingAnswer.self)
         let (stream, continuation) = AsyncThrowingStream<PrismGraphQLResponse<Operation.Data>, any Error>.makeStream()
         let task = Task {
             do {
                 for try await event in events {
-                    if let data = event.data?.objectValue, !event.hasErrors {
+                    if let data = event.data?.value.objectValue, !event.hasErrors {
                         _ = try? cache.write(data: data, for: operation)
                     }
                     continuation.yield(try Self.typed(event, as: Operation.self))
@@ -220,10 +220,10 @@ extension PrismGraphQLClient {
 
     /// `raw`'s data decoded as the operation's `Data`, its errors and extensions kept.
     private static func typed<Operation: PrismGraphQLOperation>(
-        _ raw: PrismGraphQLResponse<PrismGraphQLValue>, as _: Operation.Type
+        _ raw: PrismGraphQLResponse<NormalizingAnswer>, as _: Operation.Type
     ) throws(PrismGraphQLError) -> PrismGraphQLResponse<Operation.Data> {
         var data: Operation.Data?
-        if let value = raw.data, value != .null {
+        if let value = raw.data?.value, value != .null {
             do {
                 data = try value.decoded(as: Operation.Data.self)
             } catch {

@@ -45,7 +45,7 @@ private struct TaskAddedSubscription: PrismGraphQLSubscriptionOperation {
     }
 }
 
-@Suite("The normalized cache through the client, against the test server's GraphQL", .timeLimit(.minutes(1)))
+@Suite("The normalized cache through the client, against the test server's GraphQL")
 struct NormalizedClientTests {
     @Test("a mutation renames a task, and two watches of different queries see it with one request in all")
     func renameReachesEveryWatch() async throws {

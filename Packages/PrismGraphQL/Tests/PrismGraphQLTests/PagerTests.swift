@@ -80,7 +80,7 @@ private func addTasks(_ count: Int, to graphql: PrismGraphQLClient) async throws
     }
 }
 
-@Suite("Pagination in the normalized cache, against the test server", .timeLimit(.minutes(1)))
+@Suite("Pagination in the normalized cache, against the test server")
 struct PagerTests {
     @Test("a Relay connection: next pages merge into one list, to its end; one request per page")
     func relayNext() async throws {

@@ -4,7 +4,7 @@ import PrismTestSupport
 import PrismWebSocket
 import Testing
 
-@Suite("PrismWebSocket against Python's websockets server", .timeLimit(.minutes(2)))
+@Suite("PrismWebSocket against Python's websockets server", .timeLimit(.minutes(10)))
 struct WebSocketServerTests {
     @Test("text and binary messages round-trip; the upgrade carries the pipeline's headers and the chosen subprotocol")
     func echo() async throws {
@@ -215,7 +215,7 @@ struct WebSocketServerTests {
     }
 }
 
-@Suite("PrismWebSocket against hostile peers", .timeLimit(.minutes(2)))
+@Suite("PrismWebSocket against hostile peers", .timeLimit(.minutes(10)))
 struct WebSocketHostilePeerTests {
     @Test("a frame announcing 2^62 bytes is refused without reading it: messageTooLarge")
     func hugeFrame() async throws {

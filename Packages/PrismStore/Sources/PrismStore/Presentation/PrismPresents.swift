@@ -1,6 +1,6 @@
 import CasePathsCore
 import IssueReporting
-@_spi(PrismInternals) import PrismEffects
+import PrismEffects
 
 extension PrismReducer {
     /// Presents a child feature while its optional state is there (a sheet, a popover, a
@@ -155,15 +155,8 @@ public struct PrismPresents<Parent: PrismReducer, Child: PrismReducer>: PrismRed
 
     private func reduceChild(into state: inout State, action: Child.Action) -> PrismEffect<Action> {
         let effect = child.reduce(into: &state[keyPath: toChildState]!, action: action)
-        if effect.isNone { return .none }
-        let dismissal = fromPresentationAction(.dismiss)
-        return
-            effect
-            .map({ [fromPresentationAction] in fromPresentationAction(.presented($0)) }, cancellationScope: place)
-            .cancellable(id: place)
-            .wrappingRuns { send, work in
-                // `dismiss()` in the child's effects sends the parent `.dismiss`.
-                try await PrismDismissEffect.$current.withValue({ send(dismissal) }) { try await work() }
-            }
+        return effect.presented(
+            at: place, embed: { [fromPresentationAction] in fromPresentationAction(.presented($0)) },
+            dismissal: fromPresentationAction(.dismiss))
     }
 }

@@ -1,6 +1,6 @@
 import CasePathsCore
 import IssueReporting
-@_spi(PrismInternals) import PrismEffects
+import PrismEffects
 
 extension PrismReducer {
     /// Runs a feature for each element of a navigation stack (``PrismStackState``): an element's
@@ -121,16 +121,8 @@ public struct PrismStackForEach<Parent: PrismReducer, Element: PrismReducer>: Pr
     {
         // swift-format-ignore: NeverForceUnwrap
         let effect = element.reduce(into: &state[keyPath: toStack][id: id]!, action: action)
-        if effect.isNone { return .none }
-        let pop = fromStackAction(.popFrom(id: id))
-        let place = place(id)
-        return
-            effect
-            .map({ [fromStackAction] in fromStackAction(.element(id: id, action: $0)) }, cancellationScope: place)
-            .cancellable(id: place)
-            .wrappingRuns { send, work in
-                // `dismiss()` in the element's effects pops it.
-                try await PrismDismissEffect.$current.withValue({ send(pop) }) { try await work() }
-            }
+        return effect.presented(
+            at: place(id), embed: { [fromStackAction] in fromStackAction(.element(id: id, action: $0)) },
+            dismissal: fromStackAction(.popFrom(id: id)))
     }
 }

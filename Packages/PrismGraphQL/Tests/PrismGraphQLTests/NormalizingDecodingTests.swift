@@ -65,7 +65,10 @@ struct NormalizingDecodingTests {
     @Test("a body in UTF-16 (with its byte order mark) is read by JSONDecoder, as before")
     func otherEncodings() throws {
         var body = Data([0xFF, 0xFE])
-        body.append(#"{"data": {"a": "b"}}"#.data(using: .utf16LittleEndian)!)
+        for unit in #"{"data": {"a": "b"}}"#.utf16 {
+            body.append(UInt8(unit & 0xFF))
+            body.append(UInt8(unit >> 8))
+        }
         let response = try GraphQLResponseDecoding.decode(NormalizingAnswer.self, from: body, context: Self.context)
         #expect(response.data?.value == ["a": "b"])
     }

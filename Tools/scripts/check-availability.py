@@ -128,6 +128,12 @@ APPLE_ONLY = [
      "https://developer.apple.com/documentation/swiftui/view/fullscreencover(item:ondismiss:content:)"),
     ("SwiftUI", "View.fullScreenCover(isPresented:onDismiss=:content:)", "unavailable on macOS",
      "https://developer.apple.com/documentation/swiftui/view/fullscreencover(ispresented:ondismiss:content:)"),
+    # tvOS and watchOS have no popovers (PrismStore's `.popover(_:)` is in `#if os(iOS) || os(macOS) || os(visionOS)`).
+    ("SwiftUI", "View.popover(item:attachmentAnchor=:arrowEdge=:content:)", "unavailable on tvOS, unavailable on watchOS",
+     "https://developer.apple.com/documentation/swiftui/view/popover(item:attachmentanchor:arrowedge:content:)"),
+    ("SwiftUI", "View.popover(isPresented:attachmentAnchor=:arrowEdge=:content:)",
+     "unavailable on tvOS, unavailable on watchOS",
+     "https://developer.apple.com/documentation/swiftui/view/popover(ispresented:attachmentanchor:arrowedge:content:)"),
     # Security: the keychain's companion-device access control. (What Prism uses of Security is
     # older than the minimums: SecItem*, SecPKCS12Import, SecTrustCopyCertificateChain.)
     ("Security", "SecAccessControlCreateFlags.companion", "macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2",

@@ -38,6 +38,26 @@ struct CoverBesideMac: View {
     }
 }
 
+struct PopoverEverywhere: View {
+    @Binding var shown: Bool
+
+    var body: some View {
+        Text("Popover").popover(isPresented: $shown) { Text("Popped") }  // slip: tvOS watchOS
+    }
+}
+
+struct PopoverWhereThereArePopovers: View {
+    @Binding var shown: Bool
+
+    var body: some View {
+        #if os(iOS) || os(macOS) || os(visionOS)
+        Text("Popover").popover(isPresented: $shown, arrowEdge: .bottom) { Text("Popped") }
+        #else
+        Text("Sheet").sheet(isPresented: $shown) { Text("Sheet") }
+        #endif
+    }
+}
+
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct Tabs: View {
     var body: some View {

@@ -108,3 +108,17 @@ where Action.State == State {
         return .none
     }
 }
+
+extension PrismStore where Action: PrismBindableAction, Action.State == State {
+    /// Sets the field at `keyPath` to `value` as a bound control does: sends
+    /// `.set(keyPath, value)`, unless the field holds `value` already (SwiftUI writes a binding
+    /// back with the value it read, which is not a change the user made).
+    ///
+    /// ```swift
+    /// store.set(\.nickname, to: "Ada")   // what TextField(text: $store.nickname) does
+    /// ```
+    public func set<Value: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Value> & Sendable, to value: Value) {
+        guard core.currentState[keyPath: keyPath] != value else { return }
+        send(.set(keyPath, value))
+    }
+}

@@ -71,6 +71,9 @@ public struct PrismStackState<Element: Sendable>: Sendable {
         }
     }
 
+    /// The id the next push gets: higher than every id this stack gave.
+    public var nextElementID: PrismStackElementID { PrismStackElementID(rawValue: nextID) }
+
     /// Pushes `element` on top; returns its id.
     @discardableResult
     public mutating func append(_ element: Element) -> PrismStackElementID {
@@ -141,6 +144,22 @@ extension PrismStackState: RandomAccessCollection {
     public subscript(position: Int) -> Element {
         // swift-format-ignore: NeverForceUnwrap
         elements[ids[position]]!
+    }
+}
+
+extension PrismStackState: PrismIdentifiedCollection {
+    /// The ids, bottom first.
+    public var prismIDs: [PrismStackElementID] { ids }
+
+    /// The ids in `before` that are no longer in the stack.
+    public func prismIDs(removedSince before: [PrismStackElementID]) -> [PrismStackElementID] {
+        before.filter { elements[$0] == nil }
+    }
+
+    /// The element under `id`; setting nil pops it and everything above.
+    public subscript(prismID id: PrismStackElementID) -> Element? {
+        get { self[id: id] }
+        set { self[id: id] = newValue }
     }
 }
 

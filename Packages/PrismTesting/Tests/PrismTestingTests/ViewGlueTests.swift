@@ -1,7 +1,6 @@
 import Foundation
 import PrismStore
 import PrismTesting
-import Synchronization
 import Testing
 
 /// What SwiftUI's modifiers bind to, driven as SwiftUI drives them, against a real store: a
@@ -11,17 +10,17 @@ import Testing
 @Suite("Presentation: what SwiftUI binds to")
 struct ViewGlueTests {
     /// The actions a store's reducer saw, in order.
-    final class Heard<Action: Sendable>: Sendable {
-        private let log = Mutex<[Action]>([])
-        var actions: [Action] { log.withLock { $0 } }
-        func note(_ action: Action) { log.withLock { $0.append(action) } }
+    @MainActor
+    final class Heard<Action: Sendable> {
+        var actions: [Action] = []
     }
 
     struct Hearing<State: Sendable, Action: Sendable>: PrismMiddleware {
         let heard: Heard<Action>
 
         func run(state: State, action: Action) -> PrismEffect<Action> {
-            heard.note(action)
+            // The store is on the main actor: so is its middleware.
+            MainActor.assumeIsolated { heard.actions.append(action) }
             return .none
         }
     }

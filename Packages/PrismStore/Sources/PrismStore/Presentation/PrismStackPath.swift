@@ -1,4 +1,4 @@
-import Synchronization
+import PrismSupport
 
 /// An entry of a navigation path bound to a ``PrismStackState``: an element of the stack (by
 /// its id), or a screen a link pushes (`NavigationLink(state:)`), which becomes an element when
@@ -24,7 +24,11 @@ public struct PrismStackPathItem<Element: Sendable>: Hashable, Sendable {
 
     /// An entry that pushes `state` when a navigation link appends it to the path.
     public init(pushing state: Element) {
-        kind = .link(linkTokens.add(1, ordering: .relaxed).oldValue)
+        kind = .link(
+            linkTokens.withLock {
+                $0 += 1
+                return $0
+            })
         pushed = state
     }
 
@@ -42,7 +46,7 @@ public struct PrismStackPathItem<Element: Sendable>: Hashable, Sendable {
 }
 
 /// The tokens of links' pushes: each push is its own entry, even of equal states.
-private let linkTokens = Atomic<UInt64>(0)
+private let linkTokens = PrismLocked<UInt64>(0)
 
 /// A ``PrismStackState`` as a navigation path: what SwiftUI's `NavigationStack(path:)` reads and
 /// writes, turned into the stack's actions.

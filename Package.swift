@@ -682,11 +682,26 @@ let package = Package(
             dependencies: [
                 "Prism",
                 "PrismInspector",
+                "PrismNotesFeatures",
                 "PrismTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/PrismSample/Sources/PrismSample",
             plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+        ),
+
+        // The sample app
+        .target(
+            name: "PrismNotesFeatures",
+            dependencies: ["PrismArchitecture"],
+            path: "Apps/PrismNotes/Sources/PrismNotesFeatures"
+        ),
+
+        // The sample app
+        .executableTarget(
+            name: "prism-notes",
+            dependencies: ["PrismArchitecture", "PrismNotesFeatures"],
+            path: "Apps/PrismNotes/Sources/PrismNotes"
         ),
 
         // The HTTP caching conformance suite's way into the client's cache (CONTRIBUTING.md)
@@ -760,6 +775,13 @@ let package = Package(
             ],
             path: "Apps/PrismSample/Tests/PrismSampleTests"
         ),
+
+        // Tests that span packages
+        .testTarget(
+            name: "PrismNotesFeaturesTests",
+            dependencies: ["PrismArchitecture", "PrismNotesFeatures", "PrismTesting"],
+            path: "Apps/PrismNotes/Tests/PrismNotesFeaturesTests"
+        ),
         .testTarget(
             name: "PrismSampleRecordedTests",
             dependencies: ["Prism", "prism-sample", "PrismTesting"],
@@ -771,6 +793,7 @@ let package = Package(
                 "Prism",
                 "PrismArchitecture",
                 "PrismNetwork",
+                "PrismTesting",
                 "PrismTestServer",
                 "PrismTestSupport",
             ],

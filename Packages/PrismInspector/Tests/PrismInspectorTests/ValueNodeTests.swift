@@ -199,3 +199,40 @@ struct ValueNodeTests {
         cycle.next = nil
     }
 }
+
+private enum NoteAlert: Sendable {
+    case confirmDelete(Int)
+}
+
+private struct Screen: Sendable {
+    var note: String
+}
+
+private struct Presenting: Sendable {
+    var alert: PrismAlertState<NoteAlert>?
+    var path = PrismStackState<Screen>()
+}
+
+@Suite("How the page shows what a store presents")
+struct PresentedValueTests {
+    @Test("an alert shows its title, message and buttons with their actions; a stack its screens by id")
+    func alertAndStack() throws {
+        var state = Presenting()
+        state.alert = PrismAlertState(
+            title: "Delete?", message: "It cannot be undone.",
+            buttons: [.init("Delete", role: .destructive, action: .confirmDelete(3)), .cancel()])
+        state.path.append(Screen(note: "milk"))
+        state.path.append(Screen(note: "bank"))
+        state.path.popLast()
+        state.path.append(Screen(note: "plants"))
+        let node = ValueNode(of: state)
+        let alert = try #require(node.children?.first)
+        #expect(alert.oneLine().contains(#"title: "Delete?", message: "It cannot be undone.""#))
+        let buttons = try #require(alert.children?.last?.children)
+        #expect(buttons.map { $0.oneLine() }.joined(separator: " ").contains("confirmDelete(3)"))
+        #expect(buttons.first?.oneLine().contains(#"label: "Delete", role: .destructive"#) == true)
+        let path = try #require(node.children?.last)
+        #expect(path.children?.map(\.label) == ["#1", "#3"])
+        #expect(path.children?.map { $0.oneLine() } == [#"Screen(note: "milk")"#, #"Screen(note: "plants")"#])
+    }
+}

@@ -150,3 +150,42 @@ public struct PrismDeepLinks<Route: PrismRoutable>: Sendable {
         }
     }
 }
+
+extension PrismDeepLinks {
+    /// The stack of screens `url` shows, bottom first, each made from its route by `screen`: what
+    /// a store's navigation stack of features is replaced with, so that one link opens a whole
+    /// stack in one change.
+    ///
+    /// ```swift
+    /// case .openURL(let url):
+    ///     do {
+    ///         state.path.replace(with: try AppLinks.all.stack(for: url) { route in Screen.State(route) })
+    ///     } catch {
+    ///         state.alert = PrismAlertState(title: "Cannot open \(url)", message: error.message)
+    ///     }
+    /// ```
+    ///
+    /// `PrismStackState.replace(with:)` gives every screen a new id, so what the replaced
+    /// screens' effects still send reaches none of the new ones.
+    ///
+    /// - Throws: the errors of ``navigationState(for:)``; ``PrismRoutingError/Code/modalInStack``
+    ///   when the link shows a sheet or a cover; ``PrismRoutingError/Code/handlerFailed`` when
+    ///   `screen` throws (its error in ``PrismRoutingError/underlying``). Nothing is made then.
+    public func stack<Screen>(for url: URL, _ screen: (Route) throws -> Screen) throws(PrismRoutingError)
+        -> [Screen]
+    {
+        let state = try navigationState(for: url)
+        if let modal = state.sheet ?? state.fullScreenCover {
+            throw PrismRoutingError(
+                .modalInStack,
+                "the deep link shows \(modal) in a \(state.sheet != nil ? "sheet" : "full-screen cover"), which a stack of screens cannot hold",
+                url: url, value: String(describing: modal))
+        }
+        do {
+            return try state.stack.map(screen)
+        } catch {
+            throw PrismRoutingError(
+                .handlerFailed, "making a screen of the deep link's stack threw an error", url: url, underlying: error)
+        }
+    }
+}

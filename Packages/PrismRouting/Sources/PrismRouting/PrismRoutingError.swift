@@ -55,6 +55,11 @@ public struct PrismRoutingError: Error, CustomStringConvertible {
         /// ``PrismRoutingError/underlying``.
         public static let handlerFailed = Code("handlerFailed")
 
+        /// A deep link asked for as a stack of screens (``PrismDeepLinks/stack(for:_:)``) shows
+        /// a sheet or a full-screen cover, which a stack cannot hold; open it with
+        /// ``PrismDeepLinks/navigationState(for:)``. ``PrismRoutingError/value`` describes the
+        /// modal route.
+        public static let modalInStack = Code("modalInStack")
         /// Saved navigation state is not a navigation envelope: not JSON, or missing its
         /// `version` or `stack`.
         public static let corruptData = Code("corruptData")

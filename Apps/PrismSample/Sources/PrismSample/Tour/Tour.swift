@@ -69,6 +69,7 @@ final class Tour {
         try showStore()
         try showScopedFeatures()
         try await showChildFeatures()
+        await showPresenting()
         try showRouter()
         try await showPersistence()
         try await showSharedValues()

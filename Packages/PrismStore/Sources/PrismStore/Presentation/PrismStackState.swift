@@ -220,3 +220,14 @@ extension PrismStackState: Codable where Element: Codable {
         try container.encode(nextID, forKey: .nextID)
     }
 }
+
+extension PrismStackState: CustomReflectable {
+    /// The elements, bottom first, each labelled by its id (`#3`): how the inspector and
+    /// `dump` show a stack.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ids.compactMap { id in elements[id].map { (label: id.description, value: $0 as Any) } },
+            displayStyle: .struct)
+    }
+}

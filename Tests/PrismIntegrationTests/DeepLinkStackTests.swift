@@ -8,13 +8,13 @@ import Testing
 @MainActor
 @Suite("Deep links into a stack of features")
 struct DeepLinkStackTests {
-    enum Route: PrismRoutable {
+    enum Route: PrismRoutable, Codable {
         case list(Int)
         case task(Int)
         case share(Int)
     }
 
-    struct Screen: Equatable, Sendable {
+    struct Screen: Equatable, Sendable, Codable {
         var route: Route
         var ticks = 0
     }
@@ -41,7 +41,7 @@ struct DeepLinkStackTests {
         }
     }
 
-    struct App: Equatable, Sendable {
+    struct App: Equatable, Sendable, Codable {
         var path = PrismStackState<Screen>()
         var failure: String?
     }
@@ -131,6 +131,33 @@ struct DeepLinkStackTests {
         await store.send(.open(Self.url("tasks://shared/7"))) { $0.failure = "handlerFailed" }
         await store.send(.open(Self.url("tasks://lists/x"))) { $0.failure = "malformedParameter" }
         #expect(store.state.path.ids == ids)
+    }
+
+    @Test("the stack is saved on disk with the rest of the state and comes back after a relaunch, ids and all")
+    func restoredAfterRelaunch() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("prism-stack-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = PrismDiskPersistence(directory: directory)
+        let feature = AppFeature(ticks: AsyncStream { $0.finish() })
+        let persist = PrismPersistMiddleware<App, AppAction>(strategy: disk, key: "app")
+        let store = PrismStore(restoringWith: persist, default: App(), reducer: feature)
+        store.send(.open(Self.url("tasks://lists/1/tasks/7")))
+        store.send(.path(.popFrom(id: store.state.path.ids[1])))
+        store.send(.path(.push(id: store.state.path.nextElementID, state: Screen(route: .task(8)))))
+        try await persist.flush()
+        let saved = store.state.path
+        #expect(saved.ids.map(\.rawValue) == [1, 3])
+
+        // The next launch: the same screens under the same ids, and no id given twice after.
+        let relaunched = PrismStore(
+            restoringWith: PrismPersistMiddleware<App, AppAction>(strategy: disk, key: "app"), default: App(),
+            reducer: feature)
+        #expect(relaunched.state.path == saved)
+        relaunched.send(.path(.push(id: relaunched.state.path.nextElementID, state: Screen(route: .task(9)))))
+        #expect(relaunched.state.path.ids.map(\.rawValue) == [1, 3, 4])
+        relaunched.send(.open(Self.url("tasks://lists/2")))
+        #expect(relaunched.state.path.ids.map(\.rawValue) == [5])
     }
 
     @Test("the errors say what and where")

@@ -37,7 +37,7 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint availability-check format bench run docs api-check api-baseline clean
+.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint availability-check typecheck-swiftui format bench run docs api-check api-baseline clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
@@ -155,7 +155,7 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # browser test, the written test and the docs: alone, those left the cores 12 to 60 % idle.
 # fuzz-smoke fuzzes what build-fuzz built (FUZZ_BUILT=1, Tools/scripts/fuzz.sh): a build of
 # prism-fuzz takes 25 s with nothing to do.
-TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 availability-check=15 \
+TEST_ALL_PHASES := lint=30 build-tsan@bg build-fuzz@bg test-consumer@bg build-tests=1100 availability-check=15 typecheck-swiftui=15 \
 	wait:build-tsan=60 test-tsan@bg test=150 test-stress-short=15 wait:build-fuzz=60 fuzz-smoke@bg \
 	test-browser=90 test-written=60 api-check=15 docs=60 wait:test-tsan=60 wait:fuzz-smoke=90 \
 	wait:test-consumer=60
@@ -191,6 +191,9 @@ lint: deps ## Check formatting (swift format lint --strict), that every manifest
 # check itself against the slips of Tools/AvailabilityChecks.
 availability-check: ## After make build-tests: fail on a use of a declaration newer than Package.swift's Apple platforms (or unavailable on one) outside an #available, @available or #if that covers every platform it needs, through the build's index store (Tools/scripts/check-availability.py)
 	Tools/scripts/check-availability.py --build-dir .build/debug
+
+typecheck-swiftui: ## After make build-tests: type-check the SwiftUI code Linux never compiles (PrismStore's glue, the notes app) against the stand-ins of Tools/AppleInterfaces, as iOS and as macOS see it
+	Tools/scripts/typecheck-swiftui.sh
 
 manifests: ## Write every Package.swift from Tools/Modules.toml, the one table of modules (edit the table, never a manifest)
 	Tools/scripts/generate-manifests.py

@@ -93,6 +93,8 @@ MODULES = [
 CACHE_FORMAT = 5
 # The folder of the slips (Tools/AvailabilityChecks): checked by --test, never as sources.
 SLIPS = "Tools/AvailabilityChecks"
+# Stand-ins for Apple's interfaces (typecheck-swiftui.sh): declarations, not uses, in no target.
+STAND_INS = "Tools/AppleInterfaces"
 
 # Apple-only declarations newer than the minimums (or unavailable on a platform), for the
 # frameworks this machine has no interface of. Checked by name, in the files that import the
@@ -741,7 +743,7 @@ def repository(arguments, toolchain):
     if arguments.files:
         files = [pathlib.Path(path).absolute() for path in arguments.files]
     else:
-        files = [path.absolute() for path in sources(root, exclude=[SLIPS])]
+        files = [path.absolute() for path in sources(root, exclude=[SLIPS, STAND_INS])]
     findings, summary, unindexed, stale = run(root, files, store, toolchain, build if build.exists() else None)
     # Manifests are no target's sources; any other file the index lacks is new since the build.
     unindexed = [path for path in unindexed if str(path) not in stale and path.name != "Package.swift"]

@@ -8,6 +8,10 @@ import PrismNotesFeatures
 #if canImport(SwiftUI)
 import SwiftUI
 
+#if os(macOS)
+import AppKit
+#endif
+
 /// The app: one store for the list and everything it presents.
 @main
 struct PrismNotesApp: App {
@@ -16,6 +20,15 @@ struct PrismNotesApp: App {
             Note(id: 1, text: "Call the bank"), Note(id: 2, text: "Water the plants"),
         ]),
         reducer: NotesFeature())
+
+    init() {
+        #if os(macOS)
+        // Run from a terminal (`swift run`), an app has no bundle: make it a regular app that
+        // takes the keyboard, not a background process whose window never gets focus.
+        NSApplication.shared.setActivationPolicy(.regular)
+        NSApplication.shared.activate()
+        #endif
+    }
 
     var body: some Scene {
         WindowGroup {

@@ -3,7 +3,9 @@ import SwiftUI
 
 // SwiftUI's side of presentation as state. Each piece is a thin wrapper over a type Linux
 // builds and tests (PrismPresentation, PrismStackPath, PrismStore.set(_:to:)): what the
-// binding reads and what its write sends are decided there, never here.
+// binding reads and what its write sends are decided there, never here. The bindings' closures
+// say `@MainActor in`: SwiftUI's `Binding(get:set:)` takes `@isolated(any) @Sendable` closures,
+// and what they read lives on the main actor.
 
 // MARK: - Bindings
 
@@ -19,7 +21,7 @@ extension PrismStore where Action: PrismBindableAction, Action.State == State {
     public func binding<Value: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Value> & Sendable)
         -> Binding<Value>
     {
-        Binding(get: { self[dynamicMember: keyPath] }, set: { self.set(keyPath, to: $0) })
+        Binding(get: { @MainActor in self[dynamicMember: keyPath] }, set: { @MainActor in self.set(keyPath, to: $0) })
     }
 }
 
@@ -34,7 +36,7 @@ extension PrismStore {
         _ keyPath: KeyPath<State, Value> & Sendable,
         send action: @escaping @Sendable (Value) -> Action
     ) -> Binding<Value> {
-        Binding(get: { self[dynamicMember: keyPath] }, set: { self.send(action($0)) })
+        Binding(get: { @MainActor in self[dynamicMember: keyPath] }, set: { @MainActor in self.send(action($0)) })
     }
 }
 
@@ -95,14 +97,14 @@ struct PrismDialogButtons<Action: Sendable>: View {
 extension PrismPresentation {
     /// Whether it is presented, as a binding whose `false` dismisses it.
     var isPresentedBinding: Binding<Bool> {
-        Binding(get: { self.isPresented }, set: { if !$0 { self.dismiss() } })
+        Binding(get: { @MainActor in self.isPresented }, set: { @MainActor in if !$0 { self.dismiss() } })
     }
 
     /// The presented store, as a binding whose nil dismisses it.
     var itemBinding: Binding<PrismPresentedItem<ChildState, ChildAction>?> {
         Binding(
-            get: { self.store.map(PrismPresentedItem.init) },
-            set: { if $0 == nil { self.dismiss() } }
+            get: { @MainActor in self.store.map { PrismPresentedItem(store: $0) } },
+            set: { @MainActor in if $0 == nil { self.dismiss() } }
         )
     }
 }
@@ -194,9 +196,9 @@ extension View {
         @ViewBuilder content: @escaping (PrismStore<ChildState, ChildAction>) -> Content
     ) -> some View {
         #if os(macOS)
-        sheet(item: presentation.itemBinding, onDismiss: onDismiss) { item in content(item.store) }
+        return sheet(item: presentation.itemBinding, onDismiss: onDismiss) { item in content(item.store) }
         #else
-        fullScreenCover(item: presentation.itemBinding, onDismiss: onDismiss) { item in content(item.store) }
+        return fullScreenCover(item: presentation.itemBinding, onDismiss: onDismiss) { item in content(item.store) }
         #endif
     }
 
@@ -261,7 +263,7 @@ extension NavigationStack {
         Data == [PrismStackPathItem<ElementState>],
         Root == ModifiedContent<RootView, PrismStackDestinations<ElementState, ElementAction, Destination>>
     {
-        self.init(path: Binding(get: { path.items }, set: { path.setItems($0) })) {
+        self.init(path: Binding(get: { @MainActor in path.items }, set: { @MainActor in path.setItems($0) })) {
             root().modifier(PrismStackDestinations(path: path, destination: destination))
         }
     }

@@ -45,8 +45,26 @@ enum GraphQLResponseDecoding {
         {
             return typed
         }
-        return try response(
-            in: body, as: Envelope<T>.self, named: "The response", context: context, envelope: { $0 })
+        // The common answer, `{"data": ...}` and nothing else: its data decoded directly (see
+        // AnswerShortcut); whatever does not decode so takes the full decode, for its error.
+        if let range = AnswerShortcut.dataRange(in: body),
+            let data = try? PrismJSON.decoder(decoder(for: T.self), for: body).decode(
+                T.self, from: body[(body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)])
+        {
+            return try response(
+                from: Envelope(hasData: true, data: .success(data), errors: nil, extensions: nil), body: body,
+                context: context)
+        }
+        return try fullDecode(T.self, from: body, context: context)
+    }
+
+    /// ``decode(_:from:context:)`` without the shortcut: the whole body through `Envelope<T>`.
+    static func fullDecode<T: Decodable & Sendable>(
+        _ type: T.Type,
+        from body: Data,
+        context: Context
+    ) throws(PrismGraphQLError) -> PrismGraphQLResponse<T> {
+        try response(in: body, as: Envelope<T>.self, named: "The response", context: context, envelope: { $0 })
     }
 
     /// Decodes the `payload` of a `graphql-transport-ws` `next` message, `{"id", "type": "next",

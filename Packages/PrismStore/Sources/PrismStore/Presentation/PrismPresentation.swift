@@ -103,21 +103,10 @@ extension PrismStore {
         action fromPresentationAction: @escaping @Sendable (PrismPresentationAction<ChildAction>) -> Action
     ) -> PrismPresentation<ChildState, ChildAction> {
         PrismPresentation(
-            presence: { [self] in isPresent(toChildState) },
+            presence: { [self] in observedPresence(toChildState) != nil },
             store: { [self] in scope(state: toChildState, action: { fromPresentationAction(.presented($0)) }) },
             state: { [self] in self[dynamicMember: toChildState] },
             send: { [self] in send(fromPresentationAction($0)) }
         )
-    }
-
-    /// Whether the optional child at `toChildState` is there, observed like
-    /// ``scope(state:action:)-(KeyPath<State,ChildState?>,_)``'s read: on presence and identity.
-    private func isPresent<ChildState>(_ toChildState: KeyPath<State, ChildState?>) -> Bool {
-        let presence = core.observedProjection(
-            key: PrismPresenceKey(path: toChildState),
-            isEqual: { $0 == $1 },
-            { $0[keyPath: toChildState].map { ($0 as? any Identifiable)?.prismAnyID } }
-        )
-        return presence != nil
     }
 }

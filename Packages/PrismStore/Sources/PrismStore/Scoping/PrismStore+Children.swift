@@ -77,12 +77,8 @@ extension PrismStore {
         state toChildState: KeyPath<State, ChildState?>,
         action fromChildAction: @escaping (ChildAction) -> Action
     ) -> PrismStore<ChildState, ChildAction>? {
-        let presence = core.observedProjection(
-            key: PrismPresenceKey(path: toChildState),
-            isEqual: { $0 == $1 },
-            { $0[keyPath: toChildState].map { ($0 as? any Identifiable)?.prismAnyID } }
-        )
-        guard let identity = presence, let initial = core.currentState[keyPath: toChildState] else { return nil }
+        guard let identity = observedPresence(toChildState), let initial = core.currentState[keyPath: toChildState]
+        else { return nil }
         let core = self.core
         let parentSend = sendAction
         let trace = self.trace
@@ -104,6 +100,20 @@ extension PrismStore {
                 write: write, send: parentSend, action: fromChildAction, trace: trace
             )
         }
+    }
+}
+
+extension PrismStore {
+    /// Whether the optional child at `toChildState` is there, and its identity when its state is
+    /// `Identifiable` (nil inside): read observed, so that a reader is told when the child comes,
+    /// goes, or another takes its place, not when its state changes. Outer nil: not there.
+    @inlinable
+    func observedPresence<ChildState>(_ toChildState: KeyPath<State, ChildState?>) -> AnyHashable?? {
+        core.observedProjection(
+            key: PrismPresenceKey(path: toChildState),
+            isEqual: { $0 == $1 },
+            { $0[keyPath: toChildState].map { ($0 as? any Identifiable)?.prismAnyID } }
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PrismHTTP
 import PrismTestServer
+import PrismTestSupport
 import Testing
 
 @Suite("Endpoints")
@@ -45,6 +46,40 @@ struct EndpointTests {
         var headers: [String: String] = [:]
         var timeoutInterval: TimeInterval? = nil
         var cacheInterval: TimeInterval? = nil
+    }
+
+    /// An endpoint whose `bodyEncoder` writes snake_case keys and counts how often it is asked for.
+    struct SnakeCaseBodies: PrismNetworkEndpoint {
+        let asked = LockedBox(0)
+        var payload: any Encodable & Sendable
+        var scheme: PrismNetworkScheme { .http }
+        var host: String { "127.0.0.1" }
+        var path: String { "/issues" }
+        var method: PrismNetworkMethod { .post }
+        var body: (any Encodable)? { payload }
+        var bodyEncoder: JSONEncoder {
+            asked.mutate { $0 += 1 }
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            return encoder
+        }
+    }
+
+    @Test("an endpoint's bodyEncoder encodes an Encodable body, and is not asked for bytes or text")
+    func customBodyEncoder() throws {
+        struct Issue: Encodable { var issueTitle: String }
+        let encodable = SnakeCaseBodies(payload: Issue(issueTitle: "Broken"))
+        let request = try encodable.makeHTTPRequest()
+        #expect(request.body == Data(#"{"issue_title":"Broken"}"#.utf8))
+        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(encodable.asked.wrappedValue == 1)
+
+        let bytes = SnakeCaseBodies(payload: Data(#"{"issueTitle":"as is"}"#.utf8))
+        #expect(try bytes.makeHTTPRequest().body == Data(#"{"issueTitle":"as is"}"#.utf8))
+        let text = SnakeCaseBodies(payload: "plain")
+        #expect(try text.makeHTTPRequest().body == Data("plain".utf8))
+        #expect(bytes.asked.wrappedValue == 0)
+        #expect(text.asked.wrappedValue == 0)
     }
 
     @Test("empty query items add no query; a port and a path without slash are handled")

@@ -154,7 +154,8 @@ extension PrismNetworkEndpoint {
         if checkingHeaders { try RequestValidation.validateHeaders(headers, url: url) }
         var request = PrismHTTPRequest(built: url, getKey: getKey, method: method, headers: headers, timeout: timeout)
         if let body {
-            // The encoder is made only for a body: a GET never pays for one.
+            // The encoder is made only for a body that needs one: a GET, or a body given as
+            // bytes or text, never pays for one.
             let (data, contentType) = try encodeBody(body, encoder: bodyEncoder, url: request.url)
             request.body = data
             if let contentType, !request.headers.contains("Content-Type") {
@@ -183,7 +184,7 @@ extension PrismNetworkEndpoint {
 
 private func encodeBody(
     _ body: any Encodable,
-    encoder: JSONEncoder,
+    encoder: @autoclosure () -> JSONEncoder,
     url: URL
 ) throws(PrismHTTPError) -> (Data, String?) {
     switch body {
@@ -204,7 +205,7 @@ private func encodeBody(
         }
     default:
         do {
-            return (try encoder.encode(body), "application/json")
+            return (try encoder().encode(body), "application/json")
         } catch {
             throw PrismHTTPError(
                 code: .encodingFailed,

@@ -26,6 +26,8 @@ struct LoadRound {
     var p50: Double
     var p99: Double
     var cpuPerRequest: Double
+    /// Context switches (voluntary and not) of this process per request.
+    var switchesPerRequest: Double = 0
 }
 
 /// One way of making the same request.
@@ -43,11 +45,19 @@ func processCPUNanoseconds() -> Double {
     return seconds * 1e9 + microseconds * 1e3
 }
 
+/// The context switches (voluntary and involuntary) of this process so far.
+func processContextSwitches() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_nvcsw + usage.ru_nivcsw)
+}
+
 /// `total` requests made by `concurrency` workers, each timed.
 func loadRound(total: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void)
     async throws -> LoadRound
 {
     let cpu = processCPUNanoseconds()
+    let switches = processContextSwitches()
     let start = ContinuousClock.now
     var latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for worker in 0..<concurrency {
@@ -70,12 +80,14 @@ func loadRound(total: Int, concurrency: Int, _ operation: @escaping @Sendable ()
     }
     let elapsed = (ContinuousClock.now - start).nanoseconds
     let used = processCPUNanoseconds() - cpu
+    let switched = processContextSwitches() - switches
     latencies.sort()
     return LoadRound(
         nanosecondsPerRequest: elapsed / Double(total),
         p50: latencies[latencies.count / 2],
         p99: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
-        cpuPerRequest: used / Double(total))
+        cpuPerRequest: used / Double(total),
+        switchesPerRequest: switched / Double(total))
 }
 
 /// `rounds` rounds of every contender, after a warm-up of each: the rounds of each, in the order
@@ -141,7 +153,10 @@ func loadResults(
         results.append(
             Result(
                 name: "\(name): CPU/req", timing: used, baselineName: contenders[0].name, baseline: baseUsed,
-                bar: .atMostRatio(cpu)))
+                bar: .atMostRatio(cpu),
+                note: String(
+                    format: "%.2f vs %.2f context switches/req", median(rounds.map(\.switchesPerRequest)),
+                    median(baseline.map(\.switchesPerRequest)))))
         results.append(
             Result(
                 name: "\(name): p99", timing: tail, baselineName: contenders[0].name, baseline: baseTail,
@@ -208,16 +223,35 @@ func clientLoadBenchmarks() async throws -> [Result] {
     #endif
 }
 
-/// `--filter "client loop"` or `"raw loop"`: 20,000 requests for the 1 KB JSON GET by the client
-/// (no cache) or by raw AsyncHTTPClient + `JSONDecoder()`, at the concurrency `PRISM_LOOP_CONCURRENCY`
-/// names (1 if unset), against the server in its own process: to profile the client alone
-/// (`perf record -g`, `perf stat`). No figure, and only when asked for by name.
+#if AsyncHTTPClient && os(Linux)
+/// The GraphQL benchmark's POST of `body` to `server`'s `/graphql` as raw AsyncHTTPClient sends
+/// it: what a user writes without Prism.
+func rawGraphQLPost(to server: TestServerProcess, body: Data) -> HTTPClientRequest {
+    var post = HTTPClientRequest(url: server.url("/graphql").absoluteString)
+    post.method = .POST
+    post.headers.add(name: "Content-Type", value: "application/json")
+    post.headers.add(name: "Accept", value: "application/json")
+    post.body = .bytes(ByteBuffer(bytes: body))
+    return post
+}
+#endif
+
+/// `--filter "client loop"` or `"raw loop"`: 20,000 requests (or `PRISM_LOOP_REQUESTS`) for the 1 KB
+/// JSON GET by the client (no cache) or by raw AsyncHTTPClient + `JSONDecoder()`, at the concurrency
+/// `PRISM_LOOP_CONCURRENCY` names (1 if unset), against the server in its own process: to profile
+/// the client alone (`perf record -g`, `perf stat`). `"post loop"`, `"raw post loop"` and
+/// `"graphql loop"` do the same for the GraphQL benchmark's POST: through PrismHTTP's
+/// `request(on:)`, raw AsyncHTTPClient + `JSONDecoder()`, and `graphql.execute`. `"transport
+/// loop"`, `"send loop"` and `"bare loop"` are the GET's layers. No figure, and only when asked for
+/// by name.
 func clientLoop() async throws {
     #if AsyncHTTPClient && os(Linux)
     guard let filter = benchmarkFilter, filter.hasSuffix(" loop") else { return }
     let typed = "client loop".contains(filter)
     let mode = filter
-    let concurrency = ProcessInfo.processInfo.environment["PRISM_LOOP_CONCURRENCY"].flatMap { Int($0) } ?? 1
+    let environment = ProcessInfo.processInfo.environment
+    let concurrency = environment["PRISM_LOOP_CONCURRENCY"].flatMap { Int($0) } ?? 1
+    let total = environment["PRISM_LOOP_REQUESTS"].flatMap { Int($0) } ?? 20_000
     let server = try TestServerProcess()
     defer { server.stop() }
     let url = server.url("/json/1024").absoluteString
@@ -228,8 +262,20 @@ func clientLoop() async throws {
     let switches = usage.ru_nvcsw + usage.ru_nivcsw
     let transport = PrismAsyncHTTPClientTransport()
     let plain = PrismHTTPRequest(url: server.url("/json/1024"))
-    let round = try await loadRound(total: 20_000, concurrency: concurrency) {
-        if mode == "transport loop" {
+    let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: client, cache: nil)
+    let body = try GraphQLBenchmarkOperation.body()
+    let post = GraphQLBenchmarkRequest(endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
+    let raw = rawGraphQLPost(to: server, body: body)
+    let round = try await loadRound(total: total, concurrency: concurrency) {
+        if mode == "post loop" {
+            _ = try await client.request(on: post)
+        } else if mode == "raw post loop" {
+            let response = try await HTTPClient.shared.execute(raw, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode(GraphQLBenchmarkEnvelope.self, from: Data(bytes.readableBytesView))
+        } else if mode == "graphql loop" {
+            _ = try await graphql.execute(GraphQLBenchmarkOperation.query, as: GraphQLBenchmarkData.self)
+        } else if mode == "transport loop" {
             _ = try await transport.send(plain)
         } else if mode == "send loop" {
             _ = try await client.send(plain)
@@ -250,7 +296,7 @@ func clientLoop() async throws {
             format:
                 "%@, c=%d: %.1f us/request, CPU %.1f us/request, p50 %.1f us, p99 %.1f us, %.2f context switches/request",
             mode, concurrency, round.nanosecondsPerRequest / 1e3, round.cpuPerRequest / 1e3,
-            round.p50 / 1e3, round.p99 / 1e3, Double(usage.ru_nvcsw + usage.ru_nivcsw - switches) / 20_000))
+            round.p50 / 1e3, round.p99 / 1e3, Double(usage.ru_nvcsw + usage.ru_nivcsw - switches) / Double(total)))
     #endif
 }
 
@@ -293,6 +339,63 @@ func pipelineBenchmark() async throws -> [Result] {
             name: "request(on:) through a transport that answers at once",
             timing: timing, baselineName: "JSONDecoder() of the same 1 KB", baseline: baseline, bar: .none)
     ]
+}
+
+/// `--filter "post layers"`: the GraphQL benchmark's POST, layer by layer, at concurrency 16,
+/// against raw AsyncHTTPClient with no decoding: raw AsyncHTTPClient through a client that
+/// decompresses (as the transport's does), raw AsyncHTTPClient + `JSONDecoder()`, the transport
+/// alone, the client's `send(_:)`, and `request(on:)`. `PRISM_LAYERS` picks some of them by
+/// position (`PRISM_LAYERS=0,2,5`). Informational.
+func postLayerBenchmarks() async throws -> [Result] {
+    #if AsyncHTTPClient && os(Linux)
+    guard benchmarkFilter == "post layers" else { return [] }
+    let server = try TestServerProcess()
+    defer { server.stop() }
+    let body = try GraphQLBenchmarkOperation.body()
+    let raw = rawGraphQLPost(to: server, body: body)
+    var settings = HTTPClient.Configuration()
+    settings.decompression = .enabled(limit: .none)
+    settings.redirectConfiguration = .disallow
+    let decompressing = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+    var plain = PrismHTTPRequest(url: server.url("/graphql"), method: .post)
+    plain.headers["Content-Type"] = "application/json"
+    plain.headers["Accept"] = "application/json"
+    plain.body = body
+    let post = plain
+    let request = GraphQLBenchmarkRequest(
+        endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
+    let transport = PrismAsyncHTTPClientTransport()
+    let client = PrismNetworkAdapter(transport: transport, cache: nil)
+    let contenders = [
+        LoadContender(name: "raw AHC POST, no decoding") {
+            let response = try await HTTPClient.shared.execute(raw, timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        },
+        LoadContender(name: "raw AHC POST, decompressing client") {
+            let response = try await decompressing.execute(raw, timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        },
+        LoadContender(name: "raw AHC POST + JSONDecoder()") {
+            let response = try await HTTPClient.shared.execute(raw, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode(GraphQLBenchmarkEnvelope.self, from: Data(bytes.readableBytesView))
+        },
+        LoadContender(name: "transport.send") { _ = try await transport.send(post) },
+        LoadContender(name: "client.send") { _ = try await client.send(post) },
+        LoadContender(name: "request(on:)") { _ = try await client.request(on: request) },
+    ]
+    // `PRISM_LAYERS=0,2,5` runs only those contenders (by position; the first is the baseline).
+    let picked = ProcessInfo.processInfo.environment["PRISM_LAYERS"].map {
+        $0.split(separator: ",").compactMap { Int($0) }.filter { contenders.indices.contains($0) }
+    }
+    let chosen = picked.map { $0.map { contenders[$0] } } ?? contenders
+    let results = try await compareUnderLoad(
+        "GetUser POST", concurrencies: [16], chosen, rate: 0, cpu: .infinity, p99: .infinity)
+    try await decompressing.shutdown()
+    return results
+    #else
+    return []
+    #endif
 }
 
 /// `--filter "layers"`: where the client's cost is, layer by layer, against raw AsyncHTTPClient
@@ -339,12 +442,7 @@ func graphQLLoadBenchmarks() async throws -> [Result] {
     let body = try GraphQLBenchmarkOperation.body()
     let plain = GraphQLBenchmarkRequest(
         endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
-    var post = HTTPClientRequest(url: server.url("/graphql").absoluteString)
-    post.method = .POST
-    post.headers.add(name: "Content-Type", value: "application/json")
-    post.headers.add(name: "Accept", value: "application/json")
-    post.body = .bytes(ByteBuffer(bytes: body))
-    let raw = post
+    let raw = rawGraphQLPost(to: server, body: body)
     let contenders = [
         LoadContender(name: "raw AHC POST + JSONDecoder()") {
             let response = try await HTTPClient.shared.execute(raw, timeout: .seconds(30))
@@ -416,25 +514,37 @@ func graphQLPipelineBenchmark() async throws -> [Result] {
     post.headers["Accept"] = "application/json"
     let answer = try await PrismNetworkAdapter(cache: nil).send(post).body
     try await server.shutdown()
-    let graphql = PrismGraphQLClient(
-        endpointURL: server.url("/graphql"),
-        networkClient: PrismNetworkAdapter(transport: CannedTransport(body: answer), cache: nil), cache: nil)
+    let canned = PrismNetworkAdapter(transport: CannedTransport(body: answer), cache: nil)
+    let graphql = PrismGraphQLClient(endpointURL: server.url("/graphql"), networkClient: canned, cache: nil)
     let query = GraphQLBenchmarkOperation.query
+    let request = GraphQLBenchmarkRequest(
+        endpoint: GraphQLBenchmarkEndpoint(port: server.baseURL.port, payload: body))
     let count = 20_000
     var executed: [Double] = []
+    var requested: [Double] = []
+    var sent: [Double] = []
     var decoded: [Double] = []
     for _ in 0..<7 {
         var start = ContinuousClock.now
         for _ in 0..<count { blackHole(try await graphql.execute(query, as: GraphQLBenchmarkData.self)) }
         executed.append((ContinuousClock.now - start).nanoseconds / Double(count))
         start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try await canned.request(on: request)) }
+        requested.append((ContinuousClock.now - start).nanoseconds / Double(count))
+        start = ContinuousClock.now
+        for _ in 0..<count { blackHole(try await canned.send(post)) }
+        sent.append((ContinuousClock.now - start).nanoseconds / Double(count))
+        start = ContinuousClock.now
         for _ in 0..<count { blackHole(try JSONDecoder().decode(GraphQLBenchmarkEnvelope.self, from: answer)) }
         decoded.append((ContinuousClock.now - start).nanoseconds / Double(count))
     }
-    let (timing, baseline) = pairedTimings(executed, against: decoded)
+    let baselineName = "JSONDecoder() of the same answer"
     return [
-        Result(
-            name: "graphql.execute through a transport that answers at once",
-            timing: timing, baselineName: "JSONDecoder() of the same answer", baseline: baseline, bar: .none)
-    ]
+        ("graphql.execute through a transport that answers at once", executed),
+        ("PrismHTTP request(on:) POST through a transport that answers at once", requested),
+        ("PrismHTTP send(_:) POST through a transport that answers at once (no decoding)", sent),
+    ].map { name, timings in
+        let (timing, baseline) = pairedTimings(timings, against: decoded)
+        return Result(name: name, timing: timing, baselineName: baselineName, baseline: baseline, bar: .none)
+    }
 }

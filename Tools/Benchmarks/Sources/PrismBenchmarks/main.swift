@@ -47,7 +47,8 @@ if !persistence.isEmpty {
 
 try await clientLoop()
 let network =
-    try await pipelineBenchmark() + clientLayerBenchmarks() + clientLoadBenchmarks() + telemetryBenchmarks()
+    try await pipelineBenchmark() + clientLayerBenchmarks() + postLayerBenchmarks() + clientLoadBenchmarks()
+    + telemetryBenchmarks()
     + networkBenchmarks()
     + uploadThroughputBenchmarks()
     + serverSentEventBenchmarks()

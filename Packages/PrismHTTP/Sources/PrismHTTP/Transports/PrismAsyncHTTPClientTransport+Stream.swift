@@ -53,10 +53,10 @@ extension PrismAsyncHTTPClientTransport {
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             do {
-                response = try await sender.execute(outgoing, deadline: .distantFuture)
+                response = try await sender.executeQueued(outgoing, deadline: .distantFuture)
             } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
                 // As `collect`: a kept-alive connection closed as the request left, resent once.
-                response = try await sender.execute(outgoing, deadline: .distantFuture)
+                response = try await sender.executeQueued(outgoing, deadline: .distantFuture)
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
         } catch {

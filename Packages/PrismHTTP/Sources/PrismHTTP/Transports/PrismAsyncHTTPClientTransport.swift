@@ -296,12 +296,12 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             let response: HTTPClientResponse
             do {
-                response = try await sender.execute(outgoing, deadline: deadline)
+                response = try await sender.executeQueued(outgoing, deadline: deadline)
             } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
                 // A kept-alive connection the server closed as the request left on it, before any
                 // of a response: an idempotent request goes once more, on a new connection (RFC
                 // 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
-                response = try await sender.execute(outgoing, deadline: deadline)
+                response = try await sender.executeQueued(outgoing, deadline: deadline)
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
             let status = Int(response.status.code)
@@ -399,8 +399,8 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     {
         let limit = configuration.maximumResponseBytes
         do {
-            let response = try await client(for: request.url).execute(
-                outgoing, timeout: .nanoseconds(DurationMath.nanoseconds(timeout)))
+            let response = try await client(for: request.url).executeQueued(
+                outgoing, deadline: .now() + .nanoseconds(DurationMath.nanoseconds(timeout)))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request.url) }
             if let declared = Self.announcedLength(response.headers), declared > limit {
                 throw ResponseLimit.tooLarge(
@@ -442,6 +442,28 @@ private final class ShutdownFlag: Sendable {
         flag.withLock { flag in
             defer { flag = true }
             return !flag
+        }
+    }
+}
+extension HTTPClient {
+    /// `execute(_:deadline:)`, where the wait for a connection to a busy host lasts until
+    /// `deadline`.
+    ///
+    /// AsyncHTTPClient gives up on a request that has waited its connect timeout for one of the
+    /// pool's connections to its host, all of them in use (`getConnectionFromPoolTimeout`),
+    /// however far off the request's deadline is: with `maximumConnectionsPerHost` connections
+    /// busy with slow answers, the requests queued behind them would fail with `timedOut` after
+    /// `connectTimeout`. Such a request was never sent, so it joins the queue again (at its end),
+    /// until its deadline passes or its task is cancelled. A connection that cannot be opened
+    /// fails differently (with its own error, or `connectTimeout` when no connection to the host
+    /// is open), and still fails the request at once.
+    func executeQueued(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        while true {
+            do {
+                return try await execute(request, deadline: deadline)
+            } catch let error as HTTPClientError where error == .getConnectionFromPoolTimeout && .now() < deadline {
+                try _Concurrency.Task.checkCancellation()
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ public struct PrismTransportConfiguration: Sendable, Hashable {
     /// the request with `timedOut` when it passes. For an upload it bounds each pause while the
     /// body is sent, then the whole response once the body is out.
     public var requestTimeout: Duration
-    /// The most connections kept open to one host.
+    /// The most connections kept open to one host. A request that finds them all in use waits
+    /// for one, within its timeout.
     public var maximumConnectionsPerHost: Int
     /// The largest response body accepted, in bytes; a larger one is a `responseTooLarge` error,
     /// raised as soon as the body passes the limit (or the `Content-Length` announces more).

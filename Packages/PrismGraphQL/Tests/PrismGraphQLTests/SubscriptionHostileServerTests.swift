@@ -147,7 +147,8 @@ struct SubscriptionHostileServerTests {
             let graphql = PrismGraphQLClient(
                 endpointURL: server.url("/graphql"), networkClient: PrismNetworkAdapter(cache: nil), cache: nil,
                 subscriptions: PrismGraphQLSubscriptionConfiguration(
-                    keepAliveInterval: nil, reconnectPolicy: nil, maximumBufferedEvents: 20))
+                    connectionAckTimeout: patientAcknowledgement, keepAliveInterval: nil, reconnectPolicy: nil,
+                    maximumBufferedEvents: 20))
             let events = graphql.subscribe(counterSubscription(to: 1_000), as: CounterData.self)
             // Nothing reads: the client completes the subscription once its buffer is full. The
             // server hears it after it has written what it was writing: on a machine loaded with

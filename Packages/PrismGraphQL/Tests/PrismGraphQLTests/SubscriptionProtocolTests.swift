@@ -29,7 +29,8 @@ struct SubscriptionProtocolTests {
             let graphql = server.subscriptionClient(
                 path: "/graphql?violation=oversized",
                 configuration: PrismGraphQLSubscriptionConfiguration(
-                    keepAliveInterval: nil, reconnectPolicy: nil, maximumMessageSize: 16_384))
+                    connectionAckTimeout: patientAcknowledgement, keepAliveInterval: nil, reconnectPolicy: nil,
+                    maximumMessageSize: 16_384))
             let error = await streamError(of: taskAddedSubscription, as: TaskAddedData.self, on: graphql)
             #expect(error?.code == .subscriptionProtocolViolation)
         }
@@ -57,10 +58,8 @@ struct SubscriptionProtocolTests {
         try await withServer { server in
             let graphql = server.subscriptionClient(
                 path: "/graphql?close=1011",
-                // The acknowledgement comes at once; on a machine busy enough it can take more
-                // than the default ten seconds, which is not what this test is about.
                 configuration: PrismGraphQLSubscriptionConfiguration(
-                    connectionAckTimeout: .seconds(120), keepAliveInterval: nil,
+                    connectionAckTimeout: patientAcknowledgement, keepAliveInterval: nil,
                     reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero)))
             let error = await streamError(of: counterSubscription(to: 1), as: CounterData.self, on: graphql)
             #expect(error?.code == .requestFailed)

@@ -52,7 +52,8 @@ struct SubscriptionReconnectTests {
     func noPolicyFails() async throws {
         try await withServer { server in
             let graphql = server.subscriptionClient(
-                configuration: PrismGraphQLSubscriptionConfiguration(keepAliveInterval: nil, reconnectPolicy: nil))
+                configuration: PrismGraphQLSubscriptionConfiguration(
+                    connectionAckTimeout: patientAcknowledgement, keepAliveInterval: nil, reconnectPolicy: nil))
             let stream = graphql.subscribe(taskAddedSubscription, as: TaskAddedData.self)
             try await eventually(server) { $0.activeSubscriptions == 1 }
             server.dropGraphQLSubscriptionSockets()

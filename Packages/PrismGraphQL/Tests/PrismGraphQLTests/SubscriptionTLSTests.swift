@@ -27,7 +27,7 @@ struct SubscriptionTLSTests {
                 endpointURL: server.url("/graphql"),
                 networkClient: PrismNetworkAdapter(transport: transport, cache: nil), cache: nil,
                 subscriptions: PrismGraphQLSubscriptionConfiguration(
-                    connectionAckTimeout: .seconds(10), keepAliveInterval: nil, reconnectPolicy: nil))
+                    connectionAckTimeout: patientAcknowledgement, keepAliveInterval: nil, reconnectPolicy: nil))
             var counts: [Int] = []
             for try await event in graphql.subscribe(counterSubscription(to: 2), as: CounterData.self) {
                 counts.append(try #require(event.data).counter)

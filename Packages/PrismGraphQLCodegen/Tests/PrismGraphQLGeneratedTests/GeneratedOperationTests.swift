@@ -9,9 +9,13 @@ import Testing
 /// `schema.graphqls` (the test server's schema), against the test server.
 @Suite("Generated operations against the test server")
 struct GeneratedOperationTests {
+    /// A client of the server's `/graphql`. Its subscriptions give the server five minutes to
+    /// acknowledge `connection_init`: it answers at once, but beside every other suite on two
+    /// busy cores the default ten seconds of the wall clock can pass before it runs at all.
     static func client(_ server: PrismTestServer) -> PrismGraphQLClient {
         PrismGraphQLClient(
-            endpointURL: server.url("/graphql"), networkClient: PrismNetworkAdapter(cache: nil), cache: nil)
+            endpointURL: server.url("/graphql"), networkClient: PrismNetworkAdapter(cache: nil), cache: nil,
+            subscriptions: PrismGraphQLSubscriptionConfiguration(connectionAckTimeout: .seconds(300)))
     }
 
     @Test("a generated query sends the file's document with __typename added, and decodes its data and fragment")

@@ -156,4 +156,27 @@ struct WebSocketStateMachineTests {
         let failed = machine.handle(.openFailed(connection: 1, .aborted, credential: nil))
         #expect(failed.contains { if case .finish(let error?) = $0 { error.code == .connectionLost } else { false } })
     }
+
+    @Test("a connection that opens as its open timer fires is not taken: its end counts as the open timeout")
+    func openedAfterOpenTimeout() {
+        var machine = machine()
+        _ = machine.handle(.start)
+        #expect(machine.handle(.timerFired(.open)).contains { if case .abort(1) = $0 { true } else { false } })
+        // The upgrade was answered while the abort was on its way: no timers for a connection
+        // that is being closed, and no ping on it.
+        #expect(machine.handle(.opened(connection: 1, credential: nil)).isEmpty)
+        #expect(machine.handle(.timerFired(.ping)).isEmpty)
+        // The abort ends it: the open timed out, and the policy decides.
+        let ended = machine.handle(
+            .ended(connection: 1, .dropped(PrismWebSocketError(code: .connectionLost, message: "closed"))))
+        #expect(
+            ended.contains {
+                if case .report(.disconnected(let error, _)) = $0 {
+                    error.code == .connectionLost && error.message.contains("did not open within")
+                } else {
+                    false
+                }
+            })
+        #expect(machine.handle(.timerFired(.reconnect)).contains { if case .open(2) = $0 { true } else { false } })
+    }
 }

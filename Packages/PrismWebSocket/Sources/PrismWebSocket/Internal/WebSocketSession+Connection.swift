@@ -131,8 +131,12 @@ extension WebSocketSession {
                         try await outbound.write(.clientClose(code: code.rawValue, reason: reason))
                     }
                 }
-                context.current.withLock { $0 = self }
-                context.queue.append(.connected(handshake))
+                // A connection aborted meanwhile (its open timer fired, the app closed the
+                // socket) is not announced: its channel is closed, and its end comes next.
+                if !isAborted {
+                    context.current.withLock { $0 = self }
+                    context.queue.append(.connected(handshake))
+                }
                 report(.opened(connection: number, credential: credential))
                 log("WebSocket: connected", metadata: ["subprotocol": "\(handshake.subprotocol ?? "-")"])
                 for try await frame in inbound {

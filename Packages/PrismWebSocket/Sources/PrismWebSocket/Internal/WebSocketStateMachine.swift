@@ -11,6 +11,7 @@ import PrismHTTP
 /// | idle        | start                              | open 1, open timer → connecting                            |
 /// | connecting  | opened                             | stable and ping timers → open                              |
 /// | connecting  | open timer                         | abort; its failure counts as a lost connection             |
+/// | connecting, timed out | opened, then ended       | nothing, then as the abort's failure (it opened too late)  |
 /// | connecting  | refused 401, a credential, unused  | refresh it → refreshing (then open again, uncounted)       |
 /// | connecting  | refused, transport failure         | the policy: `disconnected`, reconnect timer → waiting; or finish |
 /// | connecting  | TLS, subprotocol, preparation      | finish with the error (another attempt would meet the same) |
@@ -139,7 +140,13 @@ struct WebSocketStateMachine {
         case (.connecting(let number, _), .timerFired(.open)):
             state = .connecting(number, timedOut: true)
             return [.abort(connection: number)]
-        case (.connecting(let current, _), .opened(let number, _)) where current == number:
+        case (.connecting(let current, true), .opened(let number, _)) where current == number:
+            // The upgrade was answered as the open timer fired: the abort is on its way, and
+            // the connection's end comes next.
+            return []
+        case (.connecting(let current, true), .ended(let number, _)) where current == number:
+            return openFailed(.aborted, timedOut: true, credential: nil)
+        case (.connecting(let current, false), .opened(let number, _)) where current == number:
             state = .open(number, awaitingPong: false, lost: nil)
             var actions: [Action] = [.cancel(.open), .schedule(.stable, settings.stableInterval)]
             if let interval = settings.pingInterval { actions.append(.schedule(.ping, interval)) }

@@ -132,6 +132,24 @@ extension PrismWebSocketEvent {
     }
 }
 
+extension PrismWebSocketConfiguration {
+    /// The defaults, ``patient``.
+    static var patient: PrismWebSocketConfiguration { PrismWebSocketConfiguration().patient }
+
+    /// These settings with no wait on the wall clock that a busy machine can run out: five
+    /// minutes to open and to close, and no keep-alive pings. The peers answer at once, but beside
+    /// every other suite on two busy cores the default ten seconds to open have passed before the
+    /// test ran again, and a pong read late counted as a lost connection. The timeouts and the
+    /// keep-alive themselves are tested on a clock the test controls.
+    var patient: PrismWebSocketConfiguration {
+        var configuration = self
+        configuration.openTimeout = .seconds(300)
+        configuration.closeTimeout = .seconds(300)
+        configuration.pingInterval = nil
+        return configuration
+    }
+}
+
 /// A client with no cache (a WebSocket is never cached; the client is only its pipeline).
 func client(
     interceptors: [any PrismRequestInterceptor] = [], authenticator: (any PrismAuthenticator)? = nil

@@ -14,7 +14,8 @@ struct WebSocketServerTests {
                 url: peers.url("/echo"),
                 client: client(interceptors: [PrismInterceptor.headers(["X-Trace": "abc"])], authenticator: tokens),
                 configuration: PrismWebSocketConfiguration(
-                    subprotocols: ["chat.v2", "chat.v1"], additionalHeaders: ["X-App": "prism"]))
+                    subprotocols: ["chat.v2", "chat.v1"], additionalHeaders: ["X-App": "prism"]
+                ).patient)
             var iterator = socket.events.makeAsyncIterator()
             let handshake = try #require(try await iterator.next()?.handshake)
             #expect(handshake.subprotocol == "chat.v2")
@@ -51,7 +52,7 @@ struct WebSocketServerTests {
     @Test("the server's normal close ends the events with closed, its code and reason")
     func normalClose() async throws {
         try await Peers.withRunning { peers in
-            let socket = PrismWebSocket(url: peers.url("/close/1000"), client: client())
+            let socket = PrismWebSocket(url: peers.url("/close/1000"), client: client(), configuration: .patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error == nil)
             #expect(events.count == 3)
@@ -67,7 +68,7 @@ struct WebSocketServerTests {
         try await Peers.withRunning { peers in
             let socket = PrismWebSocket(
                 url: peers.url("/close/4001"), client: client(),
-                configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 5)))
+                configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 5)).patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error?.code == .closedByServer)
             #expect(error?.closeCode == PrismWebSocketCloseCode(rawValue: 4001))
@@ -81,7 +82,7 @@ struct WebSocketServerTests {
         try await Peers.withRunning { peers in
             let socket = PrismWebSocket(
                 url: peers.url("/close/1012"), client: client(),
-                configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 3)))
+                configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 3)).patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error?.code == .connectionLost)
             #expect(error?.closeCode == .serviceRestart)
@@ -97,7 +98,8 @@ struct WebSocketServerTests {
             let forbidden = PrismWebSocket(
                 url: peers.url("/refuse/403"), client: client(),
                 configuration: PrismWebSocketConfiguration(
-                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero)))
+                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 3, jitter: .zero)
+                ).patient)
             let (refusedEvents, refused) = await allEvents(of: forbidden)
             #expect(refused?.code == .upgradeRefused)
             #expect(refused?.statusCode == 403)
@@ -106,7 +108,8 @@ struct WebSocketServerTests {
             let unavailable = PrismWebSocket(
                 url: peers.url("/refuse/503"), client: client(),
                 configuration: PrismWebSocketConfiguration(
-                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 2, jitter: .zero)))
+                    reconnectPolicy: PrismExponentialBackoff(baseDelay: .zero, maxAttempts: 2, jitter: .zero)
+                ).patient)
             let (events, error) = await allEvents(of: unavailable)
             #expect(error?.code == .upgradeRefused)
             #expect(error?.statusCode == 503)
@@ -125,7 +128,7 @@ struct WebSocketServerTests {
             }
             let socket = PrismWebSocket(
                 url: peers.url("/auth"), client: client(authenticator: tokens),
-                configuration: PrismWebSocketConfiguration(reconnectPolicy: nil))
+                configuration: PrismWebSocketConfiguration(reconnectPolicy: nil).patient)
             var iterator = socket.events.makeAsyncIterator()
             #expect(try await iterator.next()?.handshake != nil)
             let hello = try #require(try await iterator.next()?.text)
@@ -140,7 +143,7 @@ struct WebSocketServerTests {
         try await Peers.withRunning { peers in
             let socket = PrismWebSocket(
                 url: peers.url("/big/2048"), client: client(),
-                configuration: PrismWebSocketConfiguration(maximumMessageSize: 1 << 20))
+                configuration: PrismWebSocketConfiguration(maximumMessageSize: 1 << 20).patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error?.code == .messageTooLarge)
             #expect(events.compactMap(\.text).isEmpty)
@@ -153,7 +156,7 @@ struct WebSocketServerTests {
             let count = 1_000
             let socket = PrismWebSocket(
                 url: peers.url("/flood/\(count)/64"), client: client(),
-                configuration: PrismWebSocketConfiguration(maximumBufferedMessages: 4))
+                configuration: PrismWebSocketConfiguration(maximumBufferedMessages: 4).patient)
             var iterator = socket.events.makeAsyncIterator()
             #expect(try await iterator.next()?.handshake != nil)
             #expect(try await iterator.next()?.binary?.prefix(4) == Data([0, 0, 0, 0]))
@@ -185,7 +188,7 @@ struct WebSocketServerTests {
     }
 
     private func sentByFlood(_ peers: Peers) async throws -> Int {
-        let socket = PrismWebSocket(url: peers.url("/sent"), client: client())
+        let socket = PrismWebSocket(url: peers.url("/sent"), client: client(), configuration: .patient)
         defer { socket.close() }
         for try await event in socket.events {
             if let text = event.text { return Int(text) ?? -1 }
@@ -195,11 +198,11 @@ struct WebSocketServerTests {
 
     @Test("a send while no connection is open throws notConnected; an invalid URL fails with invalidURL")
     func badUse() async throws {
-        let socket = PrismWebSocket(url: URL(string: "ws://127.0.0.1:1/")!, client: client())
+        let socket = PrismWebSocket(url: URL(string: "ws://127.0.0.1:1/")!, client: client(), configuration: .patient)
         let error = await #expect(throws: PrismWebSocketError.self) { try await socket.send("early") }
         #expect(error?.code == .notConnected)
 
-        let invalid = PrismWebSocket(url: URL(string: "ftp://example.com/")!, client: client())
+        let invalid = PrismWebSocket(url: URL(string: "ftp://example.com/")!, client: client(), configuration: .patient)
         let (_, failure) = await allEvents(of: invalid)
         #expect(failure?.code == .invalidURL)
     }
@@ -208,7 +211,7 @@ struct WebSocketServerTests {
     func connectionRefused() async throws {
         let socket = PrismWebSocket(
             url: URL(string: "ws://127.0.0.1:1/")!, client: client(),
-            configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 2)))
+            configuration: PrismWebSocketConfiguration(reconnectPolicy: Immediately(maxAttempts: 2)).patient)
         let (events, error) = await allEvents(of: socket)
         #expect(error?.code == .connectionLost)
         #expect(events.compactMap(\.disconnection).count == 1)
@@ -220,7 +223,7 @@ struct WebSocketHostilePeerTests {
     @Test("a frame announcing 2^62 bytes is refused without reading it: messageTooLarge")
     func hugeFrame() async throws {
         try await Peers.withRunning { peers in
-            let socket = PrismWebSocket(url: peers.raw("/huge-frame"), client: client())
+            let socket = PrismWebSocket(url: peers.raw("/huge-frame"), client: client(), configuration: .patient)
             let (_, error) = await allEvents(of: socket)
             #expect(error?.code == .messageTooLarge)
         }
@@ -229,7 +232,7 @@ struct WebSocketHostilePeerTests {
     @Test("a masked frame from the server breaks the protocol")
     func maskedFrame() async throws {
         try await Peers.withRunning { peers in
-            let socket = PrismWebSocket(url: peers.raw("/masked"), client: client())
+            let socket = PrismWebSocket(url: peers.raw("/masked"), client: client(), configuration: .patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error?.code == .protocolViolation)
             #expect(events.compactMap(\.text).isEmpty)
@@ -239,7 +242,7 @@ struct WebSocketHostilePeerTests {
     @Test("a text message that is not UTF-8 breaks the protocol; it is not delivered repaired")
     func invalidText() async throws {
         try await Peers.withRunning { peers in
-            let socket = PrismWebSocket(url: peers.raw("/bad-utf8"), client: client())
+            let socket = PrismWebSocket(url: peers.raw("/bad-utf8"), client: client(), configuration: .patient)
             let (events, error) = await allEvents(of: socket)
             #expect(error?.code == .protocolViolation)
             #expect(error?.closeCode == .invalidPayload)
@@ -252,7 +255,7 @@ struct WebSocketHostilePeerTests {
         try await Peers.withRunning { peers in
             let socket = PrismWebSocket(
                 url: peers.raw("/no-close-frame"), client: client(),
-                configuration: PrismWebSocketConfiguration(reconnectPolicy: nil))
+                configuration: PrismWebSocketConfiguration(reconnectPolicy: nil).patient)
             var texts: [String] = []
             let error = await #expect(throws: PrismWebSocketError.self) {
                 for try await event in socket.events {

@@ -44,4 +44,22 @@ struct ResponseSizeLimitTests {
             try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
         }
     }
+
+    @Test(
+        "a HEAD whose Content-Length is above the limit is answered: the length is the GET's, no body follows",
+        arguments: TransportKind.allCases)
+    func headAnnouncesLargeBody(transport: TransportKind) async throws {
+        try await withClient(transport, PrismTransportConfiguration(maximumResponseBytes: 1_000)) {
+            (server, client) async throws in
+            server.script("iso", [Scripted(headers: [("Content-Length", "5000000")], body: "")])
+            let response = try await client.send(PrismHTTPRequest(url: server.url("/scripted/iso"), method: .head))
+            #expect(response.statusCode == 200)
+            #expect(response.headers["Content-Length"] == "5000000")
+            #expect(response.body.isEmpty)
+            // A GET that announces as much is still refused before its body is read.
+            await expectHTTPError(.responseTooLarge) {
+                try await client.send(PrismHTTPRequest(url: server.url("/hostile/stall?length=5000&sent=0&ms=20000")))
+            }
+        }
+    }
 }

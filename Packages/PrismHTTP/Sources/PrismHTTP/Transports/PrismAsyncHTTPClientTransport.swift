@@ -305,7 +305,8 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
             let status = Int(response.status.code)
-            if let declared = Self.announcedLength(response.headers), declared > limit {
+            // A HEAD's Content-Length is that of the GET's body: none follows it.
+            if request.method != .head, let declared = Self.announcedLength(response.headers), declared > limit {
                 throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: url, status: status)
             }
             var headers = PrismHTTPHeaders()
@@ -457,7 +458,9 @@ extension HTTPClient {
     /// until its deadline passes or its task is cancelled. A connection that cannot be opened
     /// fails differently (with its own error, or `connectTimeout` when no connection to the host
     /// is open), and still fails the request at once.
-    func executeQueued(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func executeQueued(_ request: HTTPClientRequest, deadline: NIODeadline) async throws
+        -> HTTPClientResponse
+    {
         while true {
             do {
                 return try await execute(request, deadline: deadline)

@@ -81,7 +81,8 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let status = (response as? HTTPURLResponse)?.statusCode
-        let announced = response.expectedContentLength
+        // A HEAD's Content-Length is that of the GET's body: none follows it.
+        let announced = dataTask.originalRequest?.httpMethod == "HEAD" ? -1 : response.expectedContentLength
         if announced > Int64(limit) {
             state.withLock { $0.oversize = TooLarge(announced: Int(clamping: announced), status: status) }
             completionHandler(.cancel)

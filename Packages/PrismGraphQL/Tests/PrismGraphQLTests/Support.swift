@@ -29,6 +29,8 @@ func withCachingClient<T>(
 
 extension PrismTestServer {
     /// A client of this server's `/graphql` (or `path`) through a PrismHTTP adapter of its own.
+    /// Its subscriptions give the server ``patientAcknowledgement`` to acknowledge
+    /// `connection_init` (the default ten seconds ran out on a busy machine).
     func graphQLClient(
         path: String = "/graphql",
         transport: TransportKind = .asyncHTTPClient,
@@ -42,7 +44,8 @@ extension PrismTestServer {
             networkClient: PrismNetworkAdapter(transport: transport.make(), cache: nil, interceptors: interceptors),
             cache: cache,
             automaticPersistedQueries: automaticPersistedQueries,
-            queryMethod: queryMethod
+            queryMethod: queryMethod,
+            subscriptions: PrismGraphQLSubscriptionConfiguration(connectionAckTimeout: patientAcknowledgement)
         )
     }
 }

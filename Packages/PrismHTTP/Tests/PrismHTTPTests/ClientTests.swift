@@ -142,7 +142,10 @@ struct ClientTests {
     @Test("a large body arrives whole, and one over the limit is responseTooLarge", arguments: TransportKind.allCases)
     func largeBodies(transport: TransportKind) async throws {
         try await withCachingClient(transport) { (server, client) async throws in
-            let body = try await client.request(on: RawRequest(endpoint: ServerEndpoint(server, "/large/5000000")))
+            // Ten minutes for 5 MB: on a machine busy with every other suite and a TSan build, the
+            // default minute ran out before the body had arrived.
+            let body = try await client.request(
+                on: RawRequest(endpoint: ServerEndpoint(server, "/large/5000000", timeout: 600)))
             #expect(body.count == 5_000_000)
             #expect(body[250] == 250 && body[251] == 0)
             let small = PrismNetworkAdapter(

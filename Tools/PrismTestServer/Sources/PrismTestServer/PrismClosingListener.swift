@@ -43,7 +43,7 @@ public final class PrismClosingListener: PrismLocalListener {
     /// Starts a listener on 127.0.0.1 and an ephemeral port.
     public static func start() async throws -> PrismClosingListener {
         let counts = NIOLockedValueBox(Counts())
-        let channel = try await bindLocal { AnswerOnce(counts: counts) }
+        let channel = try await bindLocalListener { AnswerOnce(counts: counts) }
         return PrismClosingListener(channel: channel, counts: counts)
     }
 
@@ -57,8 +57,8 @@ public final class PrismClosingListener: PrismLocalListener {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
         let counts: NIOLockedValueBox<Counts>
-        /// The last bytes seen, to find a blank line split across reads (event loop only).
-        private var tail: [UInt8] = []
+        /// Where request heads end (event loop only).
+        private var headEnds = RequestHeadEnds()
         private var heads = 0
 
         init(counts: NIOLockedValueBox<Counts>) { self.counts = counts }
@@ -69,19 +69,7 @@ public final class PrismClosingListener: PrismLocalListener {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            let bytes = tail + Array(buffer: unwrapInboundIn(data))
-            var index = 0
-            var ends = 0
-            while index + 3 < bytes.count {
-                if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
-                    ends += 1
-                    index += 4
-                } else {
-                    index += 1
-                }
-            }
-            tail = Array(bytes[max(index, bytes.count - 3)...])
-            for _ in 0..<ends {
+            for _ in 0..<headEnds.count(in: unwrapInboundIn(data)) {
                 heads += 1
                 counts.withLockedValue { $0.requests += 1 }
                 if heads == 1 {

@@ -36,7 +36,7 @@ public final class PrismSilentListener: PrismLocalListener {
     /// Starts a listener on 127.0.0.1 and an ephemeral port.
     public static func start() async throws -> PrismSilentListener {
         let counts = Counts()
-        let channel = try await bindLocal { Silence(counts: counts) }
+        let channel = try await bindLocalListener { Silence(counts: counts) }
         return PrismSilentListener(channel: channel, counts: counts)
     }
 

@@ -62,4 +62,38 @@ struct ResponseSizeLimitTests {
             }
         }
     }
+
+    @Test(
+        "a 304 or 204 whose Content-Length is above the limit is answered: no body follows either",
+        arguments: TransportKind.allCases)
+    func bodilessStatusAnnouncesLargeBody(transport: TransportKind) async throws {
+        // A 304's Content-Length may be the size of the representation it confirms (RFC 9110
+        // §8.6): the revalidation of a large file. A 204 must not send one, but a server may. Both
+        // end at their blank line whatever their headers say (§6.4.1). Written byte for byte:
+        // the test server's HTTP library drops a 304's Content-Length.
+        let answers = [
+            "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Length: 5000000\r\n\r\n",
+            "HTTP/1.1 204 No Content\r\nContent-Length: 5000000\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        ]
+        try await PrismVerbatimListener.withRunning(answering: answers) { listener in
+            let client = PrismNetworkAdapter(
+                transport: transport.make(PrismTransportConfiguration(maximumResponseBytes: 1_000)), cache: nil)
+            let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/file"))
+            var conditional = PrismHTTPRequest(url: url)
+            conditional.headers["If-None-Match"] = "\"v1\""
+            let notModified = try await client.send(conditional)
+            #expect(notModified.statusCode == 304)
+            #expect(notModified.headers["Content-Length"] == "5000000")
+            #expect(notModified.body.isEmpty)
+            let noContent = try await client.send(PrismHTTPRequest(url: url))
+            #expect(noContent.statusCode == 204)
+            #expect(noContent.body.isEmpty)
+            // Nothing was taken for a body: the next answer is read as the next response.
+            let next = try await client.send(PrismHTTPRequest(url: url))
+            #expect(next.statusCode == 200)
+            #expect(String(decoding: next.body, as: UTF8.self) == "ok")
+            #expect(listener.requestsReceived == 3)
+        }
+    }
 }

@@ -305,14 +305,12 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
             let status = Int(response.status.code)
-            // A HEAD's Content-Length is that of the GET's body: none follows it.
-            if request.method != .head, let declared = Self.announcedLength(response.headers), declared > limit {
-                throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: url, status: status)
-            }
+            let bodyLimit = try Self.bodyLimit(of: response, to: request, limit: limit)
             var headers = PrismHTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
             let collected = try await Self.body(
-                of: response, limit: limit, deadline: deadline, url: url, status: status, on: sender.eventLoopGroup)
+                of: response, limit: bodyLimit, deadline: deadline, url: url, status: status,
+                on: sender.eventLoopGroup)
             return PrismHTTPResponse(
                 statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
         } catch {
@@ -360,6 +358,24 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         }
     }
 
+    /// The most bytes of `response`'s body to collect: `limit`, or no limit for a response that
+    /// has no body (``ResponseLimit/hasBody(method:status:)``), whose `Content-Length` announces
+    /// nothing to come (AsyncHTTPClient's `collect(upTo:)` refuses a 204's, though it ignores a
+    /// HEAD's and a 304's).
+    ///
+    /// - Throws: `responseTooLarge` when a body to come is announced longer than `limit`: it is
+    ///   refused before a byte of it is read.
+    static func bodyLimit(of response: HTTPClientResponse, to request: PrismHTTPRequest, limit: Int)
+        throws(PrismHTTPError) -> Int
+    {
+        let status = Int(response.status.code)
+        guard ResponseLimit.hasBody(method: request.method.rawValue, status: status) else { return .max }
+        if let declared = announcedLength(response.headers), declared > limit {
+            throw ResponseLimit.tooLarge(announced: declared, limit: limit, url: request.url, status: status)
+        }
+        return limit
+    }
+
     /// The length of the body a response announces (`Content-Length`), when that is the length
     /// of the body the transport hands on: not for an encoded body, which arrives decoded.
     static func announcedLength(_ headers: HTTPHeaders) -> Int? {
@@ -403,13 +419,10 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let response = try await client(for: request.url).executeQueued(
                 outgoing, deadline: .now() + .nanoseconds(DurationMath.nanoseconds(timeout)))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request.url) }
-            if let declared = Self.announcedLength(response.headers), declared > limit {
-                throw ResponseLimit.tooLarge(
-                    announced: declared, limit: limit, url: request.url, status: Int(response.status.code))
-            }
+            let bodyLimit = try Self.bodyLimit(of: response, to: request, limit: limit)
             var headers = PrismHTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
-            let body = try await response.body.collect(upTo: limit)
+            let body = try await response.body.collect(upTo: bodyLimit)
             return PrismHTTPResponse(
                 statusCode: Int(response.status.code),
                 headers: headers,

@@ -81,8 +81,9 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let status = (response as? HTTPURLResponse)?.statusCode
-        // A HEAD's Content-Length is that of the GET's body: none follows it.
-        let announced = dataTask.originalRequest?.httpMethod == "HEAD" ? -1 : response.expectedContentLength
+        // A HEAD's, a 204's or a 304's Content-Length announces no body to come.
+        let hasBody = ResponseLimit.hasBody(method: dataTask.originalRequest?.httpMethod, status: status ?? 200)
+        let announced = hasBody ? response.expectedContentLength : -1
         if announced > Int64(limit) {
             state.withLock { $0.oversize = TooLarge(announced: Int(clamping: announced), status: status) }
             completionHandler(.cancel)

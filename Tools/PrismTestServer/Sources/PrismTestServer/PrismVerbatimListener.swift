@@ -4,8 +4,10 @@ import NIOPosix
 
 /// A TCP listener on 127.0.0.1 that answers each request head with the next of its answers,
 /// written byte for byte: what an HTTP server library would not send (it drops a 304's
-/// `Content-Length`, for one). The connection stays open after an answer; once the answers are
-/// spent, the next request's connection is closed unanswered.
+/// `Content-Length`, for one, and never ends a body short of it). The connection stays open
+/// after each answer but the last, after which it is closed: a last answer whose body is shorter
+/// than its `Content-Length` is a body cut off midway. A request after the last answer has its
+/// connection closed unanswered.
 ///
 /// ```swift
 /// try await PrismVerbatimListener.withRunning(answering: [
@@ -74,15 +76,19 @@ public final class PrismVerbatimListener: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             for _ in 0..<heads.count(in: unwrapInboundIn(data)) {
-                let answer = state.withLockedValue { state -> String? in
+                let (answer, isLast) = state.withLockedValue { state -> (String?, Bool) in
                     state.requests += 1
-                    return state.answers.popLast()
+                    return (state.answers.popLast(), state.answers.isEmpty)
                 }
                 guard let answer else {
                     context.close(promise: nil)
                     return
                 }
                 context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
+                if isLast {
+                    context.close(promise: nil)
+                    return
+                }
             }
         }
     }

@@ -134,12 +134,27 @@ class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if oversize != nil {
             continuation?.resume(throwing: URLError(.dataLengthExceedsMaximum))
         } else if let error {
-            continuation?.resume(throwing: error)
+            continuation?.resume(throwing: Self.cutShort(error, data: data, response: response) ?? error)
         } else if let response {
             continuation?.resume(returning: (data, response))
         } else {
             continuation?.resume(throwing: URLError(.badServerResponse))
         }
+    }
+}
+
+extension TaskDelegate {
+    /// `networkConnectionLost` when `error` ended a body that stopped short of its
+    /// `Content-Length` (the connection closed midway), as Apple's URLSession reports it: on
+    /// Linux, libcurl's "partial file" reaches the app as `URLError.unknown`. Nil for any other
+    /// error, and when the length cannot be compared with what arrived (an encoded body arrives
+    /// decoded).
+    static func cutShort(_ error: any Error, data: Data, response: URLResponse?) -> URLError? {
+        guard (error as? URLError)?.code == .unknown, let response = response as? HTTPURLResponse,
+            response.value(forHTTPHeaderField: "Content-Encoding") == nil,
+            response.expectedContentLength > Int64(data.count)
+        else { return nil }
+        return URLError(.networkConnectionLost)
     }
 }
 

@@ -122,6 +122,130 @@ struct NotAnEnum: Sendable {
     var value: Int
 }
 
+// MARK: More cases than the main actor's cache of readings starts with
+
+/// Eighty cases with the same payload type: eighty keys of the readings table, one per case,
+/// more than the main actor's cache has slots at first.
+enum ManyCases: Sendable {
+    case c0(Int)
+    case c1(Int)
+    case c2(Int)
+    case c3(Int)
+    case c4(Int)
+    case c5(Int)
+    case c6(Int)
+    case c7(Int)
+    case c8(Int)
+    case c9(Int)
+    case
+        c10(Int)
+    case c11(Int)
+    case c12(Int)
+    case c13(Int)
+    case c14(Int)
+    case c15(Int)
+    case c16(Int)
+    case c17(Int)
+    case c18(Int)
+    case c19(Int)
+    case
+        c20(Int)
+    case c21(Int)
+    case c22(Int)
+    case c23(Int)
+    case c24(Int)
+    case c25(Int)
+    case c26(Int)
+    case c27(Int)
+    case c28(Int)
+    case c29(Int)
+    case
+        c30(Int)
+    case c31(Int)
+    case c32(Int)
+    case c33(Int)
+    case c34(Int)
+    case c35(Int)
+    case c36(Int)
+    case c37(Int)
+    case c38(Int)
+    case c39(Int)
+    case
+        c40(Int)
+    case c41(Int)
+    case c42(Int)
+    case c43(Int)
+    case c44(Int)
+    case c45(Int)
+    case c46(Int)
+    case c47(Int)
+    case c48(Int)
+    case c49(Int)
+    case
+        c50(Int)
+    case c51(Int)
+    case c52(Int)
+    case c53(Int)
+    case c54(Int)
+    case c55(Int)
+    case c56(Int)
+    case c57(Int)
+    case c58(Int)
+    case c59(Int)
+    case
+        c60(Int)
+    case c61(Int)
+    case c62(Int)
+    case c63(Int)
+    case c64(Int)
+    case c65(Int)
+    case c66(Int)
+    case c67(Int)
+    case c68(Int)
+    case c69(Int)
+    case
+        c70(Int)
+    case c71(Int)
+    case c72(Int)
+    case c73(Int)
+    case c74(Int)
+    case c75(Int)
+    case c76(Int)
+    case c77(Int)
+    case c78(Int)
+    case c79(Int)
+
+    /// Each case's constructor, in order.
+    static let all: [@Sendable (Int) -> ManyCases] = [
+        ManyCases.c0, ManyCases.c1, ManyCases.c2, ManyCases.c3, ManyCases.c4, ManyCases.c5, ManyCases.c6,
+        ManyCases.c7, ManyCases.c8, ManyCases.c9, ManyCases.c10, ManyCases.c11, ManyCases.c12, ManyCases.c13,
+        ManyCases.c14, ManyCases.c15, ManyCases.c16, ManyCases.c17, ManyCases.c18, ManyCases.c19, ManyCases.c20,
+        ManyCases.c21, ManyCases.c22, ManyCases.c23, ManyCases.c24, ManyCases.c25, ManyCases.c26, ManyCases.c27,
+        ManyCases.c28, ManyCases.c29, ManyCases.c30, ManyCases.c31, ManyCases.c32, ManyCases.c33, ManyCases.c34,
+        ManyCases.c35, ManyCases.c36, ManyCases.c37, ManyCases.c38, ManyCases.c39, ManyCases.c40, ManyCases.c41,
+        ManyCases.c42, ManyCases.c43, ManyCases.c44, ManyCases.c45, ManyCases.c46, ManyCases.c47, ManyCases.c48,
+        ManyCases.c49, ManyCases.c50, ManyCases.c51, ManyCases.c52, ManyCases.c53, ManyCases.c54, ManyCases.c55,
+        ManyCases.c56, ManyCases.c57, ManyCases.c58, ManyCases.c59, ManyCases.c60, ManyCases.c61, ManyCases.c62,
+        ManyCases.c63, ManyCases.c64, ManyCases.c65, ManyCases.c66, ManyCases.c67, ManyCases.c68, ManyCases.c69,
+        ManyCases.c70, ManyCases.c71, ManyCases.c72, ManyCases.c73, ManyCases.c74, ManyCases.c75, ManyCases.c76,
+        ManyCases.c77, ManyCases.c78, ManyCases.c79,
+    ]
+}
+
+/// One scope per case, each given the case alone, each adding its payload to its own total.
+struct ManyCasesFeature: PrismFeature {
+    var body: some PrismReducer<[Int], ManyCases> {
+        for (index, embed) in ManyCases.all.enumerated() {
+            PrismScope(state: \.[index], action: embed) {
+                PrismReduce<Int, Int> { total, amount in
+                    total += amount
+                    return .none
+                }
+            }
+        }
+    }
+}
+
 @MainActor
 @Suite("Composition with an enum case alone")
 struct EnumCaseCompositionTests {
@@ -282,6 +406,18 @@ struct EnumCaseReadingTests {
         let existential = PrismEnumCase(embed: Shapes.existential)
         #expect(existential.extract(from: .existential(3)) != nil)
         #expect(existential.reading(for: .existential(3)) == .reflected)
+    }
+
+    @Test("eighty cases, each scoped by the case alone, each reach only their own child, learned and read again")
+    @MainActor
+    func manyCasesEachReachTheirOwnChild() {
+        let store = PrismStore(initialState: [Int](repeating: 0, count: 80), reducer: ManyCasesFeature())
+        // Twice over: the first round learns each case (and grows the main actor's cache past
+        // its first size), the second reads what was learned.
+        for round in 1...2 {
+            for (index, embed) in ManyCases.all.enumerated() { store.send(embed(index + 1)) }
+            #expect(store.state == (0..<80).map { round * ($0 + 1) })
+        }
     }
 
     @Test("many tasks learning and reading the same cases at once agree")

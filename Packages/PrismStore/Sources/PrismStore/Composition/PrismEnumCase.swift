@@ -50,15 +50,20 @@ struct PrismEnumCase<Root, Value>: Sendable {
         location: PrismSourceLocation
     ) -> @Sendable (Root) -> Value? {
         let enumCase = PrismEnumCase(embed: embed)
-        if !enumCase.rootIsEnum {
-            location.report(
-                """
-                \(Root.self) is not an enum, so the child's action cannot be read back out of it from \
-                `action:` alone: give the combinator a `toChildAction:` closure (or make \(Root.self) an enum).
-                """
-            )
-        }
+        reportUnlessRootIsEnum(location: location)
         return { enumCase.extract(from: $0) }
+    }
+
+    /// A runtime warning at `location` when `Root` is not an enum (nothing can be extracted).
+    @usableFromInline
+    static func reportUnlessRootIsEnum(location: PrismSourceLocation) {
+        guard EnumLayout(of: Root.self) == nil else { return }
+        location.report(
+            """
+            \(Root.self) is not an enum, so the child's action cannot be read back out of it from \
+            `action:` alone: give the combinator a `toChildAction:` closure (or make \(Root.self) an enum).
+            """
+        )
     }
 
     /// Whether `Root` is an enum, so that a case of it can be found.
@@ -74,11 +79,40 @@ struct PrismEnumCase<Root, Value>: Sendable {
     /// it is specialized for the user's enum: the fast path is a tag, a table lookup and a copy.
     @inlinable
     func extract(from root: Root) -> Value? {
+        extract(from: root) { PrismCaseReadings.shared.reading($0) }
+    }
+
+    /// `extract(from:)` on the main actor, where reducers run, for the case `embed` makes: the
+    /// table is read through a cache only the main actor touches, with no lock
+    /// (`PrismCaseReadings.mainActorReading`). Static, so that no `PrismEnumCase` is made (a
+    /// scope extracts on every action).
+    @MainActor
+    @inlinable
+    static func extractOnMainActor(from root: Root, embed: (Value) -> Root) -> Value? {
+        extract(from: root, embed: embed, layout: EnumLayout(of: Root.self)) {
+            PrismCaseReadings.mainActorReading($0)
+        }
+    }
+
+    /// `extract(from:)`, reading the table with `lookUp`.
+    @inlinable
+    func extract(from root: Root, lookUp: (CaseKey) -> PrismCaseReading?) -> Value? {
+        Self.extract(from: root, embed: embed, layout: layout, lookUp: lookUp)
+    }
+
+    /// The payload of `root` when it is in the case `embed` makes (`layout` is `Root`'s).
+    @inlinable
+    static func extract(
+        from root: Root,
+        embed: (Value) -> Root,
+        layout: EnumLayout?,
+        lookUp: (CaseKey) -> PrismCaseReading?
+    ) -> Value? {
         guard let layout else { return nil }
         let tag = layout.tag(of: root)
         let key = CaseKey(root: Root.self, value: Value.self, tag: tag)
         let candidate: Value?
-        switch PrismCaseReadings.shared.reading(key) ?? learn(root, tag: tag, layout: layout, key: key) {
+        switch lookUp(key) ?? learn(root, tag: tag, layout: layout, key: key) {
         case .notValue: return nil
         case .inPlace: candidate = layout.payload(of: root, tag: tag, as: Value.self)
         case .reflected: candidate = Self.reflectedPayload(of: root)
@@ -89,7 +123,7 @@ struct PrismEnumCase<Root, Value>: Sendable {
 
     /// Learns how the payload of `root`'s case is read, from `root`.
     @usableFromInline
-    func learn(_ root: Root, tag: UInt32, layout: EnumLayout, key: CaseKey) -> PrismCaseReading {
+    static func learn(_ root: Root, tag: UInt32, layout: EnumLayout, key: CaseKey) -> PrismCaseReading {
         let reading: PrismCaseReading
         if let payload = Self.reflectedPayload(of: root) {
             reading = layout.payloadReadsInPlace(root, tag: tag, equalTo: payload) ? .inPlace : .reflected
@@ -175,6 +209,65 @@ final class PrismCaseReadings: Sendable {
             guard let reading = table.all[key] else { return nil }
             table.slots[slot] = Slot(key: key, reading: reading)
             return reading
+        }
+    }
+
+    /// `shared.reading(key)` from the main actor: first a cache that only the main actor
+    /// touches, so a scope's extraction on every action takes no lock.
+    @MainActor
+    @usableFromInline
+    static func mainActorReading(_ key: CaseKey) -> PrismCaseReading? {
+        let cache = MainActorCache.shared
+        if let reading = cache.reading(key) { return reading }
+        guard let reading = shared.reading(key) else { return nil }
+        cache.insert(key, reading)
+        return reading
+    }
+
+    /// The main actor's copy of what the table learned: open addressing, never evicting (an app
+    /// has as many keys as cases it extracts), so that no two cases a feature extracts on every
+    /// action push each other out, as they can in the table's direct-mapped slots.
+    @MainActor
+    private final class MainActorCache {
+        static let shared = MainActorCache()
+
+        @exclusivity(unchecked)
+        private var slots = [Slot](repeating: Slot(), count: 64)
+        @exclusivity(unchecked)
+        private var count = 0
+
+        /// The reading kept for `key`, or nil.
+        func reading(_ key: CaseKey) -> PrismCaseReading? {
+            let mask = slots.count - 1
+            var index = Self.hash(key) & mask
+            while let kept = slots[index].key {
+                if kept == key { return slots[index].reading }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+
+        /// Keeps `reading` for `key`, growing the slots to stay at most half full.
+        func insert(_ key: CaseKey, _ reading: PrismCaseReading) {
+            if (count + 1) * 2 > slots.count {
+                let old = slots
+                slots = [Slot](repeating: Slot(), count: old.count * 2)
+                count = 0
+                for slot in old { if let kept = slot.key { insert(kept, slot.reading) } }
+            }
+            let mask = slots.count - 1
+            var index = Self.hash(key) & mask
+            while let kept = slots[index].key, kept != key { index = (index + 1) & mask }
+            if slots[index].key == nil { count += 1 }
+            slots[index] = Slot(key: key, reading: reading)
+        }
+
+        /// The key's bits, mixed (multiplied by odd constants, high half taken).
+        static func hash(_ key: CaseKey) -> Int {
+            let root = UInt64(UInt(bitPattern: key.root.hashValueBits)) &* 0x9E37_79B9_7F4A_7C15
+            let value = UInt64(UInt(bitPattern: key.value.hashValueBits)) &* 0xC2B2_AE3D_27D4_EB4F
+            let tag = UInt64(key.tag) &* 0x1656_67B1_9E37_79F9
+            return Int(truncatingIfNeeded: (root ^ value ^ tag) >> 32)
         }
     }
 

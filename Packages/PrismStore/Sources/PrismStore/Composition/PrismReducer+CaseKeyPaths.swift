@@ -21,12 +21,14 @@ extension PrismScope where ParentAction: CasePathable {
     /// ```
     @inlinable
     public init<ChildState, ChildAction>(
-        state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
+        state toChildState: @autoclosure @escaping @Sendable () -> WritableKeyPath<ParentState, ChildState> & Sendable,
         action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
         @PrismReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) where ChildState == Child.State, ChildAction == Child.Action {
         let path = PrismCaseKeyPath(toChildAction)
-        self.init(state: toChildState, action: path.embed, toChildAction: path.extract, child: child)
+        self.init(
+            toChildState: .keyPath(toChildState), fromChildAction: path.embed, toChildAction: path.extract,
+            child: child())
     }
 }
 
@@ -157,7 +159,7 @@ extension PrismScope {
         *, unavailable, message: "a case key path needs @CasePathable on the action enum, or pass the case itself"
     )
     public init<ChildState, ChildAction>(
-        state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
+        state toChildState: @autoclosure @escaping @Sendable () -> WritableKeyPath<ParentState, ChildState> & Sendable,
         action toChildAction: KeyPath<Case<ParentAction>, Case<ChildAction>>,
         @PrismReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) where ChildState == Child.State, ChildAction == Child.Action {

@@ -28,7 +28,7 @@ extension PrismScope {
     /// the scope is made.
     @inlinable
     public init<ChildState, ChildAction>(
-        state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
+        state toChildState: @autoclosure @escaping @Sendable () -> WritableKeyPath<ParentState, ChildState> & Sendable,
         action fromChildAction: @escaping @Sendable (ChildAction) -> ParentAction,
         @PrismReducerBuilder<ChildState, ChildAction> child: () -> Child,
         fileID: StaticString = #fileID,
@@ -36,11 +36,14 @@ extension PrismScope {
         line: UInt = #line,
         column: UInt = #column
     ) where ChildState == Child.State, ChildAction == Child.Action {
-        let toChildAction = PrismEnumCase.extractor(
-            embed: fromChildAction,
+        PrismEnumCase<ParentAction, ChildAction>.reportUnlessRootIsEnum(
             location: PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )
-        self.init(state: toChildState, action: fromChildAction, toChildAction: toChildAction, child: child)
+        // No extraction closure: `reduce` reads the case of `fromChildAction` itself, with
+        // nothing allocated for the body built for each action.
+        self.init(
+            toChildState: .keyPath(toChildState), fromChildAction: fromChildAction, toChildAction: nil,
+            child: child())
     }
 }
 

@@ -124,8 +124,11 @@ where First.State == Second.State, First.Action == Second.Action {
         self.second = second
     }
 
-    /// Runs the reducers for `action`, as described above.
+    /// Runs the reducers for `action`, as described above. Always inlined, like
+    /// ``PrismScope/reduce(into:action:)``: a body's lines then run where the body is built,
+    /// with nothing of them copied.
     @inlinable
+    @inline(__always)
     public func reduce(into state: inout State, action: Action) -> PrismEffect<Action> {
         let firstEffect = first.reduce(into: &state, action: action)
         return firstEffect.merge(with: second.reduce(into: &state, action: action))

@@ -35,43 +35,86 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
     /// The actions it handles.
     public typealias Action = ParentAction
 
+    // A feature's `body` is built anew for every action, and with it each `PrismScope` in it:
+    // building and running one must cost no more than the same code written by hand. So its
+    // fields are few and simple (a scope whose fields are large or varied is copied through
+    // its type's value witnesses, the slowest way), and the key path is kept as the closure
+    // that makes it: once `reduce` is inlined where the body is built, the key path is a
+    // literal again and reaching the child state is a field access, with no key path made.
+
+    /// Where the child's state is.
     @usableFromInline
     enum ChildStatePath: Sendable {
-        case keyPath(WritableKeyPath<ParentState, Child.State> & Sendable)
-        case enumCase(
-            extract: @Sendable (ParentState) -> Child.State?,
-            embed: @Sendable (Child.State) -> ParentState,
+        /// At a key path, made when needed.
+        case keyPath(@Sendable () -> WritableKeyPath<ParentState, Child.State> & Sendable)
+        /// In one case of an enum state.
+        case enumCase(EnumCasePath)
+    }
+
+    /// How to reach a child state that is one case of an enum state. A class, so that a
+    /// `ChildStatePath` is one reference either way.
+    @usableFromInline
+    final class EnumCasePath: Sendable {
+        @usableFromInline let extract: @Sendable (ParentState) -> Child.State?
+        @usableFromInline let embed: @Sendable (Child.State) -> ParentState
+        @usableFromInline let location: PrismSourceLocation
+
+        @usableFromInline
+        init(
+            extract: @escaping @Sendable (ParentState) -> Child.State?,
+            embed: @escaping @Sendable (Child.State) -> ParentState,
             location: PrismSourceLocation
-        )
+        ) {
+            self.extract = extract
+            self.embed = embed
+            self.location = location
+        }
     }
 
     @usableFromInline
     let toChildState: ChildStatePath
     @usableFromInline
     let fromChildAction: @Sendable (Child.Action) -> ParentAction
+    /// Extracts the child action; nil: the action is in the case `fromChildAction` makes
+    /// (`PrismEnumCase`).
     @usableFromInline
-    let toChildAction: @Sendable (ParentAction) -> Child.Action?
+    let toChildAction: (@Sendable (ParentAction) -> Child.Action?)?
     @usableFromInline
     let child: Child
+
+    /// What every initializer ends in.
+    @inlinable
+    init(
+        toChildState: ChildStatePath,
+        fromChildAction: @escaping @Sendable (Child.Action) -> ParentAction,
+        toChildAction: (@Sendable (ParentAction) -> Child.Action?)?,
+        child: Child
+    ) {
+        self.toChildState = toChildState
+        self.fromChildAction = fromChildAction
+        self.toChildAction = toChildAction
+        self.child = child
+    }
 
     /// Runs `child` on `state[keyPath: toChildState]` for the actions `toChildAction` extracts.
     ///
     /// - Parameters:
-    ///   - toChildState: Where the child's state is in the parent's.
+    ///   - toChildState: Where the child's state is in the parent's: a key path, usually a
+    ///     literal (`\.settings`). It is evaluated when the scope needs it, which may be once per
+    ///     action or not at all.
     ///   - fromChildAction: Embeds a child action in a parent action (the enum case).
     ///   - toChildAction: Extracts the child action from a parent action, or nil.
     ///   - child: The child feature.
     @inlinable
     public init<ChildState, ChildAction>(
-        state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
+        state toChildState: @autoclosure @escaping @Sendable () -> WritableKeyPath<ParentState, ChildState> & Sendable,
         action fromChildAction: @escaping @Sendable (ChildAction) -> ParentAction,
         toChildAction: @escaping @Sendable (ParentAction) -> ChildAction?,
         @PrismReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) where ChildState == Child.State, ChildAction == Child.Action {
-        self.toChildState = .keyPath(toChildState)
-        self.fromChildAction = fromChildAction
-        self.toChildAction = toChildAction
-        self.child = child()
+        self.init(
+            toChildState: .keyPath(toChildState), fromChildAction: fromChildAction, toChildAction: toChildAction,
+            child: child())
     }
 
     /// Runs `child` on one case of an enum state, for the actions `toChildAction` extracts,
@@ -104,22 +147,37 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
         line: UInt = #line,
         column: UInt = #column
     ) where ChildState == Child.State, ChildAction == Child.Action {
-        self.toChildState = .enumCase(
+        let path = EnumCasePath(
             extract: extractChildState,
             embed: embedChildState,
             location: PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )
-        self.fromChildAction = fromChildAction
-        self.toChildAction = toChildAction
-        self.child = child()
+        self.init(
+            toChildState: .enumCase(path), fromChildAction: fromChildAction, toChildAction: toChildAction,
+            child: child())
     }
 
     /// Runs the reducers for `action`, as described above.
     @inlinable
+    @inline(__always)
     public func reduce(into state: inout ParentState, action: ParentAction) -> PrismEffect<ParentAction> {
-        guard let childAction = toChildAction(action) else { return .none }
-        if ReduceMarker.shared.link != nil { return reduceShowingStore(into: &state, childAction: childAction) }
+        let extracted: Child.Action?
+        if let toChildAction {
+            extracted = toChildAction(action)
+        } else {
+            extracted = childActionByCase(of: action)
+        }
+        guard let childAction = extracted else { return .none }
+        if reduceLinkIsPublished { return reduceShowingStore(into: &state, childAction: childAction) }
         return reduceChild(into: &state, childAction: childAction)
+    }
+
+    /// The child action in `action` when it is in the case `fromChildAction` makes. Not inlined,
+    /// so that `reduce` stays small enough for its key path to be inlined.
+    @inlinable
+    @inline(never)
+    func childActionByCase(of action: ParentAction) -> Child.Action? {
+        PrismEnumCase.extractOnMainActor(from: action, embed: fromChildAction)
     }
 
     /// `reduce` while the store is published to reducers that ask for it (`PrismStoreContext`):
@@ -128,20 +186,23 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
     func reduceShowingStore(into state: inout ParentState, childAction: Child.Action) -> PrismEffect<ParentAction> {
         let project: (ParentState) -> Child.State?
         switch toChildState {
-        case .keyPath(let keyPath): project = { $0[keyPath: keyPath] }
-        case .enumCase(let extract, _, _): project = extract
+        case .keyPath(let keyPath):
+            let path = keyPath()
+            project = { $0[keyPath: path] }
+        case .enumCase(let path): project = path.extract
         }
         return withProjectedLink(ParentState.self, project) { reduceChild(into: &state, childAction: childAction) }
     }
 
     @inlinable
+    @inline(__always)
     func reduceChild(into state: inout ParentState, childAction: Child.Action) -> PrismEffect<ParentAction> {
         switch toChildState {
         case .keyPath(let keyPath):
-            return child.reduce(into: &state[keyPath: keyPath], action: childAction).map(fromChildAction)
-        case .enumCase(let extract, let embed, let location):
-            guard var childState = extract(state) else {
-                location.report(
+            return child.reduce(into: &state[keyPath: keyPath()], action: childAction).map(fromChildAction)
+        case .enumCase(let path):
+            guard var childState = path.extract(state) else {
+                path.location.report(
                     """
                     A PrismScope received \(childAction) while the state was in another case: \(state). \
                     The action was dropped. Send an enum case's actions only while the state is in that case.
@@ -150,7 +211,7 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
                 return .none
             }
             let effect = child.reduce(into: &childState, action: childAction)
-            state = embed(childState)
+            state = path.embed(childState)
             return effect.map(fromChildAction)
         }
     }

@@ -25,6 +25,14 @@ struct ReduceMarks {
     init() {}
 }
 
+/// Whether a store's link is published now (`ReduceMarker.shared.link != nil`), kept in step by
+/// `link`: what each `PrismScope` checks for every action it runs. A global with a constant
+/// initial value needs no lazy initialization, where reading `ReduceMarker.shared` costs a
+/// `swift_once` each time. Main actor only.
+@usableFromInline
+@exclusivity(unchecked)
+nonisolated(unsafe) var reduceLinkIsPublished = false
+
 /// Marks the thread that runs a reducer, so that a shared value read in it skips Observation
 /// (a reducer's reads are no view's). Root stores made once shared values exist mark each
 /// reduce (`RootCore.marks`); one object, kept in a field by each store and each shared
@@ -47,7 +55,9 @@ final class ReduceMarker: @unchecked Sendable {  // `reducing` is the main threa
     /// one is published. Main actor only.
     @usableFromInline
     @exclusivity(unchecked)
-    nonisolated(unsafe) var link: AnyObject?
+    nonisolated(unsafe) var link: AnyObject? {
+        didSet { reduceLinkIsPublished = link != nil }
+    }
 
     #if canImport(Darwin)
     /// How many reducers are running, on the main thread.

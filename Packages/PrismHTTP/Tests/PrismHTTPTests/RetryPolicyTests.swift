@@ -76,10 +76,17 @@ struct RetryPolicyTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        let inTenSeconds = formatter.string(from: Date().addingTimeInterval(10))
+        // The policy measures the date from its own "now", somewhere between `before` and
+        // `after`: the delay is bounded by both, however long a busy machine takes in between.
+        let before = Date()
+        let inTenSeconds = Date(timeIntervalSince1970: (before.timeIntervalSince1970 + 10).rounded(.down))
         let fromDate = policy.delay(
-            afterAttempt: 1, failure: failure(status: 503, headers: ["Retry-After": inTenSeconds]))!
-        #expect(fromDate > .seconds(8) && fromDate <= .seconds(10))
+            afterAttempt: 1,
+            failure: failure(status: 503, headers: ["Retry-After": formatter.string(from: inTenSeconds)]))!
+        let after = Date()
+        func milliseconds(_ interval: TimeInterval) -> Duration { .milliseconds(Int64(max(0, interval) * 1_000)) }
+        #expect(fromDate <= milliseconds(inTenSeconds.timeIntervalSince(before)) + .milliseconds(1))
+        #expect(fromDate >= milliseconds(inTenSeconds.timeIntervalSince(after)) - .milliseconds(1))
         // Retry-After on a 500 is not the server asking to wait: the computed delay applies.
         let other = policy.delay(afterAttempt: 1, failure: failure(status: 500, headers: ["Retry-After": "7"]))!
         #expect(other < .seconds(1))

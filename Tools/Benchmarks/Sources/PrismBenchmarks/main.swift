@@ -27,7 +27,7 @@ if !trace.isEmpty {
     all += trace
 }
 
-let scale = await MainActor.run { storeScaleBenchmarks() + compositionBenchmarks() }
+let scale = await MainActor.run { storeScaleBenchmarks() + compositionBenchmarks() + ifLetBenchmarks() }
 if !scale.isEmpty {
     printReport("PrismStore at scale: one send, by the size of the state", scale)
     all += scale

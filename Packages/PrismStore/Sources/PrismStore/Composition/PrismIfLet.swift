@@ -82,17 +82,19 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
     @usableFromInline let toChildState: WritableKeyPath<State, Child.State?> & Sendable
     @usableFromInline let identify: @Sendable (Child.State) -> ChildID
     @usableFromInline let fromChildAction: @Sendable (Child.Action) -> Action
-    @usableFromInline let toChildAction: @Sendable (Action) -> Child.Action?
+    /// Extracts the child action; nil: the action is in the case `fromChildAction` makes
+    /// (`PrismEnumCase`), read without a closure made for each body.
+    @usableFromInline let toChildAction: (@Sendable (Action) -> Child.Action?)?
     @usableFromInline let location: PrismSourceLocation
 
-    @usableFromInline
+    @inlinable
     init(
         parent: Parent,
         child: Child,
         toChildState: WritableKeyPath<State, Child.State?> & Sendable,
         identify: @escaping @Sendable (Child.State) -> ChildID,
         fromChildAction: @escaping @Sendable (Child.Action) -> Action,
-        toChildAction: @escaping @Sendable (Action) -> Child.Action?,
+        toChildAction: (@Sendable (Action) -> Child.Action?)?,
         location: PrismSourceLocation
     ) {
         self.parent = parent
@@ -124,7 +126,13 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
 
     @inlinable
     func reduceChild(into state: inout State, action: Action) -> PrismEffect<Action> {
-        guard let childAction = toChildAction(action) else { return .none }
+        let extracted: Child.Action?
+        if let toChildAction {
+            extracted = toChildAction(action)
+        } else {
+            extracted = childActionByCase(of: action)
+        }
+        guard let childAction = extracted else { return .none }
         // The id is taken from a temporary copy of the child state, gone before the child
         // changes it in place (a copy still alive would make the change copy its storage).
         guard let childID = state[keyPath: toChildState].map(identify) else {
@@ -144,6 +152,16 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
             effect
             .map(fromChildAction, cancellationScope: scope)
             .cancellable(id: scope)
+    }
+}
+
+extension PrismIfLet {
+    /// The child action in `action` when it is in the case `fromChildAction` makes (out of line,
+    /// like `PrismScope`'s).
+    @inlinable
+    @inline(never)
+    func childActionByCase(of action: Action) -> Child.Action? {
+        PrismEnumCase.extractOnMainActor(from: action, embed: fromChildAction)
     }
 }
 

@@ -71,10 +71,11 @@ extension PrismReducer {
         column: UInt = #column
     ) -> PrismIfLet<Self, Child, PrismNoChildID> where ChildState == Child.State, ChildAction == Child.Action {
         let location = PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return ifLet(
-            toChildState, action: fromChildAction,
-            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location), then: child,
-            fileID: fileID, filePath: filePath, line: line, column: column
+        PrismEnumCase<Action, ChildAction>.reportUnlessRootIsEnum(location: location)
+        // No extraction closure: `reduce` reads the case of `fromChildAction` itself.
+        return PrismIfLet(
+            parent: self, child: child(), toChildState: toChildState, identify: { _ in PrismNoChildID() },
+            fromChildAction: fromChildAction, toChildAction: nil, location: location
         )
     }
 
@@ -92,10 +93,11 @@ extension PrismReducer {
     ) -> PrismIfLet<Self, Child, ChildState.ID>
     where ChildState == Child.State, ChildAction == Child.Action, ChildState.ID: Sendable {
         let location = PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return ifLet(
-            toChildState, action: fromChildAction,
-            toChildAction: PrismEnumCase.extractor(embed: fromChildAction, location: location), then: child,
-            fileID: fileID, filePath: filePath, line: line, column: column
+        PrismEnumCase<Action, ChildAction>.reportUnlessRootIsEnum(location: location)
+        // No extraction closure: `reduce` reads the case of `fromChildAction` itself.
+        return PrismIfLet(
+            parent: self, child: child(), toChildState: toChildState, identify: { $0.id },
+            fromChildAction: fromChildAction, toChildAction: nil, location: location
         )
     }
 

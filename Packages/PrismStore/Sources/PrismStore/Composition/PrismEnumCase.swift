@@ -94,6 +94,29 @@ struct PrismEnumCase<Root, Value>: Sendable {
         }
     }
 
+    /// What a combinator that may keep no extractor does on each action: `extract(root)` when it
+    /// has one, else the payload of the case `embed` makes, read out of line (so that the
+    /// combinator's `reduce` stays small enough for its key path to be inlined).
+    @MainActor
+    @inlinable
+    @inline(__always)
+    static func extract(
+        from root: Root,
+        with extract: (@Sendable (Root) -> Value?)?,
+        orCaseOf embed: @escaping @Sendable (Value) -> Root
+    ) -> Value? {
+        if let extract { return extract(root) }
+        return extractOutOfLine(from: root, embed: embed)
+    }
+
+    /// `extractOnMainActor(from:embed:)`, never inlined.
+    @MainActor
+    @inlinable
+    @inline(never)
+    static func extractOutOfLine(from root: Root, embed: @escaping @Sendable (Value) -> Root) -> Value? {
+        extractOnMainActor(from: root, embed: embed)
+    }
+
     /// `extract(from:)`, reading the table with `lookUp`.
     @inlinable
     func extract(from root: Root, lookUp: (CaseKey) -> PrismCaseReading?) -> Value? {

@@ -126,13 +126,8 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
 
     @inlinable
     func reduceChild(into state: inout State, action: Action) -> PrismEffect<Action> {
-        let extracted: Child.Action?
-        if let toChildAction {
-            extracted = toChildAction(action)
-        } else {
-            extracted = childActionByCase(of: action)
-        }
-        guard let childAction = extracted else { return .none }
+        guard let childAction = PrismEnumCase.extract(from: action, with: toChildAction, orCaseOf: fromChildAction)
+        else { return .none }
         // The id is taken from a temporary copy of the child state, gone before the child
         // changes it in place (a copy still alive would make the change copy its storage).
         guard let childID = state[keyPath: toChildState].map(identify) else {
@@ -152,16 +147,6 @@ public struct PrismIfLet<Parent: PrismReducer, Child: PrismReducer, ChildID: Has
             effect
             .map(fromChildAction, cancellationScope: scope)
             .cancellable(id: scope)
-    }
-}
-
-extension PrismIfLet {
-    /// The child action in `action` when it is in the case `fromChildAction` makes (out of line,
-    /// like `PrismScope`'s).
-    @inlinable
-    @inline(never)
-    func childActionByCase(of action: Action) -> Child.Action? {
-        PrismEnumCase.extractOnMainActor(from: action, embed: fromChildAction)
     }
 }
 

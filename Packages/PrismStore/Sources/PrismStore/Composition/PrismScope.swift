@@ -161,23 +161,10 @@ public struct PrismScope<ParentState: Sendable, ParentAction: Sendable, Child: P
     @inlinable
     @inline(__always)
     public func reduce(into state: inout ParentState, action: ParentAction) -> PrismEffect<ParentAction> {
-        let extracted: Child.Action?
-        if let toChildAction {
-            extracted = toChildAction(action)
-        } else {
-            extracted = childActionByCase(of: action)
-        }
-        guard let childAction = extracted else { return .none }
+        guard let childAction = PrismEnumCase.extract(from: action, with: toChildAction, orCaseOf: fromChildAction)
+        else { return .none }
         if reduceLinkIsPublished { return reduceShowingStore(into: &state, childAction: childAction) }
         return reduceChild(into: &state, childAction: childAction)
-    }
-
-    /// The child action in `action` when it is in the case `fromChildAction` makes. Not inlined,
-    /// so that `reduce` stays small enough for its key path to be inlined.
-    @inlinable
-    @inline(never)
-    func childActionByCase(of action: ParentAction) -> Child.Action? {
-        PrismEnumCase.extractOnMainActor(from: action, embed: fromChildAction)
     }
 
     /// `reduce` while the store is published to reducers that ask for it (`PrismStoreContext`):

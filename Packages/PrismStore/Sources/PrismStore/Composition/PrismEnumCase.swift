@@ -66,9 +66,6 @@ struct PrismEnumCase<Root, Value>: Sendable {
         )
     }
 
-    /// Whether `Root` is an enum, so that a case of it can be found.
-    @usableFromInline var rootIsEnum: Bool { layout != nil }
-
     /// How the payload of `root`'s case is read, once learned (nil before). For tests.
     func reading(for root: Root) -> PrismCaseReading? {
         guard let layout else { return nil }

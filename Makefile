@@ -18,6 +18,10 @@ TSAN_SCRATCH := $(CURDIR)/.build-tsan
 # PRISM_DEBUG_INFO=full (swift-root.sh).
 SANITIZER_DEBUG_INFO := -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 SOURCE_DIRS := Package.swift Packages Sources Tests Tools Apps Snippets
+# The Swift files swift-format checks and formats: all but generated code, which is committed as
+# its generator writes it (GraphQLGenerated: make graphql-generate; OpenAPIGenerated: make
+# openapi-generate) and checked against the generator instead.
+FORMATTED_SWIFT = $(shell find $(SOURCE_DIRS) -name '*.swift' -not -path '*/.*' -not -path '*/GraphQLGenerated/*' -not -path '*/OpenAPIGenerated/*')
 # Every test run happens inside a private D-Bus session with an unlocked gnome-keyring, so
 # that the keychain tests talk to a real Secret Service (Tools/scripts/with-keyring.sh).
 WITH_KEYRING := Tools/scripts/with-keyring.sh
@@ -37,13 +41,14 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint availability-check typecheck-swiftui format bench run docs api-check api-baseline clean
+.PHONY: help deps build build-tests build-tsan build-fuzz check manifests test test-under-load slowest-tests test-packages test-stress test-stress-short test-tsan test-tsan-all test-consumer test-written test-browser inspector-screenshot fuzz fuzz-smoke test-leaks soak test-all lint availability-check typecheck-swiftui format bench run docs api-check api-baseline graphql-generate openapi-generate clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-14s %s\n", $$1, $$2}'
 
-# Every build of the root goes through Tools/scripts/swift-root.sh: one environment for all of
-# them, or each would link the code generator's plugin tool again and regenerate the GraphQL types.
+# Every build of the root goes through Tools/scripts/swift-root.sh: one environment, the same
+# traits and the same debug information for all of them, so that no build compiles again what
+# the one before it built.
 SWIFT_ROOT := Tools/scripts/swift-root.sh $(SWIFT)
 
 build: deps ## Build every module and the sample app (debug)
@@ -55,10 +60,6 @@ deps: ## Install what the tests need: libsecret, gnome-keyring, dbus, shellcheck
 	Tools/scripts/install-python-deps.sh
 
 build-tests: deps ## Build every module, test, tool and the sample app (debug): what the test phases run
-	$(SWIFT_ROOT) build --build-tests
-	@# The build after one that planned the package anew (a fresh clone, a file added or removed)
-	@# links the code generator's plugin tool again and regenerates the GraphQL types (SwiftPM;
-	@# about 30 s in test-all): done here, make test's build finds nothing to do. Else a second.
 	$(SWIFT_ROOT) build --build-tests
 
 test: build-tests ## Run every package's tests from one root build, in a few groups; list the slowest (Tools/scripts/test-in-groups.sh)
@@ -138,9 +139,7 @@ soak: deps ## Run the sample app's live features for SOAK_SECONDS (1800) at SOAK
 # build come first. test-written adds a file to a test target and removes it: after it only
 # api-check and docs, which build no test target. Every build of the root after build-tests
 # (test's, the browser test's, the docs') finds nothing to do, and the written test's compiles
-# only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh;
-# each used to link the code generator's plugin tool again and regenerate the GraphQL types:
-# about 230 s in all).
+# only the file it adds, because each runs in the same environment (Tools/scripts/swift-root.sh).
 #
 # From the start (after lint), the ThreadSanitizer and fuzzer builds, which have folders of
 # their own, and the consumers (throwaway packages with builds of their own) run in the
@@ -168,8 +167,10 @@ api-check: ## Compare the public API with the last release's (Tools/API); fails 
 api-baseline: ## A release step: write the current public API to Tools/API as the next checks' baseline
 	Tools/scripts/api-check.sh --update
 
-lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, that tests start children with ChildProcess, and the shell scripts (shellcheck)
-	$(SWIFT) format lint --strict --recursive --parallel $(SOURCE_DIRS)
+lint: deps ## Check formatting (swift format lint --strict), that every manifest is what Tools/Modules.toml generates and every import is declared, that every Swift block of the READMEs and articles is compiled code, that documentation examples name existing Prism types, that no Linux-only module, call or path is outside its #if, that the availability and portability checks catch every slip of Tools/AvailabilityChecks, that tests start children with ChildProcess, that the committed OpenAPI client is what its generator made of the files there (Tools/scripts/check-generated.py), and the shell scripts (shellcheck)
+	@echo "swift format lint --strict: $(words $(FORMATTED_SWIFT)) files of $(SOURCE_DIRS)"
+	@$(SWIFT) format lint --strict --parallel $(FORMATTED_SWIFT)
+	Tools/scripts/check-generated.py
 	Tools/scripts/generate-manifests.py --check
 	Tools/scripts/check-imports.py
 	Tools/scripts/check-doc-code.py
@@ -195,11 +196,24 @@ availability-check: ## After make build-tests: fail on a use of a declaration ne
 typecheck-swiftui: ## After make build-tests: type-check the SwiftUI code Linux never compiles (PrismStore's glue, the notes app) against the stand-ins of Tools/AppleInterfaces, as iOS and as macOS see it
 	Tools/scripts/typecheck-swiftui.sh
 
+# The repository's own targets commit the code generators make rather than apply the generators'
+# build plugins: a build plugin's tool (GraphQLSwift and the generator; OpenAPIKit, Yams and
+# swift-openapi-generator) was built, for the host, before anything else of every fresh clone's
+# build, and the GraphQL one linked again and regenerated after every change of environment.
+# Apps use the plugins as the documentation says; make test-consumer builds one that does.
+graphql-generate: deps ## Write the GraphQL types of the root's targets with .graphql files into each one's GraphQLGenerated (the command plugin, swift package generate-graphql); PrismGraphQLCodegenTests fails while they are stale
+	$(SWIFT_ROOT) package --allow-writing-to-package-directory generate-graphql \
+		--target PrismGraphQLGeneratedTests --target PrismGraphQLLargeSchemaTests --target prism-sample
+
+openapi-generate: ## Write PrismOpenAPITests' client (swift-openapi-generator, built under .build-openapi) into its OpenAPIGenerated; make lint fails while it is stale
+	Tools/scripts/generate-openapi.sh
+
 manifests: ## Write every Package.swift from Tools/Modules.toml, the one table of modules (edit the table, never a manifest)
 	Tools/scripts/generate-manifests.py
 
 format: ## Format the tree in place with the root .swift-format
-	$(SWIFT) format format --in-place --recursive --parallel $(SOURCE_DIRS)
+	@echo "swift format format --in-place: $(words $(FORMATTED_SWIFT)) files of $(SOURCE_DIRS)"
+	@$(SWIFT) format format --in-place --parallel $(FORMATTED_SWIFT)
 
 bench: ## Run the benchmarks (release build); pass ARGS="--filter NAME" or ARGS=--check
 	@# Touch the benchmark sources: SwiftPM does not always recompile a client when only the

@@ -93,9 +93,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
-        // The OpenAPI generator's build plugin: PrismOpenAPI's tests generate a client with it, as an app
-        // does.
-        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // GraphQL's parser, schema builder and validation: the test server's endpoint (POST /graphql), and
@@ -522,8 +519,9 @@ let package = Package(
             ],
             path: "Packages/PrismOpenAPI/Sources/PrismOpenAPI"
         ),
-        // A client the generator's build plugin makes from openapi.yaml (part of the test server's own API),
-        // run against the test server and the stub transport.
+        // A client swift-openapi-generator made from openapi.yaml (part of the test server's own API;
+        // committed in OpenAPIGenerated, `make openapi-generate` writes it anew), run against the test server
+        // and the stub transport.
         .testTarget(
             name: "PrismOpenAPITests",
             dependencies: [
@@ -536,7 +534,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Packages/PrismOpenAPI/Tests/PrismOpenAPITests",
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "OpenAPIGenerated/openapi.sha256"]
         ),
         .target(
             name: "PrismGraphQLCodegen",
@@ -582,20 +580,28 @@ let package = Package(
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLCodegenTests",
             exclude: ["Expected"]
         ),
-        // Code the build tool plugin generates from a 1 MB schema and 21 operations, decoding what the test
-        // server's /graphql/mock executes.
+        // Code the generator writes from a 1 MB schema and 21 operations (committed in GraphQLGenerated:
+        // `make graphql-generate`), decoding what the test server's /graphql/mock executes.
         .testTarget(
             name: "PrismGraphQLLargeSchemaTests",
             dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer"],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLLargeSchemaTests",
-            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+            exclude: [
+                "schema.graphqls", "Catalog.graphql", "Customers.graphql", "Fragments.graphql", "Nodes.graphql",
+                "Orders.graphql", "Search.graphql", "GraphQLGenerated/operations.json",
+            ]
         ),
-        // Code the build tool plugin generates from the .graphql files here, run against the test server.
+        // Code the generator writes from the .graphql files here (committed in GraphQLGenerated: `make
+        // graphql-generate`), run against the test server.
         .testTarget(
             name: "PrismGraphQLGeneratedTests",
             dependencies: ["PrismGraphQL", "PrismHTTP", "PrismTestServer", "PrismTestSupport"],
             path: "Packages/PrismGraphQLCodegen/Tests/PrismGraphQLGeneratedTests",
-            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+            exclude: [
+                "schema.graphqls", "prism-graphql.json", "Counter.graphql", "Issues.graphql", "Names.graphql",
+                "Shapes.graphql", "Tasks.graphql", "Uploads.graphql", "Users.graphql",
+                "GraphQLGenerated/operations.json",
+            ]
         ),
 
         // The HTTP test server: tests, benchmarks and the sample app's demo
@@ -687,7 +693,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/PrismSample/Sources/PrismSample",
-            plugins: [.plugin(name: "PrismGraphQLCodegenPlugin")]
+            exclude: ["GraphQL", "GraphQLGenerated/operations.json"]
         ),
 
         // The sample app
@@ -843,13 +849,4 @@ if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
     }
-}
-
-// `make build-fuzz` builds one program, prism-fuzz, in a folder of its own, with
-// PRISM_FUZZ_BUILD=1 (Tools/scripts/fuzz.sh). SwiftPM runs the build tool plugins of every
-// target of the package, built or not: for the targets that apply the code generator's plugin
-// (none of them in prism-fuzz's graph), it built the generator's tool and GraphQLSwift a second
-// time, for the host, beside the sanitized copies prism-fuzz links.
-if Context.environment["PRISM_FUZZ_BUILD"] == "1" {
-    for target in package.targets where target.type != .plugin { target.plugins = [] }
 }

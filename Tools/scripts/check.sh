@@ -92,6 +92,7 @@ swift_files=()
 scripts=()
 for file in "${existing[@]}"; do
     case "$file" in
+    */GraphQLGenerated/* | */OpenAPIGenerated/*) ;; # generated: checked against its generator
     *.swift) swift_files+=("$file") ;;
     Tools/scripts/*.sh | .ci/run) scripts+=("$file") ;;
     esac
@@ -100,6 +101,7 @@ if [[ ${#swift_files[@]} -gt 0 ]]; then
     "$swift" format lint --strict --parallel "${swift_files[@]}"
 fi
 Tools/scripts/generate-manifests.py --check >/dev/null
+Tools/scripts/check-generated.py
 Tools/scripts/check-imports.py >/dev/null
 # The slips of Tools/AvailabilityChecks are meant to fail: make lint checks them (--test).
 checked=()

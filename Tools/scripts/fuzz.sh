@@ -37,11 +37,8 @@ binary="$SCRATCH/debug/prism-fuzz"
 #
 # In the one environment of every build (swift-root.sh): make build-fuzz's and make fuzz-smoke's
 # variables differ, and the second build linked again what the first had built (25 s).
-# PRISM_FUZZ_BUILD=1 takes the code generator's plugin off the root's targets (Package.swift):
-# none of them is in prism-fuzz's graph, and SwiftPM built the plugin's tool, GraphQLSwift
-# included, for them all the same.
 build() {
-    PRISM_FUZZ_BUILD=1 Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits --disable-index-store \
+    Tools/scripts/swift-root.sh "$SWIFT" build --product prism-fuzz --scratch-path "$SCRATCH" --disable-default-traits --disable-index-store \
         --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPRISM_FUZZING
 }
 

@@ -66,15 +66,6 @@ if Context.environment["PRISM_WARNINGS_AS_ERRORS"] == "1" {
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
     }
 }
-
-// `make build-fuzz` builds one program, prism-fuzz, in a folder of its own, with
-// PRISM_FUZZ_BUILD=1 (Tools/scripts/fuzz.sh). SwiftPM runs the build tool plugins of every
-// target of the package, built or not: for the targets that apply the code generator's plugin
-// (none of them in prism-fuzz's graph), it built the generator's tool and GraphQLSwift a second
-// time, for the host, beside the sanitized copies prism-fuzz links.
-if Context.environment["PRISM_FUZZ_BUILD"] == "1" {
-    for target in package.targets where target.type != .plugin { target.plugins = [] }
-}
 """
 
 KINDS = {"library": "target", "executable": "executableTarget", "test": "testTarget", "plugin": "plugin"}

@@ -62,6 +62,24 @@ struct CodegenPlan {
             } + ["GraphQLSchemaTypes.swift"]
     }
 
+    /// The GraphQL files (and `prism-graphql.json`) in a target's folder, read from the folder
+    /// rather than from the target's sources: a target whose code is committed excludes them
+    /// (`exclude:`), since SwiftPM would otherwise warn about files it does not handle.
+    static func graphQLFiles(in directory: URL, skipping folder: String) -> [URL] {
+        let skipped = directory.appending(path: folder).standardizedFileURL.path(percentEncoded: false)
+        let names: Set<String> = ["prism-graphql.json", "schema.json"]
+        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        var files: [URL] = []
+        while let url = found?.nextObject() as? URL {
+            let path = url.standardizedFileURL.path(percentEncoded: false)
+            if path == skipped || path.hasPrefix(skipped + "/") { continue }
+            if ["graphql", "graphqls"].contains(url.pathExtension) || names.contains(url.lastPathComponent) {
+                files.append(url.standardizedFileURL)
+            }
+        }
+        return files
+    }
+
     /// Whether the GraphQL document in `file` starts with a type system definition (`type`,
     /// `schema`, `interface`, `enum`, `input`, `scalar`, `union`, `directive`, `extend`), after
     /// any comments and the definition's description: a schema, not operations (which start

@@ -23,7 +23,7 @@ struct PrismGraphQLGenerate: CommandPlugin {
         let tool = try context.tool(named: "prism-graphql-codegen").url
         var generated = 0
         for case let target as SourceModuleTarget in targets {
-            let files = Self.graphQLFiles(in: target.directoryURL, skipping: folder)
+            let files = CodegenPlan.graphQLFiles(in: target.directoryURL, skipping: folder)
             guard files.contains(where: { $0.pathExtension == "graphql" }) else { continue }
             let plan = try CodegenPlan(files: files, targetDirectory: target.directoryURL, targetName: target.name)
             let output = target.directoryURL.appending(path: folder)
@@ -48,23 +48,5 @@ struct PrismGraphQLGenerate: CommandPlugin {
             generated += 1
         }
         if generated == 0 { print("No target with .graphql files.") }
-    }
-
-    /// The GraphQL files (and `prism-graphql.json`) in a target's folder, read from the folder
-    /// rather than from the target's sources: a target whose code is committed excludes them
-    /// (`exclude:`), since SwiftPM would otherwise warn about files it does not handle.
-    static func graphQLFiles(in directory: URL, skipping folder: String) -> [URL] {
-        let skipped = directory.appending(path: folder).standardizedFileURL.path(percentEncoded: false)
-        let names: Set<String> = ["prism-graphql.json", "schema.json"]
-        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
-        var files: [URL] = []
-        while let url = found?.nextObject() as? URL {
-            let path = url.standardizedFileURL.path(percentEncoded: false)
-            if path == skipped || path.hasPrefix(skipped + "/") { continue }
-            if ["graphql", "graphqls"].contains(url.pathExtension) || names.contains(url.lastPathComponent) {
-                files.append(url.standardizedFileURL)
-            }
-        }
-        return files
     }
 }

@@ -5,8 +5,9 @@ import PrismTestServer
 import PrismTestSupport
 import Testing
 
-/// The types the build tool plugin generated from this target's `.graphql` files and
-/// `schema.graphqls` (the test server's schema), against the test server.
+/// The types the generator wrote from this target's `.graphql` files and `schema.graphqls` (the
+/// test server's schema; committed in GraphQLGenerated: `make graphql-generate`, checked current
+/// by PrismGraphQLCodegenTests), against the test server.
 @Suite("Generated operations against the test server")
 struct GeneratedOperationTests {
     /// A client of the server's `/graphql`. Its subscriptions give the server five minutes to

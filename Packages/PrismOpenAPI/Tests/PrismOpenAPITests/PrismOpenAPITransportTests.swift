@@ -12,8 +12,9 @@ import Testing
 
 @testable import PrismOpenAPI
 
-/// The client swift-openapi-generator's build plugin made from openapi.yaml (the types `Client`,
-/// `Operations`, `Components`), sent through Prism, against the running test server.
+/// The client swift-openapi-generator made from openapi.yaml (the types `Client`, `Operations`,
+/// `Components`, committed in OpenAPIGenerated: `make openapi-generate`), sent through Prism,
+/// against the running test server.
 @Suite("PrismOpenAPI: a generated client through Prism's client")
 struct PrismOpenAPITransportTests {
     /// A generated client of `server`, through `prism`.

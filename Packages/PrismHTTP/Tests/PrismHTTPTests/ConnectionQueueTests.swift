@@ -22,7 +22,14 @@ struct ConnectionQueueTests {
             try await Task.sleep(for: .seconds(3))
             // It waited for the one connection the held answer keeps.
             #expect(server.hits("/scripted/quick") == 0)
-            held.body.cancel()
+            // The held answer ends, and its connection goes back to the pool for the queued
+            // request. (Cancelling the held body instead closed the connection, and the queued
+            // request then had one second, the connect timeout, to open another: a starved
+            // event loop took longer once.)
+            server.release("held")
+            var heldBody = ""
+            for try await chunk in held.body { heldBody += String(decoding: chunk, as: UTF8.self) }
+            #expect(heldBody == "head, rest")
             let response = try await queued.value
             #expect(response.statusCode == 200)
             #expect(String(decoding: response.body, as: UTF8.self) == "quick")
@@ -45,13 +52,14 @@ struct ConnectionQueueTests {
 
     /// Runs `body` with a test server, a transport of `kind` allowed one connection per host with
     /// a connect timeout of one second, and a streamed answer that holds that connection: its
-    /// head came, and the rest never comes until the test cancels it. Shuts the transport down.
+    /// head came, and the rest comes when the test releases "held" (`server.release`), or never.
+    /// Shuts the transport down.
     func withHeldConnection(
         _ kind: TransportKind,
         _ body: (PrismTestServer, any PrismHTTPTransport, PrismHTTPStreamedResponse) async throws -> Void
     ) async throws {
         try await withServer { (server: PrismTestServer) async throws in
-            server.script("held", [Scripted(body: "head", parts: [.init(after: 600_000, "never")])])
+            server.script("held", [Scripted(body: "head", parts: [.init(releasedBy: "held", ", rest")])])
             let transport = kind.make(
                 PrismTransportConfiguration(connectTimeout: .seconds(1), maximumConnectionsPerHost: 1))
             let held = try await transport.stream(

@@ -25,12 +25,25 @@ extension PrismTestServer {
         public struct Part: Sendable, Equatable {
             /// The wait before the piece, in milliseconds.
             public var delayMilliseconds: Int
+            /// The name the piece waits for, after its delay: it is written once the test calls
+            /// ``PrismTestServer/release(_:)`` with that name (at once if it already did).
+            public var releasedBy: String?
             /// The piece.
             public var text: String
 
             /// `text`, written `delayMilliseconds` after what came before.
             public init(after delayMilliseconds: Int = 0, _ text: String) {
                 self.delayMilliseconds = delayMilliseconds
+                self.releasedBy = nil
+                self.text = text
+            }
+
+            /// `text`, written when the test releases `name` (``PrismTestServer/release(_:)``):
+            /// an answer that holds its connection for exactly as long as a test needs, whatever
+            /// the machine's speed.
+            public init(releasedBy name: String, _ text: String) {
+                self.delayMilliseconds = 0
+                self.releasedBy = name
                 self.text = text
             }
         }
@@ -76,5 +89,11 @@ extension PrismTestServer {
             values.scripts[name] = responses
             values.scriptPositions[name] = 0
         }
+    }
+
+    /// Lets every scripted part that waits for `name` (``ScriptedResponse/Part/init(releasedBy:_:)``)
+    /// be written: those waiting now, and those that will wait later.
+    public func release(_ name: String) {
+        self.state.withValues { values in _ = values.releasedNames.insert(name) }
     }
 }

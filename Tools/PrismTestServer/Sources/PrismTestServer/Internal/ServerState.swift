@@ -24,6 +24,8 @@ final class ServerState: Sendable {
         var cacheHits: [String: Int] = [:]
         var scripts: [String: [PrismTestServer.ScriptedResponse]] = [:]
         var scriptPositions: [String: Int] = [:]
+        /// The names ``PrismTestServer/release(_:)`` released, that scripted parts wait for.
+        var releasedNames: Set<String> = []
         var flakyAttempts: [String: Int] = [:]
         var timeoutAttempts: [String: Int] = [:]
         var tokenNumber = 0
@@ -107,6 +109,11 @@ final class ServerState: Sendable {
             values.scriptPositions[name] = position + 1
             return script[min(position, script.count - 1)]
         }
+    }
+
+    /// Whether ``PrismTestServer/release(_:)`` released `name`.
+    func isReleased(_ name: String) -> Bool {
+        self.values.withLockedValue { $0.releasedNames.contains(name) }
     }
 
     /// Counts one more request to `/cache/:name` and returns its number (1 for the first).

@@ -43,6 +43,13 @@ struct ScriptedMiddleware: RouterMiddleware {
             if first.readableBytes > 0 { try await writer.write(first) }
             for part in answer.parts {
                 guard await context.pause(milliseconds: part.delayMilliseconds), channel.isActive else { return }
+                if let name = part.releasedBy {
+                    // Looked at every 5 ms: a test server's wait, ended by the test or by the
+                    // client leaving.
+                    while !self.state.isReleased(name) {
+                        guard await context.pause(milliseconds: 5), channel.isActive else { return }
+                    }
+                }
                 try await writer.write(ByteBuffer(string: part.text))
             }
             if answer.dropsConnection {

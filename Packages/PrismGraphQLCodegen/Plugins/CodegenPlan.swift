@@ -62,6 +62,20 @@ struct CodegenPlan {
             } + ["GraphQLSchemaTypes.swift"]
     }
 
+    /// The arguments of `prism-graphql-codegen` that write this plan's code into `output`, with
+    /// the operation manifest `operations.json` beside it, naming files relative to
+    /// `targetDirectory`: what the command plugin runs, and what PrismGraphQLCodegenTests runs
+    /// to check the code the repository commits.
+    func committedCodeArguments(output: URL, targetDirectory: URL) -> [String] {
+        var arguments = [
+            "--schema", schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false),
+            "--relative-to", targetDirectory.path(percentEncoded: false),
+            "--manifest", output.appending(path: "operations.json").path(percentEncoded: false),
+        ]
+        if let config { arguments += ["--config", config.path(percentEncoded: false)] }
+        return arguments + operations.map { $0.path(percentEncoded: false) }
+    }
+
     /// The GraphQL files (and `prism-graphql.json`) in a target's folder, read from the folder
     /// rather than from the target's sources: a target whose code is committed excludes them
     /// (`exclude:`), since SwiftPM would otherwise warn about files it does not handle.

@@ -27,16 +27,9 @@ struct PrismGraphQLGenerate: CommandPlugin {
             guard files.contains(where: { $0.pathExtension == "graphql" }) else { continue }
             let plan = try CodegenPlan(files: files, targetDirectory: target.directoryURL, targetName: target.name)
             let output = target.directoryURL.appending(path: folder)
-            var arguments = [
-                "--schema", plan.schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false),
-                "--relative-to", target.directoryURL.path(percentEncoded: false),
-                "--manifest", output.appending(path: "operations.json").path(percentEncoded: false),
-            ]
-            if let config = plan.config { arguments += ["--config", config.path(percentEncoded: false)] }
-            arguments += plan.operations.map { $0.path(percentEncoded: false) }
             let process = Process()
             process.executableURL = tool
-            process.arguments = arguments
+            process.arguments = plan.committedCodeArguments(output: output, targetDirectory: target.directoryURL)
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {

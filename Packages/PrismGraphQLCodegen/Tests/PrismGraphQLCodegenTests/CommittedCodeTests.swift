@@ -39,13 +39,7 @@ struct CommittedCodeTests {
             targetName: name)
         try await withFolder { folder in
             let output = folder.appending(path: "GraphQLGenerated")
-            var arguments = [
-                "--schema", plan.schema.path(percentEncoded: false), "--output", output.path(percentEncoded: false),
-                "--relative-to", directory.path(percentEncoded: false),
-                "--manifest", output.appending(path: "operations.json").path(percentEncoded: false),
-            ]
-            if let config = plan.config { arguments += ["--config", config.path(percentEncoded: false)] }
-            arguments += plan.operations.map { $0.path(percentEncoded: false) }
+            let arguments = plan.committedCodeArguments(output: output, targetDirectory: directory)
             let run = try await runTool(arguments, in: folder)
             try #require(run.status == 0, "the generator failed for \(path): \(run.errors)")
             let written = try Self.contents(of: output)

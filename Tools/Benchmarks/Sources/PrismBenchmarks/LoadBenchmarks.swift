@@ -246,7 +246,9 @@ func rawGraphQLPost(to server: TestServerProcess, body: Data) -> HTTPClientReque
 /// by name.
 func clientLoop() async throws {
     #if AsyncHTTPClient && os(Linux)
-    guard let filter = benchmarkFilter, filter.hasSuffix(" loop") else { return }
+    guard let filter = benchmarkFilter, filter.hasSuffix(" loop"), !filter.hasSuffix("scope loop"),
+        filter != "root send loop"
+    else { return }
     let typed = "client loop".contains(filter)
     let mode = filter
     let environment = ProcessInfo.processInfo.environment

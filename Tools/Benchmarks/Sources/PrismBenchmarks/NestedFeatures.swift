@@ -1,4 +1,5 @@
 // Eleven nested feature levels (state, action, reducer each) for the scope-depth benchmark.
+import Foundation
 import PrismArchitecture
 
 struct Level0State: Equatable, Sendable {
@@ -267,4 +268,25 @@ func scopeInOneStep(_ store: PrismStore<Level0State, Level0Action>) -> PrismStor
         state: \.child.child.child.child.child.child.child.child.child.child,
         action: { .child(.child(.child(.child(.child(.child(.child(.child(.child(.child($0)))))))))) }
     )
+}
+
+/// `--filter "scope loop"` (or `"deep scope loop"`, `"root send loop"`): 50,000,000 sends
+/// (or `PRISM_LOOP_SENDS`) from the store scoped 10 levels deep in one step (one level at a
+/// time; the root's own send of the wrapped action), to profile one send alone (`perf record`).
+/// No figure, and only when asked for by name.
+@MainActor
+func scopeLoop() {
+    guard let filter = benchmarkFilter, filter.hasSuffix("scope loop") || filter == "root send loop" else { return }
+    let sends = ProcessInfo.processInfo.environment["PRISM_LOOP_SENDS"].flatMap { Int($0) } ?? 50_000_000
+    let root = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+    let start = DispatchTime.now().uptimeNanoseconds
+    if filter == "root send loop" {
+        for _ in 0..<sends { root.send(deepestActionFromRoot) }
+    } else {
+        let deepest = filter == "deep scope loop" ? scopeToDeepest(root) : scopeInOneStep(root)
+        for _ in 0..<sends { deepest.send(.increment) }
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(sends)
+    precondition(root.state.child.child.child.child.child.child.child.child.child.child.count == sends)
+    print(String(format: "%@: %.2f ns a send", filter, elapsed))
 }

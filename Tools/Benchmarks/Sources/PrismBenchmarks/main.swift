@@ -15,6 +15,7 @@ if CommandLine.arguments.contains("--serve") {
 let check = CommandLine.arguments.contains("--check")
 var all: [Result] = []
 
+await MainActor.run { scopeLoop() }
 let store = await storeBenchmarks()
 if !store.isEmpty {
     printReport("PrismStore (\(ProcessInfo.processInfo.activeProcessorCount) cores)", store)

@@ -281,7 +281,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// the request fails with `timedOut`.
     ///
     /// AsyncHTTPClient's async API bounds only the head by its deadline, so the head is awaited
-    /// here, in the caller's task, and the body is read by ``body(of:limit:deadline:url:status:on:)``,
+    /// here, in the caller's task, and the body is read by ``body(of:limit:deadline:url:status:)``,
     /// which the deadline can cancel. Nothing else runs per request: no task waits for the head,
     /// and no timer of Prism's is set while the head is awaited (AsyncHTTPClient has one).
     nonisolated(nonsending) func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws
@@ -309,8 +309,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             var headers = PrismHTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
             let collected = try await Self.body(
-                of: response, limit: bodyLimit, deadline: deadline, url: url, status: status,
-                on: sender.eventLoopGroup)
+                of: response, limit: bodyLimit, deadline: deadline, url: url, status: status)
             return PrismHTTPResponse(
                 statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
         } catch {
@@ -325,10 +324,10 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// cancelling the caller. That task starts on this thread, and a body that has arrived already
     /// (a small one comes with its head) is read before it would wait: then the task has ended
     /// before anything waits for it, no timer is set, and the caller goes on without a hop.
-    /// Only a body still on its way sets a timer for the deadline (on an event loop of `group`).
+    /// Only a body still on its way waits for the deadline, with ``DeadlineWatchdog``: one timer
+    /// for every such body, which a deadline met moves nowhere.
     nonisolated(nonsending) static func body(
-        of response: HTTPClientResponse, limit: Int, deadline: NIODeadline, url: URL, status: Int,
-        on group: any EventLoopGroup
+        of response: HTTPClientResponse, limit: Int, deadline: NIODeadline, url: URL, status: Int
     ) async throws -> ByteBuffer {
         let read = Flag()
         let reading = Task.immediate {
@@ -341,11 +340,12 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         }
         if read.isSet { return try await reading.value }
         let expired = Flag()
-        let timer = group.any().scheduleTask(deadline: deadline) {
+        let watchdog = DeadlineWatchdog.shared
+        let timer = watchdog.add(deadline) {
             expired.set()
             reading.cancel()
         }
-        defer { timer.cancel() }
+        defer { watchdog.drop(timer) }
         do {
             return try await withTaskCancellationHandler {
                 try await reading.value

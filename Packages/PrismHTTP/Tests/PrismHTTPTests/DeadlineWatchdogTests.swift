@@ -21,27 +21,31 @@ struct DeadlineWatchdogTests {
         var all: [String] { names.value }
     }
 
-    /// Adds a deadline `after` from now that logs `name`, and returns its id.
-    static func add(_ watchdog: DeadlineWatchdog, _ log: Log, _ name: String, after: TimeAmount) -> UInt64 {
-        watchdog.add(.now() + after) { log.append(name) }
+    /// Adds a deadline at `deadline` that logs `name`, and returns its id.
+    static func add(_ watchdog: DeadlineWatchdog, _ log: Log, _ name: String, at deadline: NIODeadline) -> UInt64 {
+        watchdog.add(deadline) { log.append(name) }
     }
 
-    /// Waits until `watchdog` runs a deadline added now + `after`: every deadline due before it
-    /// has run by then.
-    static func waitPast(_ watchdog: DeadlineWatchdog, after: TimeAmount) async {
+    /// Waits until `watchdog` runs a deadline at `deadline`: every deadline due before it has
+    /// run by then.
+    static func waitPast(_ watchdog: DeadlineWatchdog, _ deadline: NIODeadline) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            _ = watchdog.add(.now() + after) { done.resume() }
+            _ = watchdog.add(deadline) { done.resume() }
         }
     }
+
+    // Every deadline of a test is counted from one `base`, so that however long the machine
+    // takes between two calls, their order is the one written.
 
     @Test("deadlines run in the order they fall due, whatever the order they were added in")
     func order() async {
         let watchdog = DeadlineWatchdog(on: MultiThreadedEventLoopGroup.singleton.next())
         let log = Log()
-        _ = Self.add(watchdog, log, "later", after: .milliseconds(60))
-        _ = Self.add(watchdog, log, "never", after: .hours(1))
-        _ = Self.add(watchdog, log, "sooner", after: .milliseconds(20))
-        await Self.waitPast(watchdog, after: .milliseconds(100))
+        let base = NIODeadline.now()
+        _ = Self.add(watchdog, log, "later", at: base + .milliseconds(60))
+        _ = Self.add(watchdog, log, "never", at: base + .hours(1))
+        _ = Self.add(watchdog, log, "sooner", at: base + .milliseconds(20))
+        await Self.waitPast(watchdog, base + .milliseconds(100))
         #expect(log.all == ["sooner", "later"])
     }
 
@@ -49,21 +53,28 @@ struct DeadlineWatchdogTests {
     func earlierDeadlineMovesTheTimer() async {
         let watchdog = DeadlineWatchdog(on: MultiThreadedEventLoopGroup.singleton.next())
         let log = Log()
-        let far = Self.add(watchdog, log, "far", after: .hours(1))
+        let base = NIODeadline.now()
+        let far = Self.add(watchdog, log, "far", at: base + .hours(1))
         // The timer waits for the hour; this deadline must not wait for it.
-        await Self.waitPast(watchdog, after: .milliseconds(20))
+        await Self.waitPast(watchdog, base + .milliseconds(20))
         #expect(log.all.isEmpty)
         watchdog.drop(far)
     }
 
     @Test("a dropped deadline never runs, and the ones after it still do")
-    func dropped() async {
-        let watchdog = DeadlineWatchdog(on: MultiThreadedEventLoopGroup.singleton.next())
+    func dropped() async throws {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let watchdog = DeadlineWatchdog(on: loop)
         let log = Log()
-        let first = Self.add(watchdog, log, "dropped", after: .milliseconds(20))
-        _ = Self.add(watchdog, log, "kept", after: .milliseconds(40))
-        watchdog.drop(first)
-        await Self.waitPast(watchdog, after: .milliseconds(60))
+        let base = NIODeadline.now()
+        // Added and dropped in one task of the watchdog's own event loop, where the timer runs:
+        // however late this task runs, the deadline cannot fall due between the two.
+        try await loop.submit {
+            let first = Self.add(watchdog, log, "dropped", at: base + .milliseconds(20))
+            _ = Self.add(watchdog, log, "kept", at: base + .milliseconds(40))
+            watchdog.drop(first)
+        }.get()
+        await Self.waitPast(watchdog, base + .milliseconds(60))
         #expect(log.all == ["kept"])
     }
 
@@ -75,7 +86,7 @@ struct DeadlineWatchdogTests {
         // arrives, while ten stay pending.
         var pending: [UInt64] = []
         for index in 0..<10_000 {
-            pending.append(Self.add(watchdog, log, "body \(index)", after: .hours(1)))
+            pending.append(Self.add(watchdog, log, "body \(index)", at: .now() + .hours(1)))
             if pending.count > 10 { watchdog.drop(pending.removeFirst()) }
         }
         #expect(watchdog.heldEntries <= 2 * 64)
@@ -87,12 +98,14 @@ struct DeadlineWatchdogTests {
     func droppingTwice() async {
         let watchdog = DeadlineWatchdog(on: MultiThreadedEventLoopGroup.singleton.next())
         let log = Log()
-        let ran = Self.add(watchdog, log, "ran", after: .milliseconds(10))
-        await Self.waitPast(watchdog, after: .milliseconds(20))
+        let base = NIODeadline.now()
+        let ran = Self.add(watchdog, log, "ran", at: base + .milliseconds(10))
+        await Self.waitPast(watchdog, base + .milliseconds(20))
         watchdog.drop(ran)
         watchdog.drop(ran)
-        let kept = Self.add(watchdog, log, "kept", after: .milliseconds(10))
-        await Self.waitPast(watchdog, after: .milliseconds(20))
+        let later = NIODeadline.now()
+        let kept = Self.add(watchdog, log, "kept", at: later + .milliseconds(10))
+        await Self.waitPast(watchdog, later + .milliseconds(20))
         #expect(log.all == ["ran", "kept"])
         watchdog.drop(kept)
     }

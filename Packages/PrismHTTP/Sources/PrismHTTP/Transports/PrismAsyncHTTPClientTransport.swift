@@ -280,13 +280,15 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// `deadline`: past it, the exchange is cancelled (AsyncHTTPClient closes its connection) and
     /// the request fails with `timedOut`.
     ///
-    /// The response is collected on the event loop by a ``WholeResponseCollector``, through
-    /// AsyncHTTPClient's delegate API, whose deadline covers the head and the whole body: the
-    /// caller waits once, and nothing else runs per request (no task of Prism's or of
-    /// AsyncHTTPClient's, no timer of Prism's).
+    /// A request without a body is collected on the event loop by a ``WholeResponseCollector``,
+    /// through AsyncHTTPClient's delegate API, whose deadline covers the head and the whole body:
+    /// the caller waits once, and nothing else runs per request (no task of Prism's or of
+    /// AsyncHTTPClient's, no timer of Prism's). One with a body goes through the async API
+    /// (``collect(_:sending:deadline:)``), which writes it with fewer wake-ups.
     nonisolated(nonsending) func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws
         -> PrismHTTPResponse
     {
+        if let body { return try await collect(request, sending: body, deadline: deadline) }
         let limit = configuration.maximumResponseBytes
         let url = request.url
         do {
@@ -296,8 +298,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             headers.reserveCapacity(request.headers.count)
             for field in request.headers { headers.add(name: field.name, value: field.value) }
             let outgoing = try HTTPClient.Request(
-                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-                body: body.map { .bytes($0) })
+                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers)
             let collected: WholeResponseCollector.Collected
             do {
                 collected = try await sender.collectQueued(
@@ -316,6 +317,89 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 body: collected.body.map { Data($0.readableBytesView) } ?? Data(), url: url)
         } catch {
             throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
+        }
+    }
+
+    /// ``collect(_:body:deadline:)`` for a request with a body, through AsyncHTTPClient's async
+    /// API, which writes the body in one piece on the connection's event loop (the delegate API
+    /// writes it through a stream writer, on the task's event loop: more wake-ups per request).
+    ///
+    /// The async API bounds only the head by its deadline, so the head is awaited
+    /// here, in the caller's task, and the body is read by ``body(of:limit:deadline:url:status:)``,
+    /// which the deadline can cancel. Nothing else runs per request: no task waits for the head,
+    /// and no timer of Prism's is set while the head is awaited (AsyncHTTPClient has one).
+    nonisolated(nonsending) func collect(_ request: PrismHTTPRequest, sending body: Data, deadline: NIODeadline)
+        async throws
+        -> PrismHTTPResponse
+    {
+        let limit = configuration.maximumResponseBytes
+        let url = request.url
+        do {
+            try Task.checkCancellation()
+            let sender = try client(for: url)
+            var outgoing = outgoingRequest(for: request)
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+            let response: HTTPClientResponse
+            do {
+                response = try await sender.executeQueued(outgoing, deadline: deadline)
+            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
+                // A kept-alive connection the server closed as the request left on it, before any
+                // of a response: an idempotent request goes once more, on a new connection (RFC
+                // 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
+                response = try await sender.executeQueued(outgoing, deadline: deadline)
+            }
+            guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
+            let status = Int(response.status.code)
+            let bodyLimit = try Self.bodyLimit(of: response, to: request, limit: limit)
+            var headers = PrismHTTPHeaders()
+            for header in response.headers { headers.add(name: header.name, value: header.value) }
+            let collected = try await Self.body(
+                of: response, limit: bodyLimit, deadline: deadline, url: url, status: status)
+            return PrismHTTPResponse(
+                statusCode: status, headers: headers, body: Data(collected.readableBytesView), url: url)
+        } catch {
+            throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
+        }
+    }
+
+    /// The whole body of `response`, read by `deadline`: past it, the read is cancelled
+    /// (AsyncHTTPClient closes the connection) and the request fails with `timedOut`.
+    ///
+    /// The body is read in a task of its own, so that the deadline can cancel the read without
+    /// cancelling the caller. That task starts on this thread, and a body that has arrived already
+    /// (a small one comes with its head) is read before it would wait: then the task has ended
+    /// before anything waits for it, no timer is set, and the caller goes on without a hop.
+    /// Only a body still on its way waits for the deadline, with ``DeadlineWatchdog``: one timer
+    /// for every such body, which a deadline met moves nowhere.
+    nonisolated(nonsending) static func body(
+        of response: HTTPClientResponse, limit: Int, deadline: NIODeadline, url: URL, status: Int
+    ) async throws -> ByteBuffer {
+        let read = Flag()
+        let reading = Task.immediate {
+            defer { read.set() }
+            do {
+                return try await response.body.collect(upTo: limit)
+            } catch is NIOTooManyBytesError {
+                throw ResponseLimit.tooLarge(announced: nil, limit: limit, url: url, status: status)
+            }
+        }
+        if read.isSet { return try await reading.value }
+        let expired = Flag()
+        let watchdog = DeadlineWatchdog.shared
+        let timer = watchdog.add(deadline) {
+            expired.set()
+            reading.cancel()
+        }
+        defer { watchdog.drop(timer) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await reading.value
+            } onCancel: {
+                reading.cancel()
+            }
+        } catch  where expired.isSet {
+            throw PrismHTTPError(
+                code: .timedOut, message: "The whole response did not arrive in time.", url: url, underlying: error)
         }
     }
 
@@ -394,6 +478,15 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             throw AsyncHTTPClientErrors.translate(error, url: request.url, limit: limit)
         }
     }
+}
+
+/// A flag set from any thread: a body read, or its deadline passed.
+private final class Flag: Sendable {
+    private let flag = PrismLocked(false)
+
+    var isSet: Bool { flag.value }
+
+    func set() { flag.withLock { $0 = true } }
 }
 
 /// A flag set once, from any thread.

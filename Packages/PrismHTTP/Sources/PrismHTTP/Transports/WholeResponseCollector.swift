@@ -6,8 +6,9 @@ import NIOHTTP1
 import PrismSupport
 
 /// Collects a whole response as AsyncHTTPClient's event loop reads it: the AsyncHTTPClient
-/// transport's way to send a request whose response is wanted whole (every request of
-/// `request(on:)`, `send`, GraphQL over HTTP).
+/// transport's way to send a request without a body whose response is wanted whole (a GET or
+/// HEAD of `request(on:)` or `send`). A request with a body goes through the async API, which
+/// writes the body with fewer wake-ups than the delegate API's stream writer.
 ///
 /// AsyncHTTPClient's delegate API gives what the async API (`execute(_:deadline:)`, then the
 /// body's `collect(upTo:)`) does not: its deadline covers the head and every byte of the body,

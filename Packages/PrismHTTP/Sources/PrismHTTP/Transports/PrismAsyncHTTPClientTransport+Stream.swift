@@ -52,11 +52,8 @@ extension PrismAsyncHTTPClientTransport {
             let sender = try client(for: url)
             var outgoing = outgoingRequest(for: request)
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-            do {
-                response = try await sender.executeQueued(outgoing, deadline: .distantFuture)
-            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
-                // As `collect`: a kept-alive connection closed as the request left, resent once.
-                response = try await sender.executeQueued(outgoing, deadline: .distantFuture)
+            response = try await Self.onceMoreIfClosedUnder(request) {
+                try await sender.executeQueued(outgoing, deadline: .distantFuture)
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
         } catch {
@@ -79,10 +76,9 @@ extension PrismAsyncHTTPClientTransport {
         }
         channel.setOnCancel { producer.cancel() }
         channel.watchIdle(idleTimeout, url: url)
-        var headers = PrismHTTPHeaders()
-        for header in response.headers { headers.add(name: header.name, value: header.value) }
         return PrismHTTPStreamedResponse(
-            statusCode: Int(response.status.code), headers: headers, url: url, request: request,
+            statusCode: Int(response.status.code), headers: Self.headers(of: response.headers), url: url,
+            request: request,
             body: PrismHTTPBodyStream(channel: channel))
     }
 }

@@ -294,26 +294,14 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         do {
             try Task.checkCancellation()
             let sender = try client(for: url)
-            var headers = HTTPHeaders()
-            headers.reserveCapacity(request.headers.count)
-            for field in request.headers { headers.add(name: field.name, value: field.value) }
             let outgoing = try HTTPClient.Request(
-                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers)
-            let collected: WholeResponseCollector.Collected
-            do {
-                collected = try await sender.collectQueued(
-                    outgoing, method: request.method.rawValue, limit: limit, deadline: deadline)
-            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
-                // A kept-alive connection the server closed as the request left on it, before any
-                // of a response: an idempotent request goes once more, on a new connection (RFC
-                // 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
-                collected = try await sender.collectQueued(
+                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: Self.headers(of: request))
+            let collected = try await Self.onceMoreIfClosedUnder(request) {
+                try await sender.collectQueued(
                     outgoing, method: request.method.rawValue, limit: limit, deadline: deadline)
             }
-            var responseHeaders = PrismHTTPHeaders()
-            for header in collected.head.headers { responseHeaders.add(name: header.name, value: header.value) }
             return PrismHTTPResponse(
-                statusCode: Int(collected.head.status.code), headers: responseHeaders,
+                statusCode: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers),
                 body: collected.body.map { Data($0.readableBytesView) } ?? Data(), url: url)
         } catch {
             throw AsyncHTTPClientErrors.translate(error, url: url, limit: limit)
@@ -339,20 +327,13 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             let sender = try client(for: url)
             var outgoing = outgoingRequest(for: request)
             outgoing.body = .bytes(ByteBuffer(bytes: body))
-            let response: HTTPClientResponse
-            do {
-                response = try await sender.executeQueued(outgoing, deadline: deadline)
-            } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
-                // A kept-alive connection the server closed as the request left on it, before any
-                // of a response: an idempotent request goes once more, on a new connection (RFC
-                // 9110 §9.2.2), as browsers and OkHttp do. Never twice, never a POST.
-                response = try await sender.executeQueued(outgoing, deadline: deadline)
+            let response = try await Self.onceMoreIfClosedUnder(request) {
+                try await sender.executeQueued(outgoing, deadline: deadline)
             }
             guard response.history.count <= 1 else { throw Self.followedRedirect(url) }
             let status = Int(response.status.code)
             let bodyLimit = try Self.bodyLimit(of: response, to: request, limit: limit)
-            var headers = PrismHTTPHeaders()
-            for header in response.headers { headers.add(name: header.name, value: header.value) }
+            let headers = Self.headers(of: response.headers)
             let collected = try await Self.body(
                 of: response, limit: bodyLimit, deadline: deadline, url: url, status: status)
             return PrismHTTPResponse(
@@ -449,8 +430,37 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     func outgoingRequest(for request: PrismHTTPRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        outgoing.headers = Self.headers(of: request)
         return outgoing
+    }
+
+    /// `request`'s headers, as AsyncHTTPClient sends them.
+    static func headers(of request: PrismHTTPRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count)
+        for field in request.headers { headers.add(name: field.name, value: field.value) }
+        return headers
+    }
+
+    /// A response's headers, as Prism hands them on.
+    static func headers(of headers: HTTPHeaders) -> PrismHTTPHeaders {
+        var converted = PrismHTTPHeaders()
+        for header in headers { converted.add(name: header.name, value: header.value) }
+        return converted
+    }
+
+    /// What `send` answers, sent once more if it failed because the kept-alive connection the
+    /// server closed as the request left on it, before any of a response: an idempotent request
+    /// goes once more, on a new connection (RFC 9110 §9.2.2), as browsers and OkHttp do. Never
+    /// twice, never a POST.
+    nonisolated(nonsending) static func onceMoreIfClosedUnder<Answer>(
+        _ request: PrismHTTPRequest, _ send: nonisolated(nonsending) () async throws -> Answer
+    ) async throws -> Answer {
+        do {
+            return try await send()
+        } catch  where request.method.isIdempotent && AsyncHTTPClientErrors.isClosedUnderRequest(error) {
+            return try await send()
+        }
     }
 
     /// Executes `outgoing` (no redirect followed) with the async API, whose body can stream,
@@ -465,8 +475,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 outgoing, deadline: .now() + .nanoseconds(DurationMath.nanoseconds(timeout)))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request.url) }
             let bodyLimit = try Self.bodyLimit(of: response, to: request, limit: limit)
-            var headers = PrismHTTPHeaders()
-            for header in response.headers { headers.add(name: header.name, value: header.value) }
+            let headers = Self.headers(of: response.headers)
             let body = try await response.body.collect(upTo: bodyLimit)
             return PrismHTTPResponse(
                 statusCode: Int(response.status.code),

@@ -65,17 +65,16 @@ final class WholeResponseCollector: HTTPClientResponseDelegate {
     func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let status = Int(head.status.code)
         let refusal: PrismHTTPError? = state.withLock { state in
+            var refusal: PrismHTTPError?
             if state.visited > 1 {
-                state.error = PrismAsyncHTTPClientTransport.followedRedirect(url)
+                refusal = PrismAsyncHTTPClientTransport.followedRedirect(url)
             } else if ResponseLimit.hasBody(method: method, status: status),
                 let announced = PrismAsyncHTTPClientTransport.announcedLength(head.headers), announced > limit
             {
-                state.error = ResponseLimit.tooLarge(announced: announced, limit: limit, url: url, status: status)
-            } else {
-                state.head = head
-                return nil
+                refusal = ResponseLimit.tooLarge(announced: announced, limit: limit, url: url, status: status)
             }
-            return state.error as? PrismHTTPError
+            if let refusal { state.error = refusal } else { state.head = head }
+            return refusal
         }
         guard let refusal else { return task.eventLoop.makeSucceededVoidFuture() }
         return task.eventLoop.makeFailedFuture(refusal)
@@ -109,10 +108,7 @@ final class WholeResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
-        let (head, body, error) = state.withLock { state in
-            defer { state.body = nil }
-            return (state.head, state.body, state.error)
-        }
+        let (head, body, error) = state.withLock { ($0.head, $0.body, $0.error) }
         if let error { throw error }
         guard let head else {
             throw PrismHTTPError(

@@ -101,14 +101,7 @@ struct ClientTests {
         arguments: TransportKind.allCases)
     func cancellation(transport: TransportKind) async throws {
         try await withCachingClient(transport) { (server, client) async throws in
-            // The head and 10 bytes, then nothing for 20 s.
-            let endpoint = ServerEndpoint(server, "/hostile/stall", query: ["sent": "10", "ms": "20000"])
-            let task = Task { try await client.request(on: RawRequest(endpoint: endpoint)) }
-            try await eventually { server.bodyBytesSent("/hostile/stall") == 10 }
-            task.cancel()
-            await #expect(throws: CancellationError.self) { try await task.value }
-            // The server saw the connection close while it held the rest of the body.
-            try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+            try await expectCancelledMidBody(client, server)
         }
     }
 

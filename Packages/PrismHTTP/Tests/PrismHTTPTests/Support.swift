@@ -185,6 +185,18 @@ func withClockedCachingClient(
     }
 }
 
+/// Sends `client` to `/hostile/stall` (the head and 10 bytes of the body, then nothing for 20 s),
+/// cancels the request's task once the 10 bytes are out, and expects `CancellationError`, and
+/// the server to see the connection close while it held the rest of the body.
+func expectCancelledMidBody(_ client: PrismNetworkAdapter, _ server: PrismTestServer) async throws {
+    let endpoint = ServerEndpoint(server, "/hostile/stall", query: ["sent": "10", "ms": "20000"])
+    let task = Task { try await client.request(on: RawRequest(endpoint: endpoint)) }
+    try await eventually { server.bodyBytesSent("/hostile/stall") == 10 }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    try await eventually { server.abandonedResponses("/hostile/stall") == 1 }
+}
+
 /// `/scripted/<name>` on a test server: what a test sends there, and what reached it.
 struct ScriptedRoute {
     let server: PrismTestServer

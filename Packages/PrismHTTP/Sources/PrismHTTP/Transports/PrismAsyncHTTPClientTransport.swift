@@ -57,6 +57,10 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     let followsRedirects: Bool
     /// The clients of pinned hosts (``PinnedClients``): nil when nothing is pinned.
     private let pinnedClients: PinnedClients?
+    /// Where the connections of the transport's clients last read, and how many exchanges are
+    /// under way (nil for an app's own client): which loop an exchange that collects a whole
+    /// response starts on.
+    private let reading: ReadingLoop?
     /// Why the configuration's TLS settings cannot be applied: every request fails with it.
     private let tlsFailure: PrismHTTPError?
 
@@ -78,21 +82,25 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         } catch {
             tlsFailure = error
         }
+        let reading: ReadingLoop
         if Self.usesSharedClient(configuration) || tlsFailure != nil {
             client = Self.sharedClient
+            reading = Self.sharedReading
             ownsClient = false
         } else {
+            reading = ReadingLoop()
             client = HTTPClient(
                 eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                configuration: Self.settings(for: configuration, tls: tls))
+                configuration: Self.settings(for: configuration, tls: tls, reading: reading))
             ownsClient = true
         }
+        self.reading = reading
         if configuration.tls.pins.isEmpty || tlsFailure != nil {
             pinnedClients = nil
         } else {
             pinnedClients = PinnedClients { [tls] host in
                 var settings = Self.settings(for: configuration, tls: tls)
-                let check = AsyncHTTPClientTLS.pinCheck(host: host, tls: configuration.tls)
+                let check = reading.noting(then: AsyncHTTPClientTLS.pinCheck(host: host, tls: configuration.tls))
                 settings.http1_1ConnectionDebugInitializer = check
                 settings.http2ConnectionDebugInitializer = check
                 return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
@@ -102,7 +110,11 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
 
     /// The client of every transport with the default configuration: made once, never shut down.
     private static let sharedClient = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings(for: .default))
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings(for: .default, reading: sharedReading)
+    )
+
+    /// Where the shared client's connections last read.
+    private static let sharedReading = ReadingLoop()
 
     /// Whether `configuration` asks for nothing the shared client does not do: its connection
     /// and TLS settings are the defaults (the rest is applied per request).
@@ -113,11 +125,16 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
             && configuration.tls == defaults.tls
     }
 
-    /// AsyncHTTPClient's settings for `configuration`, with NIOSSL's `tls` (nil: the defaults).
+    /// AsyncHTTPClient's settings for `configuration`, with NIOSSL's `tls` (nil: the defaults),
+    /// whose connections note their reads in `reading` (when given).
     private static func settings(
-        for configuration: PrismTransportConfiguration, tls: TLSConfiguration? = nil
+        for configuration: PrismTransportConfiguration, tls: TLSConfiguration? = nil, reading: ReadingLoop? = nil
     ) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration()
+        if let reading {
+            settings.http1_1ConnectionDebugInitializer = reading.noting()
+            settings.http2ConnectionDebugInitializer = reading.noting()
+        }
         settings.tlsConfiguration = tls
         settings.timeout = .init(
             connect: .nanoseconds(
@@ -155,6 +172,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
         self.deadlineClock = .continuous
         self.followsRedirects = Self.followsRedirects(client)
         self.pinnedClients = nil
+        self.reading = nil
         self.tlsFailure =
             configuration.tls == .default
             ? nil
@@ -298,7 +316,7 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
                 url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: Self.headers(of: request))
             let collected = try await Self.onceMoreIfClosedUnder(request) {
                 try await sender.collectQueued(
-                    outgoing, method: request.method.rawValue, limit: limit, deadline: deadline)
+                    outgoing, method: request.method.rawValue, limit: limit, deadline: deadline, reading: reading)
             }
             return PrismHTTPResponse(
                 statusCode: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers),
@@ -541,17 +559,36 @@ extension HTTPClient {
     /// covers the head and the body; like ``executeQueued(_:deadline:)``, a request that found no
     /// connection free waits on in the pool's queue until `deadline`. Cancelling the task cancels
     /// the exchange.
+    ///
+    /// Alone under way, the exchange starts on the loop where `reading` says the client's
+    /// connections last read, that of the connection the pool will lease: it is registered,
+    /// timed and written there and then, for one wake-up of that loop, and the collector is
+    /// called on the loop that reads. Among others, it is started from the caller's thread and
+    /// left to AsyncHTTPClient's choice of loop (``ReadingLoop`` says why).
     nonisolated(nonsending) func collectQueued(
-        _ request: HTTPClient.Request, method: String, limit: Int, deadline: NIODeadline
+        _ request: HTTPClient.Request, method: String, limit: Int, deadline: NIODeadline, reading: ReadingLoop?
     ) async throws -> WholeResponseCollector.Collected {
         while true {
             do {
                 let collector = WholeResponseCollector(method: method, url: request.url, limit: limit)
-                let task = execute(request: request, delegate: collector, deadline: deadline)
+                let loop = reading?.begin()
+                defer { reading?.end() }
                 return try await withTaskCancellationHandler {
-                    try await task.futureResult.get()
+                    try await withUnsafeThrowingContinuation { continuation in
+                        let start: @Sendable () -> Void = {
+                            let task = self.execute(
+                                request: request, delegate: collector,
+                                eventLoop: loop.map { .delegate(on: $0) } ?? .indifferent, deadline: deadline)
+                            collector.started(task)
+                            task.futureResult.whenComplete { result in
+                                collector.ended()
+                                continuation.resume(with: result)
+                            }
+                        }
+                        if let loop { loop.execute(start) } else { start() }
+                    }
                 } onCancel: {
-                    task.cancel()
+                    collector.cancel()
                 }
             } catch let error as HTTPClientError where error == .getConnectionFromPoolTimeout && .now() < deadline {
                 try _Concurrency.Task.checkCancellation()

@@ -48,6 +48,9 @@ final class WholeResponseCollector: HTTPClientResponseDelegate {
         var body: ByteBuffer?
         var error: (any Error)?
         var visited = 0
+        /// The exchange, from its start to its end: what ``cancel()`` cancels.
+        var task: HTTPClient.Task<Collected>?
+        var isCancelled = false
     }
 
     /// A collector of the response to a `method` request for `url`, whose body may be at most
@@ -56,6 +59,31 @@ final class WholeResponseCollector: HTTPClientResponseDelegate {
         self.method = method
         self.url = url
         self.limit = limit
+    }
+
+    /// The exchange this collector collects has started; cancelled at once when its caller's
+    /// task was cancelled before.
+    func started(_ task: HTTPClient.Task<Collected>) {
+        let cancelled = state.withLock { state in
+            if !state.isCancelled { state.task = task }
+            return state.isCancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// The exchange has ended: nothing is left to cancel (and the task, which holds this
+    /// delegate, is let go).
+    func ended() {
+        state.withLock { $0.task = nil }
+    }
+
+    /// Cancels the exchange, now or as soon as it starts.
+    func cancel() {
+        let task = state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 
     func didVisitURL(task: HTTPClient.Task<Collected>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {

@@ -57,6 +57,40 @@ struct ReadingLoopTests {
         }
     }
 
+    @Test("a POST's body arrives whole, sent alone on its connection's loop or beside another request")
+    func postBodies() async throws {
+        struct Echo: Decodable {
+            var method: String
+            var bodyLength: Int
+            var bodyBase64: String?
+        }
+        try await withServer { server in
+            let configuration = PrismTransportConfiguration(maximumConnectionsPerHost: 2)
+            try await PrismAsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+                // 300 KB: more than one write of the socket.
+                let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                let post = PrismHTTPRequest(url: server.url("/echo"), method: .post, body: body)
+                func expectEchoed(_ response: PrismHTTPResponse) throws {
+                    #expect(response.statusCode == 200)
+                    let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+                    #expect(echo.method == "POST")
+                    #expect(echo.bodyLength == body.count)
+                    #expect(echo.bodyBase64.flatMap { Data(base64Encoded: $0) } == body)
+                }
+                // Nothing read yet, then alone after a read: on the connection's loop.
+                try expectEchoed(try await transport.send(post))
+                try expectEchoed(try await transport.send(post))
+                // Beside a request under way (its head and 10 bytes, then nothing for 20 s).
+                let stall = PrismHTTPRequest(url: server.url("/hostile/stall?sent=10&ms=20000"))
+                let stalled = Task { try await transport.send(stall) }
+                try await eventually { server.bodyBytesSent("/hostile/stall") == 10 }
+                try expectEchoed(try await transport.send(post))
+                stalled.cancel()
+                _ = await stalled.result
+            }
+        }
+    }
+
     @Test(
         "a request alone under way, started on its connection's loop, is cancelled with its task and its connection closed"
     )

@@ -298,25 +298,31 @@ public final class PrismAsyncHTTPClientTransport: PrismHTTPTransport {
     /// `deadline`: past it, the exchange is cancelled (AsyncHTTPClient closes its connection) and
     /// the request fails with `timedOut`.
     ///
-    /// A request without a body is collected on the event loop by a ``WholeResponseCollector``,
-    /// through AsyncHTTPClient's delegate API, whose deadline covers the head and the whole body:
-    /// the caller waits once, and nothing else runs per request (no task of Prism's or of
-    /// AsyncHTTPClient's, no timer of Prism's). One with a body goes through the async API
-    /// (``collect(_:sending:deadline:)``), which writes it with fewer wake-ups.
+    /// The response is collected on the event loop by a ``WholeResponseCollector``, through
+    /// AsyncHTTPClient's delegate API, whose deadline covers the head and the whole body: the
+    /// caller waits once, and nothing else runs per request (no task of Prism's or of
+    /// AsyncHTTPClient's, no timer of Prism's). The exchange starts on the loop of the
+    /// connection it will get when it is the only one of its client under way (``ReadingLoop``);
+    /// else a request with a body goes through the async API (``collect(_:sending:deadline:)``),
+    /// which writes the body on the connection's loop, where the delegate API's stream writer,
+    /// called from another thread, would wake it for each write.
     nonisolated(nonsending) func collect(_ request: PrismHTTPRequest, body: Data?, deadline: NIODeadline) async throws
         -> PrismHTTPResponse
     {
-        if let body { return try await collect(request, sending: body, deadline: deadline) }
+        let loop = reading?.begin()
+        defer { reading?.end() }
+        if let body, loop == nil { return try await collect(request, sending: body, deadline: deadline) }
         let limit = configuration.maximumResponseBytes
         let url = request.url
         do {
             try Task.checkCancellation()
             let sender = try client(for: url)
             let outgoing = try HTTPClient.Request(
-                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: Self.headers(of: request))
+                url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: Self.headers(of: request),
+                body: body.map { .bytes($0) })
             let collected = try await Self.onceMoreIfClosedUnder(request) {
                 try await sender.collectQueued(
-                    outgoing, method: request.method.rawValue, limit: limit, deadline: deadline, reading: reading)
+                    outgoing, method: request.method.rawValue, limit: limit, deadline: deadline, on: loop)
             }
             return PrismHTTPResponse(
                 statusCode: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers),
@@ -560,19 +566,16 @@ extension HTTPClient {
     /// connection free waits on in the pool's queue until `deadline`. Cancelling the task cancels
     /// the exchange.
     ///
-    /// Alone under way, the exchange starts on the loop where `reading` says the client's
-    /// connections last read, that of the connection the pool will lease: it is registered,
-    /// timed and written there and then, for one wake-up of that loop, and the collector is
-    /// called on the loop that reads. Among others, it is started from the caller's thread and
-    /// left to AsyncHTTPClient's choice of loop (``ReadingLoop`` says why).
+    /// Given a `loop` (the one of the connection the pool will lease, ``ReadingLoop``), the
+    /// exchange starts there: it is registered, timed and written there and then, for one
+    /// wake-up of that loop, and the collector is called on the loop that reads. Without one,
+    /// it is started from the caller's thread, on AsyncHTTPClient's choice of loop.
     nonisolated(nonsending) func collectQueued(
-        _ request: HTTPClient.Request, method: String, limit: Int, deadline: NIODeadline, reading: ReadingLoop?
+        _ request: HTTPClient.Request, method: String, limit: Int, deadline: NIODeadline, on loop: (any EventLoop)?
     ) async throws -> WholeResponseCollector.Collected {
         while true {
             do {
                 let collector = WholeResponseCollector(method: method, url: request.url, limit: limit)
-                let loop = reading?.begin()
-                defer { reading?.end() }
                 return try await withTaskCancellationHandler {
                     try await withUnsafeThrowingContinuation { continuation in
                         let start: @Sendable () -> Void = {

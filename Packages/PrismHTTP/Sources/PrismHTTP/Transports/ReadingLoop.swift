@@ -4,7 +4,7 @@ import NIOCore
 import Synchronization
 
 /// Where a client's connections last read, and how many of its exchanges are under way: where
-/// its next exchange starts (``HTTPClient/collectQueued(_:method:limit:deadline:reading:)``).
+/// its next exchange starts (``PrismAsyncHTTPClientTransport/collect(_:body:deadline:)``).
 ///
 /// AsyncHTTPClient's delegate API calls the delegate on the exchange's own event loop, and
 /// hops there from a connection on another loop: one wake-up of that loop's thread per call
@@ -15,8 +15,8 @@ import Synchronization
 ///
 /// | when the exchange starts | where it starts | why |
 /// |---|---|---|
-/// | no other exchange of the client under way, after a read | on the loop of the last read | one request at a time: the one kept-alive connection is there, and the exchange is registered, timed and written on that loop at once, for one wake-up of it (from the caller's thread, each of those steps would wake it) |
-/// | others under way | from the caller's thread, on AsyncHTTPClient's choice of loop | busy loops take those steps as they come; one loop for all would put every connection on it |
+/// | no other exchange of the client under way, after a read | on the loop of the last read | one request at a time: the one kept-alive connection is there, and the exchange is registered, timed and written on that loop at once, for one wake-up of it (from the caller's thread, each of those steps would wake it, and so would each write of a body) |
+/// | others under way | from the caller's thread, on AsyncHTTPClient's choice of loop (a body through the async API, which writes it on the connection's loop) | busy loops take those steps as they come; one loop for all would put every connection on it |
 /// | nothing read yet, or an app's own client (no note taken) | the same | nothing tells where a connection waits |
 final class ReadingLoop: Sendable {
     private let loops: [any EventLoop]

@@ -6,9 +6,11 @@ import NIOHTTP1
 import PrismSupport
 
 /// Collects a whole response as AsyncHTTPClient's event loop reads it: the AsyncHTTPClient
-/// transport's way to send a request without a body whose response is wanted whole (a GET or
-/// HEAD of `request(on:)` or `send`). A request with a body goes through the async API, which
-/// writes the body with fewer wake-ups than the delegate API's stream writer.
+/// transport's way to send a request whose response is wanted whole (`request(on:)`, `send`).
+/// A request with a body goes through it when it is the only one of its client under way, and
+/// starts on its connection's loop (``ReadingLoop``); beside others, it goes through the async
+/// API, which writes the body on the connection's loop, where the delegate API's stream writer,
+/// called from another thread, would wake that loop for each write.
 ///
 /// AsyncHTTPClient's delegate API gives what the async API (`execute(_:deadline:)`, then the
 /// body's `collect(upTo:)`) does not: its deadline covers the head and every byte of the body,

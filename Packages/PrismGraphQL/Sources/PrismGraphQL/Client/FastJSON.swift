@@ -10,37 +10,54 @@ import Foundation
 enum FastJSON {
     /// `members` as a JSON object, or nil when there are none or a member needs the encoder.
     static func object(_ members: [String: any Encodable & Sendable]) -> Data? {
-        guard !members.isEmpty else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        guard writeObject(members.map { ($0.key, $0.value as Any) }, into: &bytes) else { return nil }
-        return Data(bytes)
+        return append(members, to: &bytes) ? Data(bytes) : nil
     }
 
     /// `value` as a JSON object when it is a dictionary of plain members (`["login": login]`,
     /// which Swift passes to the generic `variables:` initializer as one `Encodable` value); nil
     /// for any other value, or a member that needs the encoder.
     static func object(of value: any Encodable & Sendable) -> Data? {
+        var bytes: [UInt8] = []
+        return append(objectOf: value, to: &bytes) ? Data(bytes) : nil
+    }
+
+    /// Appends ``object(_:)``'s bytes to `bytes`, where the body is assembled (no `Data` of
+    /// their own, copied again); false, with `bytes` as they were, when it would be nil.
+    static func append(_ members: [String: any Encodable & Sendable], to bytes: inout [UInt8]) -> Bool {
+        guard !members.isEmpty else { return false }
+        let start = bytes.count
+        guard writeObject(members.map { ($0.key, $0.value as Any) }, into: &bytes) else {
+            bytes.removeSubrange(start...)
+            return false
+        }
+        return true
+    }
+
+    /// Appends ``object(of:)``'s bytes to `bytes`; false, with `bytes` as they were, when it
+    /// would be nil.
+    static func append(objectOf value: any Encodable & Sendable, to bytes: inout [UInt8]) -> Bool {
         // The usual dictionaries by their own type: a cast to `[String: any Encodable & Sendable]`
         // builds a new dictionary, which costs more than writing the JSON.
         if let strings = value as? [String: String] {
-            return plainObject(strings) { text, bytes in writeString(text, into: &bytes) }
+            return appendPlainObject(strings, to: &bytes) { text, bytes in writeString(text, into: &bytes) }
         }
         if let numbers = value as? [String: Int] {
-            return plainObject(numbers) { number, bytes in bytes.append(contentsOf: String(number).utf8) }
+            return appendPlainObject(numbers, to: &bytes) { number, bytes in
+                bytes.append(contentsOf: String(number).utf8)
+            }
         }
-        guard let members = value as? [String: any Encodable & Sendable] else { return nil }
-        return object(members)
+        guard let members = value as? [String: any Encodable & Sendable] else { return false }
+        return append(members, to: &bytes)
     }
 
-    /// `members` as a JSON object, each value written by `write`; nil when there are none or a
-    /// key is not plain.
-    private static func plainObject<Value>(
-        _ members: [String: Value], write: (Value, inout [UInt8]) -> Void
-    ) -> Data? {
-        guard !members.isEmpty, members.keys.allSatisfy(isPlainKey) else { return nil }
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(64)
+    /// Appends `members` as a JSON object to `bytes`, each value written by `write`; false, with
+    /// nothing appended, when there are none or a key is not plain.
+    private static func appendPlainObject<Value>(
+        _ members: [String: Value], to bytes: inout [UInt8], write: (Value, inout [UInt8]) -> Void
+    ) -> Bool {
+        guard !members.isEmpty, members.keys.allSatisfy(isPlainKey) else { return false }
+        bytes.append(UInt8(ascii: "{"))
         for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             writeString(member.key, into: &bytes)
@@ -48,7 +65,7 @@ enum FastJSON {
             write(member.value, &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
-        return Data(bytes)
+        return true
     }
 
     private static func writeObject(_ members: [(String, Any)], into bytes: inout [UInt8]) -> Bool {

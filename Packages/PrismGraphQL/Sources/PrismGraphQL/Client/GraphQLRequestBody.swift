@@ -48,22 +48,27 @@ struct GraphQLRequestBody: Encodable {
     ///
     /// - Throws: ``PrismGraphQLError`` with code `encodingFailed` when a variable does not encode.
     ///
-    /// The bytes are those `encode(to:)` gives with the sorted-keys encoder, assembled from parts:
-    /// the document and the operation name as JSON strings come from ``DocumentMemo`` (escaping
-    /// a long document was most of the cost of a body), the variables are encoded each time.
+    /// The bytes are those `encode(to:)` gives with the sorted-keys encoder, assembled from parts
+    /// in one buffer: the document and the operation name as JSON strings come from
+    /// ``DocumentMemo`` (escaping a long document was most of the cost of a body), the variables
+    /// are written into the buffer each time (``FastJSON``), or encoded when they need the encoder.
     func encoded(url: URL) throws(PrismGraphQLError) -> Data {
         // Bytes first, one Data at the end: appending to a Data piece by piece costs more.
         var body: [UInt8] = []
         body.reserveCapacity((query?.utf8.count ?? 0) + 128)
         var first = true
-        func member(_ name: StaticString, _ value: Data) {
+        func name(_ key: StaticString) {
             body.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
             body.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { body.append(contentsOf: $0) }
+            key.withUTF8Buffer { body.append(contentsOf: $0) }
             body.append(UInt8(ascii: "\""))
             body.append(UInt8(ascii: ":"))
-            body.append(contentsOf: value)
+        }
+        func member(_ key: StaticString, _ value: Data) {
+            name(key)
+            // Through its bytes: appending a Data itself goes element by element.
+            value.withUnsafeBytes { body.append(contentsOf: $0) }
         }
         // Sorted keys: extensions, operationName, query, variables.
         if let persistedQueryHash {
@@ -72,17 +77,22 @@ struct GraphQLRequestBody: Encodable {
         }
         if let operationName { member("operationName", try memoized(operationName, url: url)) }
         if let query { member("query", try memoized(query, url: url)) }
+        // The variables come last: written in place after their name, or, when they need the
+        // encoder, the name taken back and the encoder's bytes appended instead.
+        let beforeVariables = (count: body.count, first: first)
+        name("variables")
+        let written: Bool
         switch variables {
-        case .members(let members):
-            if let fast = FastJSON.object(members) {
-                member("variables", fast)
-            } else if !members.isEmpty {
-                member("variables", try json(of: EncodableMembers(members), url: url))
-            }
-        case .value(let value):
-            if let fast = FastJSON.object(of: value) {
-                member("variables", fast)
-            } else {
+        case .members(let members): written = FastJSON.append(members, to: &body)
+        case .value(let value): written = FastJSON.append(objectOf: value, to: &body)
+        }
+        if !written {
+            body.removeSubrange(beforeVariables.count...)
+            first = beforeVariables.first
+            switch variables {
+            case .members(let members):
+                if !members.isEmpty { member("variables", try json(of: EncodableMembers(members), url: url)) }
+            case .value(let value):
                 member("variables", try json(of: AnyEncodable(value), url: url))
             }
         }

@@ -46,14 +46,15 @@ enum GraphQLResponseDecoding {
             return typed
         }
         // The common answer, `{"data": ...}` and nothing else: its data decoded directly (see
-        // AnswerShortcut); whatever does not decode so takes the full decode, for its error.
+        // AnswerShortcut) into the response, with no envelope between; whatever does not decode
+        // so takes the full decode, for its error.
         if let range = AnswerShortcut.dataRange(in: body),
             let data = try? PrismJSON.decoder(decoder(for: T.self), for: body).decode(
                 T.self, from: body[(body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound)])
         {
-            return try response(
-                from: Envelope(hasData: true, data: .success(data), errors: nil, extensions: nil), body: body,
-                context: context)
+            var response = PrismGraphQLResponse(data: data, errors: nil, extensions: nil)
+            response.statusCode = context.statusCode
+            return response
         }
         return try fullDecode(T.self, from: body, context: context)
     }

@@ -13,6 +13,16 @@ func selected(_ name: String) -> Bool {
     benchmarkFilter.map { name.contains($0) } ?? true
 }
 
+/// Returns `value` through a call the optimizer does not see into. A store handed through it is
+/// one the compiler cannot prove it knows, like an app's store that a view or a model holds:
+/// without it, a store made and used in one benchmark closure has its send closure read back
+/// at compile time and inlined with the action, which no app's store gets.
+@inline(never)
+@_optimize(none)
+func held<T>(_ value: T) -> T {
+    value
+}
+
 /// Keeps the optimizer from deleting the work whose result it sees.
 @inline(never)
 func blackHole<T>(_ value: T) {

@@ -278,7 +278,7 @@ func scopeInOneStep(_ store: PrismStore<Level0State, Level0Action>) -> PrismStor
 func scopeLoop() {
     guard let filter = benchmarkFilter, filter.hasSuffix("scope loop") || filter == "root send loop" else { return }
     let sends = ProcessInfo.processInfo.environment["PRISM_LOOP_SENDS"].flatMap { Int($0) } ?? 50_000_000
-    let root = PrismStore(initialState: Level0State(), reducer: Level0Reducer())
+    let root = held(PrismStore(initialState: Level0State(), reducer: Level0Reducer()))
     let start = DispatchTime.now().uptimeNanoseconds
     if filter == "root send loop" {
         for _ in 0..<sends { root.send(deepestActionFromRoot) }

@@ -375,6 +375,26 @@ struct EnumCaseCompositionTests {
             issue.description.contains("NotAnEnum is not an enum")
         }
     }
+
+    @Test("ifLet and forEach given the case alone warn where they are written when the action is not an enum")
+    func notAnEnumForIfLetAndForEach() {
+        let parent = PrismReduce<ListState, NotAnEnum> { _, _ in .none }
+        let ticks = TickSource()
+        withKnownIssue {
+            _ = parent.ifLet(\.detail, action: { (_: DetailAction) in NotAnEnum(value: 1) }) {
+                DetailFeature(ticks: ticks)
+            }
+        } matching: { issue in
+            issue.description.contains("NotAnEnum is not an enum")
+        }
+        withKnownIssue {
+            _ = parent.forEach(\.rows, action: { (_: Int, _: RowAction) in NotAnEnum(value: 2) }) {
+                RowFeature(ticks: ticks)
+            }
+        } matching: { issue in
+            issue.description.contains("NotAnEnum is not an enum")
+        }
+    }
 }
 
 @Suite("Enum case extraction: how a payload is read")

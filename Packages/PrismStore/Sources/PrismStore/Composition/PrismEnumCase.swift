@@ -42,18 +42,6 @@ struct PrismEnumCase<Root, Value>: Sendable {
         self.layout = EnumLayout(of: Root.self)
     }
 
-    /// An extraction closure for the case `embed` makes, for a combinator written at `location`:
-    /// a runtime warning there when `Root` is not an enum (nothing can be extracted).
-    @inlinable
-    static func extractor(
-        embed: @escaping @Sendable (Value) -> Root,
-        location: PrismSourceLocation
-    ) -> @Sendable (Root) -> Value? {
-        let enumCase = PrismEnumCase(embed: embed)
-        if enumCase.layout == nil { reportRootIsNotEnum(location: location) }
-        return { enumCase.extract(from: $0) }
-    }
-
     /// A runtime warning at `location` when `Root` is not an enum (nothing can be extracted).
     ///
     /// Inlined, and all it does inline is read the kind of `Root`'s metadata: a combinator made

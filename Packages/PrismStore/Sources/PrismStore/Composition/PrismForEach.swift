@@ -78,16 +78,18 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
     @usableFromInline let element: Element
     @usableFromInline let toElements: WritableKeyPath<State, Elements> & Sendable
     @usableFromInline let fromElementAction: @Sendable (ID, Element.Action) -> Action
-    @usableFromInline let toElementAction: @Sendable (Action) -> (id: ID, action: Element.Action)?
+    /// Extracts the id and the element's action; nil: the action is in the case
+    /// `fromElementAction` makes (`PrismEnumCase`), read without a closure made for each body.
+    @usableFromInline let toElementAction: (@Sendable (Action) -> (id: ID, action: Element.Action)?)?
     @usableFromInline let location: PrismSourceLocation
 
-    @usableFromInline
+    @inlinable
     init(
         parent: Parent,
         element: Element,
         toElements: WritableKeyPath<State, Elements> & Sendable,
         fromElementAction: @escaping @Sendable (ID, Element.Action) -> Action,
-        toElementAction: @escaping @Sendable (Action) -> (id: ID, action: Element.Action)?,
+        toElementAction: (@Sendable (Action) -> (id: ID, action: Element.Action)?)?,
         location: PrismSourceLocation
     ) {
         self.parent = parent
@@ -122,7 +124,16 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
 
     @inlinable
     func reduceElement(into state: inout State, action: Action) -> PrismEffect<Action> {
-        guard let (id, elementAction) = toElementAction(action) else { return .none }
+        let fromElementAction = self.fromElementAction
+        let extracted: (id: ID, action: Element.Action)?
+        if let toElementAction {
+            extracted = toElementAction(action)
+        } else {
+            extracted = PrismEnumCase<Action, (ID, Element.Action)>.extractOnMainActor(
+                from: action, embed: { fromElementAction($0.0, $0.1) }
+            ).map { (id: $0.0, action: $0.1) }
+        }
+        guard let (id, elementAction) = extracted else { return .none }
         let element = self.element
         guard
             let effect = state[keyPath: toElements].prismModify(
@@ -140,7 +151,6 @@ where Elements.Element == Element.State, Elements.ID: Sendable {
         }
         if effect.isNone { return .none }
         let scope = PrismChildPlace(path: toElements, id: AnyHashable(id))
-        let fromElementAction = self.fromElementAction
         return
             effect
             .map({ fromElementAction(id, $0) }, cancellationScope: scope)

@@ -134,14 +134,12 @@ extension PrismReducer {
         ElementAction == Child.Action
     {
         let location = PrismSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let extract = PrismEnumCase.extractor(
-            embed: { (payload: (Elements.ID, ElementAction)) in fromElementAction(payload.0, payload.1) },
-            location: location
-        )
-        return forEach(
-            toElements, action: fromElementAction,
-            toElementAction: { action in extract(action).map { (id: $0.0, action: $0.1) } }, element: element,
-            fileID: fileID, filePath: filePath, line: line, column: column
+        PrismEnumCase<Action, (Elements.ID, ElementAction)>.reportUnlessRootIsEnum(location: location)
+        // No extraction closure: `reduce` reads the case of `fromElementAction` itself, with
+        // nothing allocated for the body built for each action.
+        return PrismForEach(
+            parent: self, element: element(), toElements: toElements, fromElementAction: fromElementAction,
+            toElementAction: nil, location: location
         )
     }
 }

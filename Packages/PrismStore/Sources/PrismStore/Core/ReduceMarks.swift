@@ -60,10 +60,6 @@ final class ReduceMarker: @unchecked Sendable {  // `reducing` is the main threa
     }
 
     #if canImport(Darwin)
-    /// What `begin()` returns for `end(_:)`.
-    @usableFromInline
-    typealias Token = Int
-
     /// How many reducers are running, on the main thread.
     @usableFromInline
     @exclusivity(unchecked)
@@ -85,10 +81,6 @@ final class ReduceMarker: @unchecked Sendable {  // `reducing` is the main threa
         pthread_main_np() != 0 && reducing > 0
     }
     #else
-    /// What `begin()` returns for `end(_:)`: the thread marked before.
-    @usableFromInline
-    typealias Token = UInt
-
     /// The `pthread_t` of the thread running a reducer (the main actor's), or 0.
     @usableFromInline
     let thread = Atomic<UInt>(0)

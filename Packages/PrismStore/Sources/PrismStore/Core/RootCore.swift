@@ -188,42 +188,44 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     }
 
     /// Applies `action` to the state and notifies whoever is looking.
-    ///
-    /// A store made once shared values exist marks every reduce (`marks.shared`); once its link
-    /// is published and while nobody asks for one, the marker's `begin()` and `end(_:)` are all
-    /// that takes, made here, inline: out of line, such a store's send cost 22 ns against 13 ns.
     @inlinable
     func reduce(_ action: Action) -> PrismEffect<Action> {
-        unowned(unsafe) let marker = marks.marker
-        var outer: ReduceMarker.Token?
-        if marks.everyReduce || marker.linkWanted {
-            if !marks.shared || marker.linkWanted || !hasContext { return reduceMarked(action) }
-            outer = marker.begin()
-        }
-        // One call of `reduceUnmarked`, inlined here whether marked or not.
-        let effect = reduceUnmarked(action)
-        if let outer { marker.end(outer) }
-        return effect
+        if marks.everyReduce || marks.marker.linkWanted { return reduceMarked(action) }
+        return reduceUnmarked(action)
     }
 
     /// `reduce` with the marks a reducer may look for: that a reducer runs, for shared values
     /// (`marks.shared`), and this store's link, on its first action and while a reducer asks for
-    /// its store (`PrismStoreContext`). After the outermost reduce that published a link, nobody
-    /// asks any more until somebody asks again.
+    /// its store (`PrismStoreContext`).
     ///
-    /// Out of line, so that the inlined send stays small, but inlinable, so that it is
-    /// specialized for the store's types like the send: unspecialized, a send of a store made
-    /// once shared values exist cost 39 ns against 13 ns for one made before.
+    /// Out of line, so that the inlined send stays as small as a store made before any shared
+    /// value needs, but inlinable, so that it is specialized for the store's types like the
+    /// send: unspecialized, a send of a store made once shared values exist cost 39 ns against
+    /// 13 ns for one made before. Such a store, once its link is published and while nobody asks
+    /// for one, only marks the reducer's thread around the reducer.
     @inlinable
     @inline(never)
     func reduceMarked(_ action: Action) -> PrismEffect<Action> {
         // Lives as long as the process (`ReduceMarks.marker`): a strong local would retain and
         // release it on every send.
         unowned(unsafe) let marker = marks.marker
+        guard marks.shared, !marker.linkWanted, hasContext else { return reducePublishing(action) }
+        let outer = marker.begin()
+        let effect = reduceUnmarked(action)
+        marker.end(outer)
+        return effect
+    }
+
+    /// `reduceMarked` when the store's link is published: on its first action and while a
+    /// reducer asks for its store. After the outermost reduce that published a link, nobody asks
+    /// any more until somebody asks again.
+    @inlinable
+    @inline(never)
+    func reducePublishing(_ action: Action) -> PrismEffect<Action> {
+        unowned(unsafe) let marker = marks.marker
         marks.everyReduce = marks.shared
         let publishes = marker.linkWanted || !hasContext
         let outerLink = publishes ? publishLink() : nil
-        // One call of `reduceUnmarked` (two, one per branch, made the function larger).
         let shared = marks.shared
         let outer = shared ? marker.begin() : 0
         let effect = reduceUnmarked(action)

@@ -323,7 +323,8 @@ let package = Package(
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
                 // into `Data` without a copy; the others' error types are what the transport classifies
                 // (NIOHTTPCompression's: a response body that does not decode, AsyncHTTPClient's own package
-                // needs it already).
+                // needs it already); Tracing (which AsyncHTTPClient depends on already) tells the no-op
+                // tracer, which the transport's clients are not given.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -345,6 +346,9 @@ let package = Package(
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
             ],
             path: "Packages/PrismHTTP/Sources/PrismHTTP"
         ),
@@ -357,11 +361,16 @@ let package = Package(
                 "PrismTestServer",
                 "PrismTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types; a tracer
+                // that keeps the transport's spans.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(platforms: [.linux])
+                ),
             ],
             path: "Packages/PrismHTTP/Tests/PrismHTTPTests"
         ),

@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(name: "CPrismZlib"),
@@ -45,7 +46,8 @@ let package = Package(
                 // AsyncHTTPClient trait (on by default); NIOFoundationCompat turns a streamed body's chunks
                 // into `Data` without a copy; the others' error types are what the transport classifies
                 // (NIOHTTPCompression's: a response body that does not decode, AsyncHTTPClient's own package
-                // needs it already).
+                // needs it already); Tracing (which AsyncHTTPClient depends on already) tells the no-op
+                // tracer, which the transport's clients are not given.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
@@ -67,6 +69,9 @@ let package = Package(
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl",
                     condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
             ]
         ),
         .testTarget(
@@ -78,11 +83,16 @@ let package = Package(
                 .product(name: "PrismTestServer", package: "PrismTestServer"),
                 .product(name: "PrismTestSupport", package: "PrismTestSupport"),
                 .product(name: "Logging", package: "swift-log"),
-                // A client that trusts the HTTPS test server's certificate, and the TLS error types.
+                // A client that trusts the HTTPS test server's certificate, and the TLS error types; a tracer
+                // that keeps the transport's spans.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(platforms: [.linux])
+                ),
             ]
         ),
     ],

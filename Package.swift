@@ -58,7 +58,7 @@ let package = Package(
         .trait(
             name: "Telemetry",
             description:
-                "PrismTelemetry's instruments: swift-metrics counters and timers, swift-distributed-tracing spans. Off by default: only a package that turns it on fetches swift-metrics and swift-distributed-tracing."
+                "PrismTelemetry's instruments: swift-metrics counters and timers, swift-distributed-tracing spans. Off by default: only a package that turns it on fetches swift-metrics, and swift-distributed-tracing unless AsyncHTTPClient (the AsyncHTTPClient trait) brings it."
         ),
         .trait(
             name: "OpenAPI",

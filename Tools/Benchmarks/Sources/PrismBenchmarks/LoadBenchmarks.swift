@@ -102,11 +102,27 @@ func loadRounds(rounds: Int, total: Int, concurrency: Int, _ contenders: [LoadCo
     for round in 0..<rounds {
         for turn in 0..<contenders.count {
             let index = (round + turn) % contenders.count
+            let began = monotonicNanoseconds()
             measured[index].append(
                 try await loadRound(total: total, concurrency: concurrency, contenders[index].operation))
+            if marksWanted {
+                FileHandle.standardError.write(
+                    Data("mark \(index) c=\(concurrency) \(began) \(monotonicNanoseconds())\n".utf8))
+            }
         }
     }
     return measured
+}
+
+/// Whether each round's contender, concurrency and span of `CLOCK_MONOTONIC` go to standard
+/// error (`PRISM_LOAD_MARKS=1`), for Tools/scripts/perf-by-contender.py to split a `perf record
+/// -k CLOCK_MONOTONIC` of the whole run by contender.
+private let marksWanted = ProcessInfo.processInfo.environment["PRISM_LOAD_MARKS"] != nil
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
 private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

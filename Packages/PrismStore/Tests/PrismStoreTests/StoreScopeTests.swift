@@ -94,6 +94,133 @@ struct StoreScopeTests {
         #expect(store.state.launches == 0)
     }
 
+    // Three levels of state, scoped one level at a time: every level by a writable key path
+    // (composed into one), with a get-only key path or a closure on the way (not composed).
+    struct Inner: Equatable, Sendable {
+        var value = 0
+        var note = ""
+    }
+
+    struct Middle: Equatable, Sendable {
+        var inner = Inner()
+        var other = 0
+        var innerCopy: Inner { inner }
+    }
+
+    struct Outer: Equatable, Sendable {
+        var middle = Middle()
+        var sibling = 0
+    }
+
+    enum InnerAction: Equatable, Sendable {
+        case add(Int)
+        case note(String)
+    }
+
+    enum MiddleAction: Equatable, Sendable {
+        case inner(InnerAction)
+        case other
+    }
+
+    enum OuterAction: Equatable, Sendable {
+        case middle(MiddleAction)
+        case sibling
+    }
+
+    struct OuterFeature: PrismReducer {
+        func reduce(into state: inout Outer, action: OuterAction) -> PrismEffect<OuterAction> {
+            switch action {
+            case .middle(.inner(.add(let amount))): state.middle.inner.value += amount
+            case .middle(.inner(.note(let note))): state.middle.inner.note = note
+            case .middle(.other): state.middle.other += 1
+            case .sibling: state.sibling += 1
+            }
+            return .none
+        }
+    }
+
+    /// The innermost store, scoped a level at a time with `middle` and `inner` as the last
+    /// two levels' state.
+    static func innermost(
+        _ store: PrismStore<Outer, OuterAction>,
+        middle: KeyPath<Outer, Middle>? = nil,
+        inner: KeyPath<Middle, Inner>? = nil,
+        value: KeyPath<Inner, Int> = \.value
+    ) -> (inner: PrismStore<Inner, InnerAction>, value: PrismStore<Int, InnerAction>) {
+        let middleStore =
+            middle.map { store.scope(state: $0, action: OuterAction.middle) }
+            ?? store.scope(state: { $0.middle }, action: OuterAction.middle)
+        let innerStore =
+            inner.map { middleStore.scope(state: $0, action: MiddleAction.inner) }
+            ?? middleStore.scope(state: { $0.inner }, action: MiddleAction.inner)
+        return (innerStore, innerStore.scope(state: value, action: { $0 }))
+    }
+
+    /// How the last two levels above the value are scoped.
+    enum Levels: String, CaseIterable, Sendable {
+        case writableKeyPaths = "writable key paths"
+        case getOnlyKeyPath = "a get-only key path"
+        case closure = "a closure"
+        case closures = "closures"
+
+        var middle: KeyPath<Outer, Middle>? { self == .closure || self == .closures ? nil : \.middle }
+        var inner: KeyPath<Middle, Inner>? {
+            switch self {
+            case .writableKeyPaths, .closure: \.inner
+            case .getOnlyKeyPath: \.innerCopy
+            case .closures: nil
+            }
+        }
+    }
+
+    @Test(
+        "a store scoped a level at a time reads, observes and writes through every kind of level",
+        arguments: Levels.allCases)
+    func scopedLevelByLevel(_ levels: Levels) {
+        let kind = levels.rawValue
+        let store = PrismStore(initialState: Outer(), reducer: OuterFeature())
+        let (innerStore, valueStore) = Self.innermost(store, middle: levels.middle, inner: levels.inner)
+        let valueChanges = ObservationCounter { _ = valueStore.state }
+        valueStore.send(.add(2))
+        innerStore.send(.note("a"))
+        #expect(valueStore.state == 2, "\(kind)")
+        #expect(innerStore.state == Inner(value: 2, note: "a"), "\(kind)")
+        // Changes beside the value are not the value's observers' business.
+        store.send(.sibling)
+        store.send(.middle(.other))
+        innerStore.send(.note("b"))
+        #expect(valueChanges.count == 1, "\(kind)")
+        store.send(.middle(.inner(.add(3))))
+        #expect(valueStore.state == 5, "\(kind)")
+        #expect(valueChanges.count == 2, "\(kind)")
+        #expect(store.state == Outer(middle: Middle(inner: Inner(value: 5, note: "b"), other: 1), sibling: 1))
+    }
+
+    @Test("replaceState three levels down, scoped a level at a time by key paths, changes that level only")
+    func replaceStateThreeLevelsDown() {
+        let store = PrismStore(initialState: Outer(), reducer: OuterFeature())
+        store.send(.sibling)
+        store.send(.middle(.other))
+        let (innerStore, valueStore) = Self.innermost(store, middle: \.middle, inner: \.inner)
+        innerStore.send(.note("kept"))
+        valueStore.replaceState(with: 41)
+        #expect(store.state == Outer(middle: Middle(inner: Inner(value: 41, note: "kept"), other: 1), sibling: 1))
+        innerStore.replaceState(with: Inner(value: 7, note: "new"))
+        #expect(valueStore.state == 7)
+        #expect(store.state == Outer(middle: Middle(inner: Inner(value: 7, note: "new"), other: 1), sibling: 1))
+    }
+
+    @Test("replaceState below a get-only key path stops with a message")
+    func replaceStateBelowGetOnlyKeyPath() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let store = PrismStore(initialState: Outer(), reducer: OuterFeature())
+                let (_, valueStore) = StoreScopeTests.innermost(store, middle: \.middle, inner: \.innerCopy)
+                valueStore.replaceState(with: 1)
+            }
+        }
+    }
+
     @Test("many live children cost nothing until they are read")
     func manyChildren() {
         let store = PrismStore(initialState: App(), reducer: AppFeature())

@@ -319,6 +319,30 @@ func storeBenchmarks() async -> [Result] {
             )
             return (child: child, root: root)
         }
+        // A send and a read of the deep store's state: the read projects the root's changed
+        // state down to the deepest level once.
+        func sendAndRead(_ scopeDown: @escaping ScopeDown) -> @MainActor () -> Void {
+            {
+                let deepest = scopeDown(held(PrismStore(initialState: Level0State(), reducer: Level0Reducer())))
+                var total = 0
+                for _ in 0..<sends {
+                    deepest.send(.increment)
+                    total &+= deepest.state.count
+                }
+                blackHole(total)
+            }
+        }
+        let (chainedRead, oneStepRead) = measurePair(
+            operations: sends, sendAndRead(scopeToDeepest), against: sendAndRead(scopeInOneStep))
+        results.append(
+            Result(
+                name: "send and state read, store scoped 10 levels deep",
+                timing: chainedRead,
+                baselineName: "the same, scoped in one step",
+                baseline: oneStepRead,
+                bar: .none
+            )
+        )
         let (childDeep, rootDeep) = deepSends[0]
         let chain = plainClosureChain()
         let (_, floor) = measurePair(operations: sends) {

@@ -508,9 +508,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
     @usableFromInline
     func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: @escaping (State) -> ChildState,
+        path: KeyPath<State, ChildState>?,
         write: ((inout State, ChildState) -> Void)?
     ) -> any StoreCore<ChildState, ChildAction> {
-        ScopedCore<State, Action, ChildState, ChildAction>(root: self, toState: toChildState, write: write)
+        ScopedCore<State, Action, ChildState, ChildAction>(root: self, toState: toChildState, path: path, write: write)
     }
 }
 

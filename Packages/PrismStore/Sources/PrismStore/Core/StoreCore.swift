@@ -29,8 +29,12 @@ protocol StoreCore<State, Action>: AnyObject {
 
     func replaceState(_ state: State)
 
+    /// A core onto the part `toChildState` reads, written back through `write` when given.
+    /// `path`, when the part is a key path's, is what a scope of that scope composes its own
+    /// key path with: one key path from the root down, instead of a closure per level.
     func scope<ChildState: Sendable, ChildAction: Sendable>(
         state toChildState: @escaping (State) -> ChildState,
+        path: KeyPath<State, ChildState>?,
         write: ((inout State, ChildState) -> Void)?
     ) -> any StoreCore<ChildState, ChildAction>
 

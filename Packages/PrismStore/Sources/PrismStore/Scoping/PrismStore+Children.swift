@@ -45,6 +45,7 @@ extension PrismStore {
                     lastKnown.value = element
                     return element
                 },
+                path: nil,
                 write: write
             )
             return PrismStore<ElementState, ElementAction>(
@@ -97,7 +98,7 @@ extension PrismStore {
                     lastKnown.value = child
                     return child
                 },
-                write: write, send: parentSend, action: fromChildAction, trace: trace
+                path: nil, write: write, send: parentSend, action: fromChildAction, trace: trace
             )
         }
     }

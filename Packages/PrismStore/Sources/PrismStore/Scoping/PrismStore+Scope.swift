@@ -32,8 +32,8 @@ extension PrismStore {
             write = { $0[keyPath: writable] = $1 }
         }
         return Self.scoped(
-            core, state: { $0[keyPath: toChildState] }, write: write, send: sendAction, action: fromChildAction,
-            trace: trace)
+            core, state: { $0[keyPath: toChildState] }, path: toChildState, write: write, send: sendAction,
+            action: fromChildAction, trace: trace)
     }
 
     /// A store for a child feature whose state is computed from this store's state.
@@ -46,22 +46,25 @@ extension PrismStore {
         state toChildState: @escaping (State) -> ChildState,
         action fromChildAction: @escaping (ChildAction) -> Action
     ) -> PrismStore<ChildState, ChildAction> {
-        Self.scoped(core, state: toChildState, write: nil, send: sendAction, action: fromChildAction, trace: trace)
+        Self.scoped(
+            core, state: toChildState, path: nil, write: nil, send: sendAction, action: fromChildAction, trace: trace)
     }
 
-    /// The store of a child: `core` seen through `toChildState` (written back through `write`,
-    /// when given), whose sends reach `parentSend` embedded by `fromChildAction`. What every
-    /// `scope` but an element's returns.
+    /// The store of a child: `core` seen through `toChildState` (the key path `path`, when it is
+    /// one; written back through `write`, when given), whose sends reach `parentSend` embedded
+    /// by `fromChildAction`. What every `scope` but an element's returns.
     @inlinable
     static func scoped<ChildState: Sendable, ChildAction: Sendable>(
         _ core: any StoreCore<State, Action>,
         state toChildState: @escaping (State) -> ChildState,
+        path: KeyPath<State, ChildState>?,
         write: ((inout State, ChildState) -> Void)?,
         send parentSend: @escaping (Action) -> PrismEffectTask,
         action fromChildAction: @escaping (ChildAction) -> Action,
         trace: SendTrace
     ) -> PrismStore<ChildState, ChildAction> {
-        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(state: toChildState, write: write)
+        let childCore: any StoreCore<ChildState, ChildAction> = core.scope(
+            state: toChildState, path: path, write: write)
         return PrismStore<ChildState, ChildAction>(
             core: childCore,
             send: { parentSend(fromChildAction($0)) },

@@ -139,13 +139,12 @@ struct StoreScopeTests {
         }
     }
 
-    /// The innermost store, scoped a level at a time with `middle` and `inner` as the last
-    /// two levels' state.
+    /// The stores of `Inner` and of its `value`, scoped a level at a time from `store`: through
+    /// `middle` and `inner` when given, else through closures.
     static func innermost(
         _ store: PrismStore<Outer, OuterAction>,
-        middle: KeyPath<Outer, Middle>? = nil,
-        inner: KeyPath<Middle, Inner>? = nil,
-        value: KeyPath<Inner, Int> = \.value
+        middle: KeyPath<Outer, Middle>?,
+        inner: KeyPath<Middle, Inner>?
     ) -> (inner: PrismStore<Inner, InnerAction>, value: PrismStore<Int, InnerAction>) {
         let middleStore =
             middle.map { store.scope(state: $0, action: OuterAction.middle) }
@@ -153,7 +152,7 @@ struct StoreScopeTests {
         let innerStore =
             inner.map { middleStore.scope(state: $0, action: MiddleAction.inner) }
             ?? middleStore.scope(state: { $0.inner }, action: MiddleAction.inner)
-        return (innerStore, innerStore.scope(state: value, action: { $0 }))
+        return (innerStore, innerStore.scope(state: \.value, action: { $0 }))
     }
 
     /// How the last two levels above the value are scoped.
@@ -212,13 +211,15 @@ struct StoreScopeTests {
 
     @Test("replaceState below a get-only key path stops with a message")
     func replaceStateBelowGetOnlyKeyPath() async {
-        await #expect(processExitsWith: .failure) {
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run {
                 let store = PrismStore(initialState: Outer(), reducer: OuterFeature())
                 let (_, valueStore) = StoreScopeTests.innermost(store, middle: \.middle, inner: \.innerCopy)
                 valueStore.replaceState(with: 1)
             }
         }
+        let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("cannot write back to its parent"), "\(message)")
     }
 
     @Test("many live children cost nothing until they are read")

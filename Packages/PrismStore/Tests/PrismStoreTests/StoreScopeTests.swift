@@ -209,6 +209,46 @@ struct StoreScopeTests {
         #expect(store.state == Outer(middle: Middle(inner: Inner(value: 7, note: "new"), other: 1), sibling: 1))
     }
 
+    struct Shelf: Equatable, Sendable {
+        var items = [Inner(value: 1), Inner(value: 2), Inner(value: 3)]
+        var box = Box()
+    }
+
+    struct Box: Equatable, Sendable {
+        var spare: Inner?
+    }
+
+    enum ShelfAction: Equatable, Sendable {
+        case item(Int, InnerAction)
+    }
+
+    struct ShelfFeature: PrismReducer {
+        func reduce(into state: inout Shelf, action: ShelfAction) -> PrismEffect<ShelfAction> {
+            if case .item(let index, .add(let amount)) = action { state.items[index].value += amount }
+            return .none
+        }
+    }
+
+    @Test("key paths through a subscript (read and written) and an optional chain (read) compose level by level")
+    func subscriptAndOptionalChainLevels() {
+        let store = PrismStore(initialState: Shelf(), reducer: ShelfFeature())
+        let items = store.scope(state: \.items, action: { (action: ShelfAction) in action })
+        let second = items.scope(state: \.[1], action: { ShelfAction.item(1, $0) })
+        let value = second.scope(state: \.value, action: { $0 })
+        value.send(.add(10))
+        #expect(value.state == 12)
+        value.replaceState(with: 40)
+        #expect(store.state.items.map(\.value) == [1, 40, 3])
+        let box = store.scope(state: \.box, action: { (action: ShelfAction) in action })
+        let spareValue: PrismStore<Int?, ShelfAction> = box.scope(state: \.spare?.value, action: { $0 })
+        #expect(spareValue.state == nil)
+        box.replaceState(with: Box(spare: Inner(value: 5)))
+        #expect(spareValue.state == 5)
+        // An optional chain is a read-only key path: the level reads, and does not write.
+        box.replaceState(with: Box(spare: nil))
+        #expect(spareValue.state == nil)
+    }
+
     @Test("replaceState below a get-only key path stops with a message")
     func replaceStateBelowGetOnlyKeyPath() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -101,22 +101,37 @@ struct MutationTests {
         }
     }
 
-    @Test(
-        "the operation that runs decides whether it is a mutation",
-        arguments: [
-            ("{ user(login: \"a\") { name } }", nil, false),
-            ("query Q { a }", nil, false),
-            ("mutation M($x: String = \"{ mutation }\") { a }", nil, true),
-            ("# mutation in a comment\nquery Q { a }", nil, false),
-            ("fragment F on User { name }\nmutation M { a { ...F } }", nil, true),
-            ("query A { a }\nmutation B { b }", "B", true),
-            ("query A { a }\nmutation B { b }", "A", false),
-            ("mutation @live { a }", nil, true),
-            ("subscription S { a }", nil, false),
-            ("query Q { mutation }", nil, false),
-        ] as [(String, String?, Bool)]
-    )
+    static let detections: [(String, String?, Bool)] = [
+        ("{ user(login: \"a\") { name } }", nil, false),
+        ("query Q { a }", nil, false),
+        ("mutation M($x: String = \"{ mutation }\") { a }", nil, true),
+        ("# mutation in a comment\nquery Q { a }", nil, false),
+        ("fragment F on User { name }\nmutation M { a { ...F } }", nil, true),
+        ("query A { a }\nmutation B { b }", "B", true),
+        ("query A { a }\nmutation B { b }", "A", false),
+        ("mutation @live { a }", nil, true),
+        ("subscription S { a }", nil, false),
+        ("query Q { mutation }", nil, false),
+    ]
+
+    @Test("the operation that runs decides whether it is a mutation", arguments: detections)
     func mutationDetection(document: String, operationName: String?, isMutation: Bool) {
         #expect(PrismGraphQLQuery(query: document, operationName: operationName).isMutation == isMutation)
+    }
+
+    /// The memo looks up the last few documents by comparison before its dictionaries: ten
+    /// documents asked for in turn, three times, each time as a new string and as the same one,
+    /// pass through both and must keep each answer its own.
+    @Test("the answers stay each document's own as documents are asked for in turn, remembered or not")
+    func mutationDetectionInTurn() {
+        let queries = Self.detections.map { PrismGraphQLQuery(query: $0.0, operationName: $0.1) }
+        for _ in 0..<3 {
+            for (query, (document, name, isMutation)) in zip(queries, Self.detections) {
+                #expect(query.isMutation == isMutation, "\(document) \(name ?? "-")")
+                let text = String(decoding: Array(document.utf8), as: UTF8.self)
+                let copy = PrismGraphQLQuery(query: text, operationName: name)
+                #expect(copy.isMutation == isMutation, "\(document) \(name ?? "-")")
+            }
+        }
     }
 }

@@ -42,7 +42,7 @@ struct RequestBodyTests {
             // A dictionary literal of one type goes to the generic initializer as one value.
             .value(["login": "octocat", "about": "a \"b\" /c"]), .value(["count": 3, "limit": 10]),
             .value([String: String]()), .value(["Zeta": "x"]), .value(["maybe": String?.none]),
-            .value(["maybe": String?.some("x")]),
+            .value(["maybe": String?.some("x")]), .value(["text": "a \"b\" \\ /c \u{1}\t\n é 🦊"]),
         ]
         for query in [document, nil] {
             for name in ["GetUser", "na\"me", nil] {
